@@ -1,0 +1,51 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+UV := $(VENV)/bin/uv
+DB ?= data/paisai.duckdb
+HOST ?= 127.0.0.1
+PORT ?= 8501
+
+.PHONY: run test install install-dev browser-deps demo bench lint clean
+
+$(VENV)/bin/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check uv
+
+$(VENV)/.installed: $(VENV)/bin/activate pyproject.toml
+	$(UV) pip install -q --python $(PY) -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/bin/activate pyproject.toml
+	$(UV) pip install -q --python $(PY) -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+# Debian's Chromium and a CJK font for the browser tests (Playwright cannot download browsers here).
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi 'CJK'; then \
+	  echo "installing chromium and fonts-noto-cjk"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk fontconfig >/dev/null; \
+	fi
+
+demo: install
+	$(VENV)/bin/paisai demo --db $(DB)
+
+run: install demo
+	$(VENV)/bin/paisai dashboard --db $(DB) --host $(HOST) --port $(PORT)
+
+test: install-dev browser-deps
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest
+
+bench: install-dev
+	$(PY) -m bench
+
+lint: install-dev
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+clean:
+	rm -rf $(VENV) tests/artifacts .pytest_cache

@@ -1,0 +1,270 @@
+"""The `paisai` command line. Each subcommand is a thin call into the pipeline modules.
+
+Exit codes: 0 success; 2 invalid input (nothing stored, report on stderr); 1 any other
+failure, with a message and no traceback unless `--debug`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from pipeline import db, events, output
+from pipeline.errors import PROBLEM_COLUMNS, PaisaiError, SheetErrors, UsageError
+
+FORMATS = ["table", "csv", "json"]
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
+
+
+def command(name: str):
+    def register(func: Callable[[argparse.Namespace], int]):
+        COMMANDS[name] = func
+        return func
+
+    return register
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(text if text.endswith("\n") else text + "\n")
+
+
+def _db(args: argparse.Namespace) -> Path:
+    return db.db_path(getattr(args, "db", None))
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+@command("event create")
+def cmd_event_create(args: argparse.Namespace) -> int:
+    from pipeline.ruleset import resolve
+
+    resolve(args.ruleset)  # a bad ruleset is reported before the database is touched
+    with db.writing(_db(args)) as con:
+        event = events.create(con, args.id, args.name, args.ruleset, args.date)
+    _out(f"已创建赛事 created event {event.event_id}: {event.name} "
+         f"(规则 ruleset {event.ruleset.name})\n")
+    return 0
+
+
+@command("events")
+def cmd_events(args: argparse.Namespace) -> int:
+    with db.reading(_db(args)) as con:
+        listing = events.listing(con)
+    _out(output.render(listing, args.format))
+    return 0
+
+
+@command("rulesets")
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    import polars as pl
+
+    from pipeline.ruleset import load_preset, preset_names
+
+    if args.action == "show":
+        if not args.name:
+            raise UsageError("请给出规则名 name the ruleset: paisai rulesets show NAME")
+        _out(load_preset(args.name).source)
+        return 0
+    presets = [load_preset(n) for n in preset_names()]
+    listing = pl.DataFrame({"name": [p.name for p in presets],
+                            "description": [p.description for p in presets]})
+    _out(output.render(listing, args.format))
+    return 0
+
+
+# -- sheets ------------------------------------------------------------------------------------
+
+
+@command("ingest")
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from pipeline.ingest import ingest_file
+
+    failed = False
+    for name in args.files:
+        path = Path(name)
+        try:
+            report = ingest_file(_db(args), args.event, path, args.kind)
+        except SheetErrors as errors:
+            failed = True
+            _err(f"{path.name}: 有 {len(errors.problems)} 处错误，未保存任何内容 "
+                 f"{len(errors.problems)} error(s), nothing stored")
+            _err(output.table(errors.frame().rename(PROBLEM_COLUMNS)))
+            continue
+        for line in report.skipped:
+            _out(f"{report.file}: {line}\n")
+        for stored in report.stored:
+            _out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}, "
+                 f"更正 replaced {stored.replaced}, 未变 unchanged {stored.unchanged}\n")
+    return 2 if failed else 0
+
+
+KIND_LABELS = {
+    "entries": "报名 entries",
+    "results": "成绩 results",
+    "penalties": "罚分 penalties",
+    "quiz": "测试题 quiz",
+}
+
+
+# -- rankings ----------------------------------------------------------------------------------
+
+
+@command("standings")
+def cmd_standings(args: argparse.Namespace) -> int:
+    from pipeline import scoring
+
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        after = args.round if args.round is not None else scoring.latest_round(con, event.event_id)
+        if after < 0:
+            raise UsageError("轮次不能为负 round must not be negative")
+        ranking = scoring.standings(con, event, after)
+    columns = scoring.STANDINGS_COLUMNS
+    title = f"{event.name} — 第 {after} 轮后排名 ranking after round {after}"
+    _out(output.render(ranking.select(columns), args.format, title))
+    return 0
+
+
+@command("rounds")
+def cmd_rounds(args: argparse.Namespace) -> int:
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        summary = db.frame(con, db.sql("rounds"), {"event_id": event.event_id})
+    _out(output.render(summary.select("round", "reported", "expected"), args.format))
+    return 0
+
+
+# -- the dashboard and the demo ----------------------------------------------------------------
+
+
+@command("dashboard")
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    from pipeline.serve import run_dashboard
+
+    return run_dashboard(_db(args), args.host, args.port)
+
+
+@command("demo")
+def cmd_demo(args: argparse.Namespace) -> int:
+    from pipeline.demo import build_demo
+
+    event_id = build_demo(_db(args))
+    _out(f"演示赛事已载入 demo event loaded: {event_id} → {_db(args)}\n")
+    return 0
+
+
+# -- parser ------------------------------------------------------------------------------------
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=argparse.SUPPRESS,
+                        help="数据库文件 database file (env PAISAI_DB, default data/paisai.duckdb)")
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="出错时显示完整堆栈 show the traceback on failure")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paisai", description="牌赛：掼蛋与拖拉机比赛的计分、排名与编排 "
+        "scoring, ranking and pairing for Guandan and Tractor tournaments")
+    _common(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    event = sub.add_parser("event", help="创建赛事 create an event")
+    event_sub = event.add_subparsers(dest="action", metavar="ACTION", required=True)
+    create = event_sub.add_parser("create", help="创建赛事 create an event")
+    _common(create)
+    create.add_argument("--id", required=True, help="赛事编号 [a-z0-9-]+")
+    create.add_argument("--name", required=True, help="赛事名称 event name")
+    create.add_argument("--ruleset", required=True, help="规则预设名或 TOML 文件 preset or file")
+    create.add_argument("--date", help="日期 YYYY-MM-DD")
+
+    listing = sub.add_parser("events", help="列出赛事 list events")
+    _common(listing)
+    listing.add_argument("--format", choices=FORMATS, default="table")
+
+    rulesets = sub.add_parser("rulesets", help="规则预设 list or show rulesets")
+    _common(rulesets)
+    rulesets.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    rulesets.add_argument("name", nargs="?", help="规则名 ruleset name (with show)")
+    rulesets.add_argument("--format", choices=FORMATS, default="table")
+
+    ingest = sub.add_parser("ingest", help="导入报名表、成绩表、罚分表 ingest sheets")
+    _common(ingest)
+    ingest.add_argument("--event", required=True, help="赛事编号 event id")
+    ingest.add_argument("--kind", choices=["entries", "results", "penalties", "quiz"],
+                        help="表的种类（默认按表头识别） sheet kind (default: from the header)")
+    ingest.add_argument("files", nargs="+", metavar="FILE", help=".csv .xlsx .xls")
+
+    standings = sub.add_parser("standings", help="排名 the ranking")
+    _common(standings)
+    standings.add_argument("--event", required=True, help="赛事编号 event id")
+    standings.add_argument("--round", type=int, help="第 N 轮后（默认最新） after round N")
+    standings.add_argument("--format", choices=FORMATS, default="table")
+
+    rounds = sub.add_parser("rounds", help="各轮已报/应报桌数 tables reported per round")
+    _common(rounds)
+    rounds.add_argument("--event", required=True, help="赛事编号 event id")
+    rounds.add_argument("--format", choices=FORMATS, default="table")
+
+    dashboard = sub.add_parser("dashboard", help="启动看板 start the dashboard")
+    _common(dashboard)
+    dashboard.add_argument("--host", default="127.0.0.1")
+    dashboard.add_argument("--port", type=int, default=8501)
+
+    demo = sub.add_parser("demo", help="载入演示赛事 load the demo event")
+    _common(demo)
+
+    for extend in EXTENSIONS:
+        extend(sub, _common)
+    return parser
+
+
+EXTENSIONS: list[Callable] = []
+
+
+def _name(args: argparse.Namespace) -> str:
+    action = getattr(args, "action", None)
+    if args.command in {"event", "export", "clock", "bracket", "meet", "players"} and action:
+        return f"{args.command} {action}"
+    return args.command
+
+
+def main(argv: list[str] | None = None) -> int:
+    from pipeline import commands  # noqa: F401  (registers the later commands)
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    debug = getattr(args, "debug", False) or os.environ.get("PAISAI_DEBUG") == "1"
+    try:
+        return COMMANDS[_name(args)](args)
+    except PaisaiError as exc:
+        if isinstance(exc, SheetErrors):
+            _err(output.table(exc.frame().rename(PROBLEM_COLUMNS)))
+        _err(f"错误 error: {exc}")
+        if debug:
+            traceback.print_exc()
+        return exc.exit_code
+    except KeyboardInterrupt:
+        _err("已中断 interrupted")
+        return 1
+    except Exception as exc:  # the last guard: a message, never a traceback for the user
+        _err(f"内部错误 internal error: {type(exc).__name__}: {exc}")
+        if debug:
+            traceback.print_exc()
+        else:
+            _err("（加 --debug 查看详情 add --debug for details）")
+        return 1

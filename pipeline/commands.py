@@ -1,0 +1,1 @@
+"""Imports the modules that add subcommands to the CLI (each registers its parser and handler)."""

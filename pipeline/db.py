@@ -1,0 +1,147 @@
+"""The DuckDB file: where it is, its schema migrations, and the locking design.
+
+DuckDB lets one process hold a file read-write, and then no other process may open it at
+all. So nothing here keeps a connection: a writer (an ingest, a pairing) opens the file
+read-write for the duration of one transaction; readers (standings, the dashboard) open it
+read-only for one query. Either kind waits, retrying, while another process holds the file
+(`PAISAI_LOCK_TIMEOUT` seconds, default 30), then fails with a clear message.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from pipeline.errors import PaisaiError
+
+DEFAULT_DB = Path("data/paisai.duckdb")
+
+
+def db_path(given: str | os.PathLike | None = None) -> Path:
+    """`--db`, else env `PAISAI_DB`, else `data/paisai.duckdb`."""
+    return Path(given or os.environ.get("PAISAI_DB") or DEFAULT_DB)
+
+
+@cache
+def sql(name: str) -> str:
+    """The text of `pipeline/sql/NAME.sql`."""
+    return (resources.files("pipeline") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def migrations() -> list[tuple[int, str]]:
+    folder = resources.files("pipeline") / "sql" / "migrations"
+    found = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
+    return [(int(name.split("_", 1)[0]), (folder / name).read_text(encoding="utf-8"))
+            for name in found]
+
+
+def latest_version() -> int:
+    return max(version for version, _ in migrations())
+
+
+def _lock_timeout() -> float:
+    return float(os.environ.get("PAISAI_LOCK_TIMEOUT", "30"))
+
+
+def _open(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + _lock_timeout()
+    pause = 0.02
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+                raise PaisaiError(
+                    f"数据库正被另一个程序使用，请稍后再试 the database {path} is in use by "
+                    f"another process; try again shortly ({exc})"
+                ) from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.25)
+
+
+def _schema_version(con: duckdb.DuckDBPyConnection) -> int:
+    exists = scalar(
+        con, "select count(*) from information_schema.tables where table_name = 'schema_version'"
+    )
+    if not exists:
+        return 0
+    return scalar(con, "select coalesce(max(version), 0) from schema_version")
+
+
+def migrate(con: duckdb.DuckDBPyConnection) -> None:
+    """Apply the migrations newer than the file's schema version, each in one transaction."""
+    con.execute("create table if not exists schema_version (version integer primary key, "
+                "applied_at timestamp default current_timestamp)")
+    current = _schema_version(con)
+    for version, text in migrations():
+        if version <= current:
+            continue
+        con.execute("begin")
+        try:
+            con.execute(text)
+            con.execute("insert into schema_version (version) values (?)", [version])
+            con.execute("commit")
+        except Exception:
+            con.execute("rollback")
+            raise
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-write connection inside one transaction: committed on success, else rolled back."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = _open(path, read_only=False)
+    try:
+        migrate(con)
+        con.execute("begin transaction")
+        try:
+            yield con
+        except BaseException:
+            con.execute("rollback")
+            raise
+        con.execute("commit")
+    finally:
+        con.close()
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A short read-only connection; creates or migrates the file first when it needs it."""
+    if not path.exists():
+        with writing(path):
+            pass
+    con = _open(path, read_only=True)
+    try:
+        if _schema_version(con) < latest_version():
+            con.close()
+            with writing(path):
+                pass
+            con = _open(path, read_only=True)
+        yield con
+    finally:
+        con.close()
+
+
+def frame(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> pl.DataFrame:
+    """Run a query and return every row as a polars frame."""
+    return con.sql(query, params=params).pl()
+
+
+def rows(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> list[tuple]:
+    """Run a query and read every row (a result left unread blocks the connection)."""
+    return con.execute(query, params).fetchall()
+
+
+def scalar(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> Any:
+    """The first column of the first row, or None."""
+    found = rows(con, query, params)
+    return found[0][0] if found else None

@@ -1,0 +1,82 @@
+"""Events: creating one with its ruleset, and reading it back."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+
+from pipeline import db
+from pipeline.errors import PaisaiError, UsageError
+from pipeline.ruleset import Ruleset, parse_ruleset, resolve
+
+EVENT_ID = re.compile(r"^[a-z0-9-]+$")
+
+
+@dataclass(frozen=True)
+class Event:
+    event_id: str
+    name: str
+    ruleset: Ruleset
+    event_date: dt.date | None
+
+
+def create(
+    con: duckdb.DuckDBPyConnection, event_id: str, name: str, ruleset: str, date: str | None
+) -> Event:
+    if not EVENT_ID.match(event_id):
+        raise UsageError(f"赛事编号只能用小写字母、数字和 - event id must match [a-z0-9-]+: {event_id!r}")
+    if not name.strip():
+        raise UsageError("赛事名称不能为空 the event name is empty")
+    event_date = None
+    if date:
+        try:
+            event_date = dt.date.fromisoformat(date)
+        except ValueError:
+            raise UsageError(f"日期格式应为 YYYY-MM-DD date must be YYYY-MM-DD: {date!r}") from None
+    rules = resolve(ruleset)
+    if db.scalar(con, "select count(*) from events where event_id = ?", [event_id]):
+        raise UsageError(f"赛事已存在 event already exists: {event_id}")
+    con.execute(
+        "insert into events (event_id, name, ruleset_name, ruleset_toml, event_date) "
+        "values (?, ?, ?, ?, ?)",
+        [event_id, name.strip(), rules.name, rules.source, event_date],
+    )
+    return Event(event_id, name.strip(), rules, event_date)
+
+
+def load(con: duckdb.DuckDBPyConnection, event_id: str) -> Event:
+    found = db.rows(
+        con,
+        "select event_id, name, ruleset_name, ruleset_toml, event_date from events "
+        "where event_id = ?",
+        [event_id],
+    )
+    if not found:
+        known = [r[0] for r in db.rows(con, "select event_id from events order by event_id")]
+        hint = f"; 已有 known: {', '.join(known)}" if known else ""
+        raise PaisaiError(f"没有这个赛事 no such event: {event_id}{hint}")
+    event_id, name, ruleset_name, toml_text, event_date = found[0]
+    return Event(event_id, name, parse_ruleset(toml_text, ruleset_name), event_date)
+
+
+def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    return db.frame(
+        con,
+        """
+        select e.event_id, e.name, e.ruleset_name as ruleset, e.event_date,
+               (select count(*) from teams t where t.event_id = e.event_id) as teams,
+               (select coalesce(max(round), 0) from results r where r.event_id = e.event_id)
+                   as rounds
+        from events e
+        order by e.event_date desc nulls last, e.created_at desc
+        """,
+    )
+
+
+def most_recent(con: duckdb.DuckDBPyConnection) -> str | None:
+    return db.scalar(con, "select event_id from events order by event_date desc nulls last, "
+                          "created_at desc limit 1")

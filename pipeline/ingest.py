@@ -1,0 +1,108 @@
+"""Ingest: one file is one transaction. Read → recognise → validate → store, or nothing.
+
+A file with any problem stores nothing (SheetErrors, exit 2); a received file is noted in
+`uploads` whether it was stored or rejected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipeline import db, events
+from pipeline.errors import SheetErrors
+from pipeline.sheets.read import FileRead, read_file
+from pipeline.store import STORERS, Stored
+from pipeline.validate import EventContext, check_sheets
+
+KIND_ORDER = ["entries", "results", "penalties", "quiz"]
+
+
+@dataclass
+class IngestReport:
+    file: str
+    stored: list[Stored] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def load_context(con: duckdb.DuckDBPyConnection, event_id: str) -> EventContext:
+    teams = frozenset(r[0] for r in db.rows(
+        con, "select team_no from teams where event_id = ?", [event_id]))
+    pairings = db.frame(
+        con,
+        "select round, table_no, ew_team, ns_team from pairings "
+        "where event_id = $e and table_no is not null",
+        {"e": event_id},
+    ).cast({"round": pl.Int64, "table_no": pl.Int64})
+    results = db.frame(
+        con,
+        "select round, table_no, ew_team, ns_team from results where event_id = $e",
+        {"e": event_id},
+    ).cast({"round": pl.Int64, "table_no": pl.Int64})
+    return EventContext(teams, pairings, results)
+
+
+def apply(
+    con: duckdb.DuckDBPyConnection, event_id: str, read: FileRead, source_name: str
+) -> list[Stored]:
+    """Validate every sheet of one read file against the event and store it (same transaction)."""
+    events.load(con, event_id)
+    context = load_context(con, event_id)
+    problems = []
+    stored = []
+    for kind in KIND_ORDER:
+        sheets = [s for s in read.sheets if s.kind == kind]
+        if not sheets:
+            continue
+        checked = check_sheets(sheets, context)
+        problems += checked.problems
+        if kind == "entries":
+            new_teams = checked.frame["team_no"].drop_nulls().to_list()
+            context = EventContext(context.teams | frozenset(new_teams), context.pairings,
+                                   context.results)
+        if not problems:
+            stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
+    if problems:
+        raise SheetErrors(problems)
+    return stored
+
+
+def _note_upload(
+    con: duckdb.DuckDBPyConnection, event_id: str, name: str, data: bytes, source: str,
+    status: str, message: str,
+) -> None:
+    con.execute(
+        "insert into uploads (event_id, file_name, sha256, size_bytes, source, status, message) "
+        "values (?, ?, ?, ?, ?, ?, ?)",
+        [event_id, name, hashlib.sha256(data).hexdigest(), len(data), source, status, message],
+    )
+
+
+def ingest_file(
+    db_file: Path, event_id: str, path: Path, kind: str | None = None, source: str = "cli",
+    data: bytes | None = None,
+) -> IngestReport:
+    """Ingest one file. Raises SheetErrors (nothing stored) when anything in it is wrong."""
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise SheetErrors.single(path.name, f"无法读取文件 cannot read file: {exc.strerror}") \
+                from None
+    try:
+        read = read_file(path, kind, data)
+        with db.writing(db_file) as con:
+            stored = apply(con, event_id, read, path.name)
+            summary = "; ".join(f"{s.kind}: +{s.new} ~{s.replaced} ={s.unchanged}"
+                                for s in stored)
+            _note_upload(con, event_id, path.name, data, source, "stored", summary)
+    except SheetErrors as errors:
+        with db.writing(db_file) as con:
+            _note_upload(con, event_id, path.name, data, source, "rejected",
+                         f"{len(errors.problems)} problem(s)")
+        raise
+    return IngestReport(path.name, stored, read.skipped)

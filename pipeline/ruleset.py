@@ -1,0 +1,172 @@
+"""Rulesets are data: one TOML file per preset, merged over the defaults below.
+
+Every setting the scoring, ranking and pairing code reads lives here, so a new preset adds
+a file, not a code path.
+
+>>> rs = load_preset("suzhou-2025")
+>>> rs.scoring["win"], rs.ranking["keys"][:2]
+(3, ['match_points', 'level_diff_score'])
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import UsageError
+
+DEFAULTS: dict[str, Any] = {
+    "name": "",
+    "discipline": "guandan",
+    "description": "",
+    "rounds": 0,
+    "scoring": {
+        "win": 3,
+        "draw": 1,
+        "loss": 0,
+        "level_diff_base": 13,
+        "equal_levels": "draw",
+        "forfeit_level_diff": 3,
+        "forfeit_penalty_target": "match_points",
+        "forfeit_penalty": 0,
+        "bye": "win",
+        "bye_level_diff": 3,
+    },
+    "deals": {"max_deals": 0, "a_fail_limit": 0},
+    "ranking": {
+        "keys": ["match_points", "level_diff_score", "levels", "team_no"],
+        "pairing_keys": ["match_points", "level_diff_score", "levels", "team_no"],
+    },
+    "pairing": {
+        "system": "snake4",
+        "draw": "team_no",
+        "seats": "rank",
+        "avoid_same_affiliation_rounds": 0,
+    },
+}
+
+RANKING_KEYS = {
+    "match_points": "积分 (desc)",
+    "level_diff_score": "级差分 (desc)",
+    "levels": "升级数 (desc)",
+    "net_levels": "净胜级 (desc)",
+    "wins": "胜场 (desc)",
+    "quiz_score": "测试题得分 (desc)",
+    "quiz_seconds": "测试题用时 (asc)",
+    "team_no": "队号自然顺序 (asc)",
+}
+
+CHOICES = {
+    ("scoring", "equal_levels"): {"draw"},
+    ("scoring", "bye"): {"win", "draw"},
+    ("scoring", "forfeit_penalty_target"): {"match_points", "level_diff_score", "levels"},
+    ("pairing", "system"): {"snake4", "monrad", "dutch"},
+    ("pairing", "draw"): {"team_no", "random"},
+    ("pairing", "seats"): {"rank", "balance"},
+    ("discipline",): {"guandan"},
+}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A checked ruleset; sections are plain dicts with every default filled in."""
+
+    name: str
+    discipline: str
+    description: str
+    rounds: int
+    scoring: dict[str, Any]
+    deals: dict[str, Any]
+    ranking: dict[str, Any]
+    pairing: dict[str, Any]
+    source: str
+
+    @property
+    def sql_params(self) -> dict[str, Any]:
+        """Scoring settings as named SQL parameters."""
+        s = self.scoring
+        return {
+            "win_points": s["win"],
+            "draw_points": s["draw"],
+            "loss_points": s["loss"],
+            "level_diff_base": s["level_diff_base"],
+            "forfeit_level_diff": s["forfeit_level_diff"],
+            "forfeit_penalty_target": s["forfeit_penalty_target"],
+            "forfeit_penalty": s["forfeit_penalty"],
+            "bye_is_win": s["bye"] == "win",
+            "bye_level_diff": s["bye_level_diff"],
+        }
+
+
+def _merge(defaults: dict[str, Any], given: dict[str, Any], path: tuple[str, ...]) -> dict:
+    merged = copy.deepcopy(defaults)
+    for key, value in given.items():
+        where = ".".join((*path, key))
+        if key not in defaults:
+            raise UsageError(f"规则文件有未知设置 unknown ruleset key: {where}")
+        default = defaults[key]
+        if isinstance(default, dict):
+            if not isinstance(value, dict):
+                raise UsageError(f"规则设置 {where} 应为一个表 (a table)")
+            merged[key] = _merge(default, value, (*path, key))
+            continue
+        expected = type(default)
+        ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+        if not ok:
+            raise UsageError(
+                f"规则设置 {where} 类型错误 wrong type: {value!r}, 应为 expected {expected.__name__}"
+            )
+        choices = CHOICES.get((*path, key))
+        if choices and value not in choices:
+            raise UsageError(
+                f"规则设置 {where} = {value!r} 不可用 not allowed; 可选 choose from {sorted(choices)}"
+            )
+        if isinstance(value, list) and key in {"keys", "pairing_keys"}:
+            unknown = [k for k in value if k not in RANKING_KEYS]
+            if unknown:
+                raise UsageError(
+                    f"规则设置 {where} 有不存在的排名依据 unknown tiebreak: {unknown}; "
+                    f"可用 available: {sorted(RANKING_KEYS)}"
+                )
+        merged[key] = value
+    return merged
+
+
+def parse_ruleset(text: str, source: str) -> Ruleset:
+    """Check a ruleset's TOML text against the defaults and return it."""
+    try:
+        given = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"规则文件不是有效的 TOML invalid TOML in {source}: {exc}") from None
+    merged = _merge(DEFAULTS, given, ())
+    if not merged["name"]:
+        raise UsageError(f"规则文件缺少 name: {source}")
+    return Ruleset(source=text, **merged)
+
+
+def preset_names() -> list[str]:
+    folder = resources.files("pipeline") / "rulesets"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_preset(name: str) -> Ruleset:
+    folder = resources.files("pipeline") / "rulesets"
+    path = folder / f"{name}.toml"
+    if not path.is_file():
+        raise UsageError(f"没有这个规则预设 unknown ruleset preset: {name}; 可用 available: "
+                         + ", ".join(preset_names()))
+    return parse_ruleset(path.read_text(encoding="utf-8"), name)
+
+
+def resolve(name_or_path: str) -> Ruleset:
+    """A preset name, or the path of a custom ruleset TOML file."""
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        path = Path(name_or_path)
+        if not path.is_file():
+            raise UsageError(f"找不到规则文件 ruleset file not found: {name_or_path}")
+        return parse_ruleset(path.read_text(encoding="utf-8"), str(path))
+    return load_preset(name_or_path)

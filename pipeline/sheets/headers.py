@@ -1,0 +1,121 @@
+"""Header recognition: which kind of sheet a header row belongs to, and column code names.
+
+Headers may be Chinese or English (GLOSSARY.md), in any order, with spaces and full-width
+characters; columns not named here are ignored.
+
+>>> recognise(["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"]).kind
+'results'
+>>> recognise(["队号", "队名", "队员1", "队员2", "单位"]).kind
+'entries'
+>>> recognise(["说明"]) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+ALIASES: dict[str, dict[str, list[str]]] = {
+    "entries": {
+        "team_no": ["队号", "队伍编号", "编号", "参赛编号", "team_no", "teamno", "team"],
+        "team_name": ["队名", "队伍名称", "组合名称", "team_name", "teamname", "name"],
+        "player1": ["队员1", "选手1", "队员一", "运动员1", "player1"],
+        "player2": ["队员2", "选手2", "队员二", "运动员2", "player2"],
+        "affiliation": ["单位", "所属单位", "所属", "商会", "工会", "社团", "部门", "所属俱乐部",
+                        "affiliation", "unit"],
+    },
+    "results": {
+        "round": ["轮次", "轮", "round"],
+        "table": ["桌号", "桌", "table", "table_no"],
+        "ew_team": ["东西队号", "东西队", "东西", "ew_team", "ew"],
+        "ns_team": ["南北队号", "南北队", "南北", "ns_team", "ns"],
+        "ew_level": ["东西级数", "东西级", "东西升级数", "ew_level"],
+        "ns_level": ["南北级数", "南北级", "南北升级数", "ns_level"],
+        "deals": ["副数", "deals"],
+        "forfeit": ["弃权", "forfeit"],
+        "note": ["备注", "note"],
+    },
+    "penalties": {
+        "round": ["轮次", "轮", "round"],
+        "team_no": ["队号", "team_no", "team"],
+        "target": ["扣分项目", "罚分项目", "扣分对象", "target"],
+        "amount": ["扣分", "罚分", "分值", "amount"],
+        "reason": ["原因", "理由", "事由", "reason"],
+    },
+    "quiz": {
+        "team_no": ["队号", "team_no", "team"],
+        "quiz_score": ["测试题得分", "答题得分", "quiz_score"],
+        "quiz_seconds": ["答题用时", "用时", "测试题用时", "quiz_seconds"],
+    },
+}
+
+REQUIRED: dict[str, list[str]] = {
+    "entries": ["team_no"],
+    "results": ["round", "table", "ew_level", "ns_level"],
+    "penalties": ["round", "team_no", "target", "amount"],
+    "quiz": ["team_no", "quiz_score"],
+}
+
+KIND_NAMES = {
+    "entries": "报名表 registration",
+    "results": "成绩表 results",
+    "penalties": "罚分表 penalties",
+    "quiz": "测试题成绩 quiz",
+}
+
+
+def normalize_header(text: object) -> str:
+    """Full-width to half-width, no spaces or brackets' contents' padding, lower case.
+
+    >>> normalize_header(" 东西 级数 "), normalize_header("Team_No")
+    ('东西级数', 'team_no')
+    """
+    folded = unicodedata.normalize("NFKC", str(text or ""))
+    return re.sub(r"\s+", "", folded).lower()
+
+
+_LOOKUP = {
+    kind: {normalize_header(alias): code for code, aliases in columns.items() for alias in aliases}
+    for kind, columns in ALIASES.items()
+}
+
+
+@dataclass(frozen=True)
+class HeaderMatch:
+    """A header row recognised as one kind: code name → column position and header text."""
+
+    kind: str
+    positions: dict[str, int]
+    written: dict[str, str]
+    duplicates: dict[str, list[int]]
+
+
+def match_kind(cells: list[object], kind: str) -> HeaderMatch | None:
+    """Match one header row against one kind; None when a required column is missing."""
+    lookup = _LOOKUP[kind]
+    positions: dict[str, int] = {}
+    written: dict[str, str] = {}
+    duplicates: dict[str, list[int]] = {}
+    for index, cell in enumerate(cells):
+        code = lookup.get(normalize_header(cell))
+        if code is None:
+            continue
+        if code in positions:
+            duplicates.setdefault(code, [positions[code]]).append(index)
+            continue
+        positions[code] = index
+        written[code] = str(cell).strip()
+    if not all(code in positions for code in REQUIRED[kind]):
+        return None
+    return HeaderMatch(kind, positions, written, duplicates)
+
+
+def recognise(cells: list[object], kind: str | None = None) -> HeaderMatch | None:
+    """The kind a header row belongs to: the one matching the most columns."""
+    kinds = [kind] if kind else list(ALIASES)
+    matches = [m for k in kinds if (m := match_kind(cells, k)) is not None]
+    if not matches:
+        return None
+    return max(matches, key=lambda m: (len(REQUIRED[m.kind]), len(m.positions)))

@@ -1,0 +1,185 @@
+"""Files → raw sheets: text cells under code-name columns, with the spreadsheet row number.
+
+CSV in UTF-8 (with or without BOM), UTF-16 or GB18030/GBK, separated by commas, semicolons
+or tabs; Excel workbooks (.xlsx, .xls, .xlsm) read with calamine. Up to ten title lines may
+stand above the header row. Nothing here judges the values: that is validation's job.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.errors import Problem, SheetErrors
+from pipeline.sheets.headers import KIND_NAMES, HeaderMatch, recognise
+
+MAX_TITLE_ROWS = 10
+EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"}
+CSV_SUFFIXES = {".csv", ".txt", ".tsv"}
+ROW = "_row"
+
+
+@dataclass
+class RawSheet:
+    """One sheet recognised as a kind. `frame` has one String column per code name and `_row`."""
+
+    file: str
+    sheet: str
+    kind: str
+    header_row: int
+    written: dict[str, str]
+    frame: pl.DataFrame
+
+
+@dataclass
+class FileRead:
+    file: str
+    sheets: list[RawSheet] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def _file_problem(file: str, message: str, sheet: str = "") -> SheetErrors:
+    return SheetErrors.single(file, message, sheet)
+
+
+def decode(data: bytes, file: str) -> str:
+    """Text of a CSV file in any encoding Excel in China saves."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" not in text:
+            return text
+    raise _file_problem(file, "无法识别文件编码，请另存为 UTF-8 或 GBK 的 CSV "
+                              "unknown text encoding: save as UTF-8 or GBK CSV")
+
+
+def _cell_text(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, dt.datetime | dt.date | dt.time | dt.timedelta):
+        return value.isoformat() if hasattr(value, "isoformat") else str(value)
+    text = str(value).strip()
+    return text or None
+
+
+def _find_header(rows: list[list[object]], kind: str | None) -> tuple[int, HeaderMatch] | None:
+    for index, cells in enumerate(rows[: MAX_TITLE_ROWS + 1]):
+        found = recognise(cells, kind)
+        if found is not None:
+            return index, found
+    return None
+
+
+def _to_sheet(
+    file: str, sheet: str, rows: list[list[object]], index: int, found: HeaderMatch
+) -> RawSheet:
+    data_rows = rows[index + 1 :]
+    columns: dict[str, list[str | None]] = {code: [] for code in found.positions}
+    numbers: list[int] = []
+    for offset, cells in enumerate(data_rows):
+        texts = [_cell_text(c) for c in cells]
+        if not any(texts):
+            continue  # blank rows are not rows of data
+        numbers.append(index + 2 + offset)
+        for code, position in found.positions.items():
+            columns[code].append(texts[position] if position < len(texts) else None)
+    frame = pl.DataFrame(
+        {**columns, ROW: numbers},
+        schema={**{code: pl.String for code in columns}, ROW: pl.Int64},
+    )
+    sheet_read = RawSheet(file, sheet, found.kind, index + 1, found.written, frame)
+    if found.duplicates:
+        problems = [
+            Problem(file, sheet, index + 1, found.written[code], "",
+                    f"列重复出现 column appears {len(places)} times")
+            for code, places in found.duplicates.items()
+        ]
+        raise SheetErrors(problems)
+    return sheet_read
+
+
+def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
+    file = path.name
+    text = decode(data, file)
+    if not text.strip():
+        raise _file_problem(file, "文件是空的 the file is empty")
+    best: tuple[list[list[object]], int, HeaderMatch] | None = None
+    for delimiter in (",", "\t", ";"):
+        head = list(csv.reader(io.StringIO("\n".join(text.splitlines()[: MAX_TITLE_ROWS + 1])),
+                               delimiter=delimiter))
+        located = _find_header(head, kind)
+        if located is not None:
+            rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+            best = (rows, *located)
+            break
+    if best is None:
+        raise _file_problem(file, _no_header_message(kind))
+    rows, index, found = best
+    return FileRead(file, [_to_sheet(file, "", rows, index, found)])
+
+
+def _no_header_message(kind: str | None) -> str:
+    wanted = KIND_NAMES[kind] if kind else "、".join(KIND_NAMES.values())
+    return (f"前 {MAX_TITLE_ROWS + 1} 行中找不到表头 no header row found in the first "
+            f"{MAX_TITLE_ROWS + 1} rows (expected: {wanted})")
+
+
+def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
+    from python_calamine import CalamineWorkbook, SheetVisibleEnum
+
+    file = path.name
+    try:
+        workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
+    except Exception as exc:  # calamine raises several types for unreadable files
+        raise _file_problem(file, f"无法打开工作簿（文件损坏、加密或不是 Excel 文件） "
+                                  f"cannot open workbook (damaged, encrypted or not Excel): {exc}") \
+            from None
+    result = FileRead(file)
+    for meta in workbook.sheets_metadata:
+        if meta.visible != SheetVisibleEnum.Visible:
+            result.skipped.append(f"{meta.name}: 隐藏的工作表，已忽略 hidden sheet ignored")
+            continue
+        try:
+            rows = workbook.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
+        except Exception as exc:
+            raise _file_problem(file, f"无法读取工作表 cannot read sheet: {exc}", meta.name) \
+                from None
+        located = _find_header(rows, kind)
+        if located is None:
+            result.skipped.append(f"{meta.name}: 不是成绩或报名表，已跳过 not a score sheet, skipped")
+            continue
+        result.sheets.append(_to_sheet(file, meta.name, rows, *located))
+    if not result.sheets:
+        raise _file_problem(file, "没有一个工作表的表头能识别 no sheet has a recognised header; "
+                                  + _no_header_message(kind))
+    return result
+
+
+def read_file(path: Path, kind: str | None = None, data: bytes | None = None) -> FileRead:
+    """Read every recognisable sheet of a file (raises SheetErrors when there is none)."""
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise _file_problem(path.name, f"无法读取文件 cannot read file: {exc.strerror}") from None
+    suffix = path.suffix.lower()
+    if not data:
+        raise _file_problem(path.name, "文件是空的 the file is empty")
+    if suffix in EXCEL_SUFFIXES:
+        return read_excel(path, data, kind)
+    if suffix in CSV_SUFFIXES:
+        return read_csv(path, data, kind)
+    raise _file_problem(path.name, "只能读取 .csv .xlsx .xls 文件 only .csv, .xlsx and .xls are read")

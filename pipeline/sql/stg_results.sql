@@ -1,0 +1,26 @@
+-- staging: one row per table result of the event up to round $max_round, byes included.
+-- Renames and casts only; no scoring here.
+with
+
+reported as (
+    select round, table_no, ew_team, ns_team, ew_level, ns_level, deals, forfeit,
+           false as is_bye
+    from results
+    where event_id = $event_id and round <= $max_round
+),
+
+byes as (
+    select round, null::integer as table_no, ew_team, null::varchar as ns_team,
+           null::integer as ew_level, null::integer as ns_level, null::integer as deals,
+           null::varchar as forfeit, true as is_bye
+    from pairings
+    where event_id = $event_id and round <= $max_round and ns_team is null
+),
+
+final as (
+    select * from reported
+    union all
+    select * from byes
+)
+
+select * from final

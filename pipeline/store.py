@@ -1,0 +1,137 @@
+"""Writing validated rows into the event's tables, set-based, inside the caller's transaction.
+
+A table result sent again with the same values changes nothing; with other values it
+replaces the stored row and the change goes to `result_audit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+
+from pipeline import db
+
+
+@dataclass
+class Stored:
+    kind: str
+    new: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+
+
+RESULT_VALUES = ["ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit"]
+
+
+def store_results(
+    con: duckdb.DuckDBPyConnection, event_id: str, rows: pl.DataFrame, source: str,
+    reason: str = "sheet",
+) -> Stored:
+    incoming = rows.select("round", "table_no", *RESULT_VALUES, "note")
+    con.register("incoming", incoming)
+    try:
+        differs = " or ".join(f"r.{c} is distinct from i.{c}" for c in RESULT_VALUES)
+        counts = db.rows(
+            con,
+            f"""
+            select count(*) filter (where r.round is null),
+                   count(*) filter (where r.round is not null and ({differs})),
+                   count(*) filter (where r.round is not null and not ({differs}))
+            from incoming i
+            left join results r
+              on r.event_id = $event_id and r.round = i.round and r.table_no = i.table_no
+            """.replace("$event_id", "?"),
+            [event_id],
+        )[0]
+        con.execute(
+            f"""
+            insert into result_audit (event_id, round, table_no, source_file, reason,
+                old_ew_team, old_ns_team, old_ew_level, old_ns_level, old_deals, old_forfeit,
+                new_ew_team, new_ns_team, new_ew_level, new_ns_level, new_deals, new_forfeit)
+            select r.event_id, r.round, r.table_no, ?, ?,
+                   r.ew_team, r.ns_team, r.ew_level, r.ns_level, r.deals, r.forfeit,
+                   i.ew_team, i.ns_team, i.ew_level, i.ns_level, i.deals, i.forfeit
+            from results r
+            join incoming i on r.round = i.round and r.table_no = i.table_no
+            where r.event_id = ? and ({differs})
+            """,
+            [source, reason, event_id],
+        )
+        con.execute(
+            f"""
+            insert or replace into results (event_id, round, table_no, ew_team, ns_team,
+                ew_level, ns_level, deals, forfeit, note, source_file, updated_at)
+            select ?, i.round, i.table_no, i.ew_team, i.ns_team, i.ew_level, i.ns_level,
+                   i.deals, i.forfeit, i.note, ?, current_timestamp
+            from incoming i
+            left join results r
+              on r.event_id = ? and r.round = i.round and r.table_no = i.table_no
+            where r.round is null or ({differs})
+            """,
+            [event_id, source, event_id],
+        )
+    finally:
+        con.unregister("incoming")
+    return Stored("results", *counts)
+
+
+def _upsert(
+    con: duckdb.DuckDBPyConnection, table: str, event_id: str, rows: pl.DataFrame,
+    columns: list[str], key: list[str], kind: str, extra: dict | None = None,
+) -> Stored:
+    extra = extra or {}
+    incoming = rows.select(columns).with_columns(
+        pl.lit(v).alias(k) for k, v in extra.items()
+    )
+    all_columns = [*columns, *extra]
+    con.register("incoming", incoming)
+    try:
+        joined = " and ".join(f"t.{k} = i.{k}" for k in key)
+        values = [c for c in columns if c not in key]
+        differs = " or ".join(f"t.{c} is distinct from i.{c}" for c in values) or "false"
+        new, replaced, unchanged = db.rows(
+            con,
+            f"""
+            select count(*) filter (where t.event_id is null),
+                   count(*) filter (where t.event_id is not null and ({differs})),
+                   count(*) filter (where t.event_id is not null and not ({differs}))
+            from incoming i left join {table} t on t.event_id = ? and {joined}
+            """,
+            [event_id],
+        )[0]
+        names = ", ".join(all_columns)
+        con.execute(
+            f"insert or replace into {table} (event_id, {names}) "
+            f"select ?, {names} from incoming",
+            [event_id],
+        )
+    finally:
+        con.unregister("incoming")
+    return Stored(kind, new, replaced, unchanged)
+
+
+def store_entries(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    columns = ["team_no", "team_name", "player1", "player2", "affiliation"]
+    return _upsert(con, "teams", event_id, rows, columns, ["team_no"], "entries")
+
+
+def store_penalties(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    columns = ["round", "team_no", "target", "reason", "amount"]
+    return _upsert(con, "penalties", event_id, rows, columns,
+                   ["round", "team_no", "target", "reason"], "penalties",
+                   {"source_file": source})
+
+
+def store_quiz(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    columns = ["team_no", "quiz_score", "quiz_seconds"]
+    return _upsert(con, "quiz", event_id, rows, columns, ["team_no"], "quiz")
+
+
+STORERS = {
+    "entries": store_entries,
+    "results": store_results,
+    "penalties": store_penalties,
+    "quiz": store_quiz,
+}

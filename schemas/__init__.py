@@ -1,0 +1,21 @@
+"""Pandera schemas: what each kind of sheet must look like, cell by cell.
+
+Every schema validates the text cells of a sheet (columns under their code names, see
+GLOSSARY.md) before anything is cast, so a failure can quote the value as written.
+Checks that span rows (duplicates, references to registered teams) live in
+`pipeline.validate`, since they need the event's stored data.
+"""
+
+from schemas.entries import EntriesSheet
+from schemas.penalties import PenaltiesSheet
+from schemas.quiz import QuizSheet
+from schemas.results import ResultsSheet
+
+SCHEMAS = {
+    "entries": EntriesSheet,
+    "results": ResultsSheet,
+    "penalties": PenaltiesSheet,
+    "quiz": QuizSheet,
+}
+
+__all__ = ["SCHEMAS", "EntriesSheet", "ResultsSheet", "PenaltiesSheet", "QuizSheet"]

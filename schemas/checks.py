@@ -1,0 +1,99 @@
+"""Cell checks shared by the sheet schemas, as polars expressions over text cells.
+
+Each check passes empty cells: whether a cell may be empty is the field's `nullable`.
+`MESSAGES` turns a check name into what the organizer reads.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import pandera.polars as pa
+
+from pipeline.levels import ACCEPTED, level_mapping
+
+LEVEL_SPELLINGS = sorted(level_mapping())
+FORFEIT_SIDES = {"ew": "ew", "ns": "ns", "东西": "ew", "南北": "ns", "EW": "ew", "NS": "ns"}
+PENALTY_TARGETS = {
+    "match_points": "match_points",
+    "积分": "match_points",
+    "level_diff_score": "level_diff_score",
+    "级差分": "level_diff_score",
+    "levels": "levels",
+    "升级数": "levels",
+    "级数": "levels",
+}
+
+MESSAGES = {
+    "not_nullable": "必填，不能为空 required: the cell is empty",
+    "level_spelling": f"不是有效的级数 not a level; 可用 accepted: {ACCEPTED}",
+    "positive_integer": "应为正整数 expected a positive whole number",
+    "non_negative_integer": "应为非负整数 expected a whole number ≥ 0",
+    "number": "应为数字 expected a number",
+    "integer": "应为整数 expected a whole number",
+    "forfeit_side": "弃权方应为 东西/南北 (ew/ns) expected the side that forfeited: ew or ns",
+    "penalty_target": "扣分项目应为 积分/级差分/升级数 (match_points/level_diff_score/levels)",
+}
+
+
+def normalized(column: str) -> pl.Expr:
+    """A text cell folded as organizers' spellings are compared (full-width, spaces, case)."""
+    return (
+        pl.col(column)
+        .str.normalize("NFKC")
+        .str.replace_all(r"\s+", "")
+        .str.to_uppercase()
+    )
+
+
+def _passes(data: pa.PolarsData, condition: pl.Expr) -> pl.LazyFrame:
+    return data.lazyframe.select(pl.col(data.key).is_null() | condition)
+
+
+def level_spelling(data: pa.PolarsData) -> pl.LazyFrame:
+    return _passes(data, normalized(data.key).is_in(LEVEL_SPELLINGS))
+
+
+def positive_integer(data: pa.PolarsData) -> pl.LazyFrame:
+    number = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
+    return _passes(data, number.is_not_null() & (number > 0))
+
+
+def non_negative_integer(data: pa.PolarsData) -> pl.LazyFrame:
+    number = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
+    return _passes(data, number.is_not_null() & (number >= 0))
+
+
+def integer(data: pa.PolarsData) -> pl.LazyFrame:
+    whole = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
+    return _passes(data, whole.is_not_null())
+
+
+def number(data: pa.PolarsData) -> pl.LazyFrame:
+    return _passes(data, normalized(data.key).cast(pl.Float64, strict=False).is_not_null())
+
+
+def one_of(choices: dict[str, str]):
+    folded = [c.upper() for c in choices]
+
+    def check(data: pa.PolarsData) -> pl.LazyFrame:
+        return _passes(data, normalized(data.key).is_in(folded))
+
+    return check
+
+
+def as_int(column: str) -> pl.Expr:
+    """Cast a checked integer cell."""
+    return normalized(column).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
+
+
+def as_float(column: str) -> pl.Expr:
+    return normalized(column).cast(pl.Float64, strict=False)
+
+
+def as_level(column: str) -> pl.Expr:
+    return normalized(column).replace_strict(level_mapping(), default=None, return_dtype=pl.Int64)
+
+
+def as_choice(column: str, choices: dict[str, str]) -> pl.Expr:
+    folded = {k.upper(): v for k, v in choices.items()}
+    return normalized(column).replace_strict(folded, default=None, return_dtype=pl.String)

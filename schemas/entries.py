@@ -1,0 +1,17 @@
+"""Registration: one row per team (pair)."""
+
+import pandera.polars as pa
+
+
+class EntriesSheet(pa.DataFrameModel):
+    """`team_no, team_name, player1, player2, affiliation`; team_no required and unique."""
+
+    team_no: str = pa.Field(nullable=False)
+    team_name: str = pa.Field(nullable=True)
+    player1: str = pa.Field(nullable=True)
+    player2: str = pa.Field(nullable=True)
+    affiliation: str = pa.Field(nullable=True)
+
+    class Config:
+        strict = "filter"
+        coerce = False

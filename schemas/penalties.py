@@ -1,0 +1,31 @@
+"""Penalties: a deduction from one total of one team in one round, with its reason."""
+
+import pandera.polars as pa
+
+from schemas import checks
+
+
+class PenaltiesSheet(pa.DataFrameModel):
+    """`round, team_no, target (match_points|level_diff_score|levels), amount, reason`."""
+
+    round: str = pa.Field(nullable=False)
+    team_no: str = pa.Field(nullable=False)
+    target: str = pa.Field(nullable=False)
+    amount: str = pa.Field(nullable=False)
+    reason: str = pa.Field(nullable=True)
+
+    @pa.check("round", name="positive_integer")
+    def _round(cls, data):
+        return checks.positive_integer(data)
+
+    @pa.check("target", name="penalty_target")
+    def _target(cls, data):
+        return checks.one_of(checks.PENALTY_TARGETS)(data)
+
+    @pa.check("amount", name="integer")
+    def _amount(cls, data):
+        return checks.integer(data)
+
+    class Config:
+        strict = "filter"
+        coerce = False

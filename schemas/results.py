@@ -1,0 +1,44 @@
+"""Round results: one row per table."""
+
+import pandera.polars as pa
+
+from schemas import checks
+
+
+class ResultsSheet(pa.DataFrameModel):
+    """`round, table, ew_team, ns_team, ew_level, ns_level[, deals, forfeit, note]`.
+
+    Team columns may be empty once the round is paired (the table number finds them); a
+    level may be empty only on a forfeited table. Those rules span columns and the stored
+    pairing, so they are checked in `pipeline.validate`.
+    """
+
+    round: str = pa.Field(nullable=False)
+    table: str = pa.Field(nullable=False)
+    ew_team: str = pa.Field(nullable=True)
+    ns_team: str = pa.Field(nullable=True)
+    ew_level: str = pa.Field(nullable=True)
+    ns_level: str = pa.Field(nullable=True)
+    deals: str = pa.Field(nullable=True)
+    forfeit: str = pa.Field(nullable=True)
+    note: str = pa.Field(nullable=True)
+
+    @pa.check("round", "table", name="positive_integer")
+    def _positive(cls, data):
+        return checks.positive_integer(data)
+
+    @pa.check("ew_level", "ns_level", name="level_spelling")
+    def _level(cls, data):
+        return checks.level_spelling(data)
+
+    @pa.check("deals", name="non_negative_integer")
+    def _deals(cls, data):
+        return checks.non_negative_integer(data)
+
+    @pa.check("forfeit", name="forfeit_side")
+    def _forfeit(cls, data):
+        return checks.one_of(checks.FORFEIT_SIDES)(data)
+
+    class Config:
+        strict = "filter"
+        coerce = False
