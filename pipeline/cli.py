@@ -144,6 +144,66 @@ def cmd_rounds(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- pairing and exports -----------------------------------------------------------------------
+
+
+@command("pair")
+def cmd_pair(args: argparse.Namespace) -> int:
+    from pipeline import rounds
+
+    with db.writing(_db(args)) as con:
+        event = events.load(con, args.event)
+        round_no, pairing, seed = rounds.pair(con, event, args.round, args.seed, args.force)
+        listing = rounds.pairings(con, event.event_id, round_no)
+    shown = listing.select(rounds.PAIRING_COLUMNS)
+    title = f"{event.name} — 第 {round_no} 轮对阵 pairing of round {round_no}"
+    if args.format == "table":
+        shown = listing.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+            pl_bye())
+        if seed is not None:
+            title += f"\n抽签种子 draw seed: {seed}"
+    _out(output.render(shown, args.format, title))
+    if seed is not None and args.format != "table":
+        _err(f"抽签种子 draw seed: {seed}")
+    for a, b in pairing.rematches:
+        _err(f"注意：{a} 与 {b} 再次相遇（没有可避免重复的编排） rematch unavoidable: {a}–{b}")
+    return 0
+
+
+def pl_bye():
+    import polars as pl
+
+    return pl.col("ns_team").fill_null("轮空 bye")
+
+
+@command("export pairings")
+def cmd_export_pairings(args: argparse.Namespace) -> int:
+    from pipeline import rounds
+    from pipeline.export.pairings import export_pairings
+
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        pairs = rounds.pairings(con, event.event_id, args.round)
+    out = Path(args.out)
+    export_pairings(pairs, f"{event.name} 第 {args.round} 轮对阵表", out)
+    _out(f"已导出 exported {out}\n")
+    return 0
+
+
+@command("export scoresheet")
+def cmd_export_scoresheet(args: argparse.Namespace) -> int:
+    from pipeline import rounds
+    from pipeline.export.scoresheet import export_scoresheet
+
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        pairs = rounds.pairings(con, event.event_id, args.round)
+    out = Path(args.out)
+    export_scoresheet(pairs, f"{event.name} 第 {args.round} 轮成绩登记表", out)
+    _out(f"已导出 exported {out}\n")
+    return 0
+
+
 # -- the dashboard and the demo ----------------------------------------------------------------
 
 
@@ -216,6 +276,27 @@ def build_parser() -> argparse.ArgumentParser:
     _common(rounds)
     rounds.add_argument("--event", required=True, help="赛事编号 event id")
     rounds.add_argument("--format", choices=FORMATS, default="table")
+
+    pair = sub.add_parser("pair", help="编排下一轮 pair a round")
+    _common(pair)
+    pair.add_argument("--event", required=True, help="赛事编号 event id")
+    pair.add_argument("--round", type=int, help="轮次（默认下一轮） round (default: the next)")
+    pair.add_argument("--format", choices=FORMATS, default="table")
+    pair.add_argument("--seed", type=int, help="随机抽签种子 seed of a random draw")
+    pair.add_argument("--force", action="store_true",
+                      help="上一轮未报完也编排 pair although tables are unreported")
+
+    export = sub.add_parser("export", help="导出对阵表、成绩登记表 export lists and sheets")
+    export_sub = export.add_subparsers(dest="action", metavar="WHAT", required=True)
+    for what, text, suffixes in (
+        ("pairings", "对阵表与查找座位 table list and seat index", ".xlsx .csv .html"),
+        ("scoresheet", "预填的成绩登记表 pre-filled score sheet", ".xlsx"),
+    ):
+        one = export_sub.add_parser(what, help=text)
+        _common(one)
+        one.add_argument("--event", required=True, help="赛事编号 event id")
+        one.add_argument("--round", type=int, required=True, help="轮次 round")
+        one.add_argument("--out", required=True, help=f"输出文件 output file ({suffixes})")
 
     dashboard = sub.add_parser("dashboard", help="启动看板 start the dashboard")
     _common(dashboard)

@@ -28,6 +28,8 @@ HEADERS_ZH = {
     "round": "轮次",
     "table": "桌号",
     "ew_team": "东西",
+    "ew_name": "东西队名",
+    "ns_name": "南北队名",
     "ns_team": "南北",
     "reported": "已报桌数",
     "expected": "应报桌数",

@@ -1,0 +1,75 @@
+"""Guandan deal-level play (RULES 2): replaying a round deal by deal. Pure.
+
+>>> replay([Deal("ew", 2), Deal("ew", 2), Deal("ns", 4)]).levels
+{'ew': 8, 'ns': 3}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.levels import ACE, LOWEST, PASSED_A
+
+GAIN = {2: 3, 3: 2, 4: 1}  # partner finished 二游 / 三游 / 下游
+SIDES = ("ew", "ns")
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal: the side of 上游 and where its partner finished (2, 3 or 4)."""
+
+    winner: str
+    partner_finish: int
+
+
+@dataclass
+class RoundState:
+    levels: dict[str, int] = field(default_factory=lambda: {s: LOWEST for s in SIDES})
+    failed_a: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SIDES})
+    played_at: str | None = None  # whose level the next deal is played at (None: first deal)
+    deals: int = 0
+    finished: bool = False
+
+
+def _other(side: str) -> str:
+    return "ns" if side == "ew" else "ew"
+
+
+def play(state: RoundState, deal: Deal, a_fail_limit: int = 0) -> RoundState:
+    """Apply one deal to the round's state (in place) and return it."""
+    if state.finished:
+        raise ValueError("the round is over: a side has passed A")
+    winner, loser = deal.winner, _other(deal.winner)
+    at_winner = state.played_at in (None, winner)
+    levels = state.levels
+    if at_winner and levels[winner] == ACE:
+        if deal.partner_finish != 4:
+            levels[winner] = PASSED_A
+            state.finished = True
+        else:
+            _fail_a(state, winner, a_fail_limit)
+    elif levels[winner] < ACE:
+        levels[winner] = min(ACE, levels[winner] + GAIN[deal.partner_finish])
+    # a side at A winning at the other side's level gains nothing; its A is played next
+    if not at_winner and levels[loser] == ACE:
+        _fail_a(state, loser, a_fail_limit)
+    state.played_at = winner
+    state.deals += 1
+    return state
+
+
+def _fail_a(state: RoundState, side: str, limit: int) -> None:
+    state.failed_a[side] += 1
+    if limit and state.failed_a[side] >= limit:
+        state.levels[side] = LOWEST
+        state.failed_a[side] = 0
+
+
+def replay(deals: list[Deal], a_fail_limit: int = 0, max_deals: int = 0) -> RoundState:
+    """Replay a round's deals; raises ValueError for a deal after the round has ended."""
+    state = RoundState()
+    for number, deal in enumerate(deals, start=1):
+        if max_deals and number > max_deals:
+            raise ValueError(f"deal {number} is beyond the limit of {max_deals} deals")
+        play(state, deal, a_fail_limit)
+    return state

@@ -1,0 +1,112 @@
+"""One Swiss round: the bye, the pairs, the seats and the table numbers (RULES 6).
+
+>>> p = pair_round(["A1", "A2", "A3", "A4", "A5"], system="snake4")
+>>> [(t.table, t.ew_team, t.ns_team) for t in p.tables], p.bye
+([(1, 'A1', 'A3'), (2, 'A2', 'A4')], 'A5')
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pipeline.pairing.matching import FULL_LIMIT, min_cost_matching
+from pipeline.pairing.systems import plain_pairs
+
+
+@dataclass(frozen=True)
+class Table:
+    table: int
+    ew_team: str
+    ns_team: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    tables: list[Table]
+    bye: str | None = None
+    rematches: list[tuple[str, str]] = field(default_factory=list)
+    same_affiliation: list[tuple[str, str]] = field(default_factory=list)
+
+
+def natural_key(team_no: str) -> tuple:
+    """Team numbers in natural order: A2 before A10.
+
+    >>> sorted(["A10", "B1", "A2"], key=natural_key)
+    ['A2', 'A10', 'B1']
+    """
+    prefix = re.match(r"\D*", team_no).group(0)
+    digits = re.search(r"\d+", team_no)
+    return (prefix, int(digits.group(0)) if digits else -1, team_no)
+
+
+def draw_order(teams: Collection[str], draw: str, seed: int | None = None) -> list[str]:
+    """Round 1 order: by team number (A1–A2 at table 1 …) or shuffled with a recorded seed."""
+    ordered = sorted(teams, key=natural_key)
+    if draw == "random":
+        random.Random(seed).shuffle(ordered)
+    return ordered
+
+
+def pair_round(
+    ranked: Sequence[str],
+    system: str = "snake4",
+    scores: Sequence[float] | None = None,
+    played: Collection[frozenset[str]] = (),
+    had_bye: Collection[str] = (),
+    affiliations: Mapping[str, str | None] | None = None,
+    seats: str = "rank",
+    seat_counts: Mapping[str, tuple[int, int]] | None = None,
+    full_limit: int = FULL_LIMIT,
+) -> Pairing:
+    """Pair one round from a ranking (best first).
+
+    `played`: pairs of teams that have met; `had_bye`: teams that had a bye; `affiliations`
+    given means teams of one affiliation should not meet; `seat_counts`: (ew, ns) sat so far.
+    """
+    ranked = list(ranked)
+    scores = list(scores) if scores is not None else [0.0] * len(ranked)
+    bye = None
+    if len(ranked) % 2:
+        candidates = [t for t in reversed(ranked) if t not in had_bye] or [ranked[-1]]
+        bye = candidates[0]
+        index = ranked.index(bye)
+        del ranked[index]
+        del scores[index]
+    met = {frozenset(p) for p in played}
+    rematch_weight = (len(ranked) ** 2 + 1) * (len(ranked) + 1)
+    affiliation_weight = len(ranked) ** 2 + 1
+
+    def penalty(i: int, j: int) -> int:
+        a, b = ranked[i], ranked[j]
+        cost = rematch_weight if frozenset((a, b)) in met else 0
+        if affiliations:
+            same = affiliations.get(a)
+            if same and same == affiliations.get(b):
+                cost += affiliation_weight
+        return cost
+
+    plain = plain_pairs(system, scores)
+    pairs = min_cost_matching(plain, penalty, full_limit)
+    tables = []
+    for number, (i, j) in enumerate(sorted(pairs, key=min), start=1):
+        ew, ns = _seat(ranked[i], ranked[j], seats, seat_counts or {})
+        tables.append(Table(number, ew, ns))
+    rematches = [(ranked[i], ranked[j]) for i, j in pairs
+                 if frozenset((ranked[i], ranked[j])) in met]
+    same = [(ranked[i], ranked[j]) for i, j in pairs if affiliations
+            and affiliations.get(ranked[i]) and
+            affiliations.get(ranked[i]) == affiliations.get(ranked[j])]
+    return Pairing(tables, bye, rematches, same)
+
+
+def _seat(higher: str, lower: str, seats: str, counts: Mapping[str, tuple[int, int]]):
+    """Higher-ranked East-West; with `balance`, the team that sat North-South more often."""
+    if seats == "balance":
+        ew_h, ns_h = counts.get(higher, (0, 0))
+        ew_l, ns_l = counts.get(lower, (0, 0))
+        if (ns_l - ew_l) > (ns_h - ew_h):
+            return lower, higher
+    return higher, lower

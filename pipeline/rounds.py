@@ -1,0 +1,165 @@
+"""Pairing a round of a stored event: gathers the ranking and history, calls the pure pairing
+engine, and stores the tables. Also the per-round reporting summary."""
+
+from __future__ import annotations
+
+import secrets
+
+import duckdb
+import polars as pl
+
+from pipeline import db, scoring
+from pipeline.errors import PaisaiError, UsageError
+from pipeline.events import Event
+from pipeline.pairing import Pairing, draw_order, pair_round
+
+PAIRING_COLUMNS = ["round", "table", "ew_team", "ns_team"]
+
+
+def summary(con: duckdb.DuckDBPyConnection, event_id: str) -> pl.DataFrame:
+    """One row per round: tables reported and expected."""
+    return db.frame(con, db.sql("rounds"), {"event_id": event_id})
+
+
+def next_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
+    found = db.scalar(
+        con,
+        "select greatest(coalesce((select max(round) from results where event_id = $e), 0),"
+        " coalesce((select max(round) from pairings where event_id = $e), 0))",
+        {"e": event_id},
+    )
+    return int(found or 0) + 1
+
+
+def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
+    games = db.rows(
+        con,
+        "select ew_team, ns_team from results where event_id = $e and round < $r "
+        "union select ew_team, ns_team from pairings where event_id = $e and round < $r "
+        "and ns_team is not null",
+        {"e": event_id, "r": before},
+    )
+    byes = {r[0] for r in db.rows(
+        con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null",
+        {"e": event_id, "r": before})}
+    seats: dict[str, tuple[int, int]] = {}
+    for ew, ns in games:
+        e_ew, e_ns = seats.get(ew, (0, 0))
+        seats[ew] = (e_ew + 1, e_ns)
+        n_ew, n_ns = seats.get(ns, (0, 0))
+        seats[ns] = (n_ew, n_ns + 1)
+    return {frozenset(g) for g in games}, byes, seats
+
+
+def pair(
+    con: duckdb.DuckDBPyConnection, event: Event, round_no: int | None = None,
+    seed: int | None = None, force: bool = False,
+) -> tuple[int, Pairing, int | None]:
+    """Pair round `round_no` (default: the next) and store it. Returns (round, pairing, seed)."""
+    event_id = event.event_id
+    rules = event.ruleset.pairing
+    if round_no is None:
+        round_no = next_round(con, event_id)
+    if round_no < 1:
+        raise UsageError("轮次应为正整数 round must be a positive number")
+    if event.ruleset.rounds and round_no > event.ruleset.rounds:
+        raise UsageError(f"本赛事只有 {event.ruleset.rounds} 轮 the event has "
+                         f"{event.ruleset.rounds} rounds")
+    if db.scalar(con, "select count(*) from results where event_id = ? and round = ?",
+                 [event_id, round_no]):
+        raise UsageError(f"第 {round_no} 轮已有成绩，不能重新编排 round {round_no} has results "
+                         "and cannot be paired again")
+    teams = [r[0] for r in db.rows(con, "select team_no, affiliation from teams "
+                                        "where event_id = ?", [event_id])]
+    if len(teams) < 2:
+        raise UsageError("报名队伍不足两队 fewer than two registered teams")
+    if round_no > 1:
+        _require_complete(con, event_id, round_no - 1, force)
+    affiliations = None
+    if round_no <= rules["avoid_same_affiliation_rounds"]:
+        affiliations = dict(db.rows(con, "select team_no, affiliation from teams "
+                                         "where event_id = ?", [event_id]))
+    played, byes, seat_counts = _history(con, event_id, round_no)
+    if round_no == 1:
+        if rules["draw"] == "random" and seed is None:
+            seed = secrets.randbelow(10**6)
+        ranked = draw_order(teams, rules["draw"], seed)
+        pairing = pair_round(ranked, "monrad", played=played, had_bye=byes,
+                             affiliations=affiliations, seats="rank")
+    else:
+        keys = list(event.ruleset.ranking["pairing_keys"])
+        if "team_no" not in keys:
+            keys.append("team_no")
+        ranking = scoring.standings(con, event, round_no - 1, keys)
+        pairing = pair_round(
+            ranking["team_no"].to_list(), rules["system"],
+            scores=ranking["match_points"].cast(pl.Float64).to_list(),
+            played=played, had_bye=byes, affiliations=affiliations, seats=rules["seats"],
+            seat_counts=seat_counts,
+        )
+    _store(con, event_id, round_no, pairing, rules["system"] if round_no > 1 else
+           f"draw:{rules['draw']}", seed, force)
+    return round_no, pairing, seed
+
+
+def _require_complete(con, event_id: str, round_no: int, force: bool) -> None:
+    found = summary(con, event_id).filter(pl.col("round") == round_no)
+    if found.is_empty():
+        if force:
+            return
+        raise UsageError(f"第 {round_no} 轮还没有编排或成绩 round {round_no} has not been "
+                         "played yet (use --force to pair anyway)")
+    reported, expected = found["reported"][0], found["expected"][0]
+    if reported < expected and not force:
+        missing = db.rows(
+            con,
+            "select p.table_no from pairings p where p.event_id = $e and p.round = $r "
+            "and p.table_no is not null and not exists (select 1 from results r where "
+            "r.event_id = $e and r.round = $r and r.table_no = p.table_no) order by 1",
+            {"e": event_id, "r": round_no},
+        )
+        which = f"（未报桌号 missing tables: {', '.join(str(m[0]) for m in missing)}）" \
+            if missing else ""
+        raise UsageError(f"第 {round_no} 轮只报了 {reported}/{expected} 桌{which} round "
+                         f"{round_no} has {reported}/{expected} tables reported; use --force "
+                         "to pair anyway")
+
+
+def _store(con, event_id: str, round_no: int, pairing: Pairing, system: str,
+           seed: int | None, force: bool) -> None:
+    con.execute("delete from pairings where event_id = ? and round = ?", [event_id, round_no])
+    con.execute("delete from pairing_rounds where event_id = ? and round = ?",
+                [event_id, round_no])
+    rows = [(event_id, round_no, t.table, t.ew_team, t.ns_team) for t in pairing.tables]
+    if pairing.bye:
+        rows.append((event_id, round_no, None, pairing.bye, None))
+    con.executemany("insert into pairings (event_id, round, table_no, ew_team, ns_team) "
+                    "values (?, ?, ?, ?, ?)", rows)
+    con.execute("insert into pairing_rounds (event_id, round, system, seed, rematches, forced) "
+                "values (?, ?, ?, ?, ?, ?)",
+                [event_id, round_no, system, seed, len(pairing.rematches), force])
+
+
+def pairings(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> pl.DataFrame:
+    """A stored round's tables in order, the bye last, with names for lists and exports."""
+    found = db.frame(
+        con,
+        """
+        select p.round, p.table_no as "table", p.ew_team, p.ns_team,
+               e.team_name as ew_name, e.player1 as ew_player1, e.player2 as ew_player2,
+               n.team_name as ns_name, n.player1 as ns_player1, n.player2 as ns_player2
+        from pairings p
+        left join teams e on e.event_id = p.event_id and e.team_no = p.ew_team
+        left join teams n on n.event_id = p.event_id and n.team_no = p.ns_team
+        where p.event_id = $e and p.round = $r
+        order by p.table_no nulls last
+        """,
+        {"e": event_id, "r": round_no},
+    )
+    if found.is_empty():
+        raise PaisaiError(f"第 {round_no} 轮还没有编排 round {round_no} is not paired yet")
+    return found
+
+
+def latest_paired_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int | None:
+    return db.scalar(con, "select max(round) from pairings where event_id = ?", [event_id])

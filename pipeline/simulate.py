@@ -1,0 +1,117 @@
+"""Synthetic events: invented teams, paired by the event's own rules, levels played out deal
+by deal (RULES 2), written as the sheets an organizer would send. Used by the demo, tests and
+benchmarks. Names are invented from common characters; no real person is named.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from pipeline import db, events, rounds
+from pipeline.deals import Deal, RoundState, play
+from pipeline.export.workbook import new_workbook, write_sheet
+from pipeline.ingest import ingest_file
+from pipeline.levels import format_level
+from pipeline.output import to_csv
+from pipeline.sheets.headers import ALIASES
+
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉萍红娥玲芬燕彬斌宇浩凯健俊帆帅旭宁龙林欣悦晨阳雪琳晗博文轩睿泽"
+UNITS = ["恒通贸易", "华信物流", "东方报关", "远航供应链", "金桥国际", "新港货代", "瑞丰进出口",
+         "海达关务", "宏图实业", "联创科技", "安泰物流", "鼎盛商贸", "星河电子", "嘉禾食品",
+         "天宇制造", "万象咨询"]
+TEAM_WORDS = ["雄鹰", "猛虎", "飞龙", "神牌", "必胜", "常胜", "闪电", "旋风", "掼王", "牌仙",
+              "同心", "联手", "双剑", "金牌", "红心", "黑桃"]
+
+
+@dataclass
+class Simulated:
+    folder: Path
+    entries: Path
+    rounds: list[Path]
+
+
+def _name(rng: random.Random) -> str:
+    return rng.choice(SURNAMES) + "".join(rng.choice(GIVEN) for _ in range(rng.choice((1, 2))))
+
+
+def invent_entries(teams: int, rng: random.Random) -> pl.DataFrame:
+    units = UNITS[: max(2, min(len(UNITS), teams // 3))]
+    rows = []
+    for number in range(1, teams + 1):
+        word = rng.choice(TEAM_WORDS)
+        rows.append({
+            "team_no": f"A{number}",
+            "team_name": f"{word}{number}队",
+            "player1": _name(rng),
+            "player2": _name(rng),
+            "affiliation": rng.choice(units),
+        })
+    return pl.DataFrame(rows)
+
+
+def play_table(rng: random.Random, ew_strength: float, ns_strength: float,
+               max_deals: int, a_fail_limit: int) -> RoundState:
+    """Deals until a side passes A, the deal limit, or the clock (a random stop)."""
+    state = RoundState()
+    limit = max_deals or 12
+    stop = rng.randint(max(3, limit - 3), limit)
+    p_ew = ew_strength / (ew_strength + ns_strength)
+    while state.deals < stop and not state.finished:
+        winner = "ew" if rng.random() < p_ew else "ns"
+        finish = rng.choices((2, 3, 4), weights=(3, 4, 3))[0]
+        play(state, Deal(winner, finish), a_fail_limit)
+    return state
+
+
+def _write(frame: pl.DataFrame, kind: str, base: Path) -> None:
+    headers = [ALIASES[kind][c][0] for c in frame.columns]
+    base.with_suffix(".csv").write_text(to_csv(frame.rename(dict(zip(frame.columns, headers,
+                                                                     strict=True)))),
+                                        encoding="utf-8")
+    book = new_workbook(base.with_suffix(".xlsx"))
+    write_sheet(book, "Sheet1", frame, headers)
+    book.close()
+
+
+def simulate(
+    teams: int, rounds_count: int, out: Path, seed: int = 1, ruleset: str = "suzhou-2025",
+    into: Path | None = None, event_id: str = "sim", name: str = "模拟赛事",
+) -> Simulated:
+    """Write entries and one results sheet per round to `out`; when `into` is given the event
+    is also ingested there round by round (else into a throwaway database)."""
+    rng = random.Random(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    entries = invent_entries(teams, rng)
+    strength = {t: rng.uniform(0.5, 1.5) for t in entries["team_no"]}
+    _write(entries, "entries", out / "entries")
+    with tempfile.TemporaryDirectory() as scratch:
+        database = into or Path(scratch) / "sim.duckdb"
+        with db.writing(database) as con:
+            event = events.create(con, event_id, name, ruleset, None)
+        ingest_file(database, event_id, out / "entries.csv")
+        deal_rules = event.ruleset.deals
+        written = []
+        for round_no in range(1, rounds_count + 1):
+            with db.writing(database) as con:
+                rounds.pair(con, event, round_no, seed=seed)
+                pairs = rounds.pairings(con, event_id, round_no)
+            rows = []
+            for r in pairs.filter(pl.col("ns_team").is_not_null()).iter_rows(named=True):
+                state = play_table(rng, strength[r["ew_team"]], strength[r["ns_team"]],
+                                   deal_rules["max_deals"], deal_rules["a_fail_limit"])
+                rows.append({"round": round_no, "table": r["table"], "ew_team": r["ew_team"],
+                             "ns_team": r["ns_team"],
+                             "ew_level": format_level(state.levels["ew"]),
+                             "ns_level": format_level(state.levels["ns"]),
+                             "deals": state.deals})
+            sheet = out / f"round-{round_no}"
+            _write(pl.DataFrame(rows), "results", sheet)
+            ingest_file(database, event_id, sheet.with_suffix(".csv"))
+            written.append(sheet.with_suffix(".csv"))
+    return Simulated(out, out / "entries.csv", written)
