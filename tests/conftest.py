@@ -1,0 +1,86 @@
+"""Shared fixtures: a throwaway database, the CLI run in-process and as a real subprocess."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SHEETS = Path(__file__).resolve().parent / "sheets"
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def db_file(tmp_path: Path) -> Path:
+    return tmp_path / "t.duckdb"
+
+
+@pytest.fixture
+def cli(db_file: Path, capsys):
+    """Run `paisai ARGS --db <tmp>` in-process through the real `main`."""
+
+    def run(*args: str) -> Run:
+        capsys.readouterr()
+        code = main([*map(str, args), "--db", str(db_file)])
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def paisai(db_file: Path):
+    """Run the installed console script in a subprocess, as an organizer does."""
+    exe = Path(sys.executable).parent / "paisai"
+
+    def run(*args: str, env: dict | None = None) -> Run:
+        done = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True,
+                              env={**os.environ, "PAISAI_DB": str(db_file), **(env or {})},
+                              timeout=300)
+        return Run(done.returncode, done.stdout, done.stderr)
+
+    return run
+
+
+def write_csv(path: Path, rows: list[list[object]], encoding: str = "utf-8") -> Path:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path.write_bytes(out.getvalue().encode(encoding))
+    return path
+
+
+def read_csv_output(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+ENTRY_HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
+RESULT_HEADER = ["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"]
+
+
+def entries(n: int, prefix: str = "A") -> list[list[object]]:
+    return [ENTRY_HEADER] + [[f"{prefix}{i}", f"队伍{i}", f"张{i}", f"李{i}", f"单位{i % 4}"]
+                             for i in range(1, n + 1)]
+
+
+@pytest.fixture
+def event16(cli, tmp_path: Path):
+    """A suzhou-2025 event with 16 registered teams A1..A16."""
+    assert cli("event", "create", "--id", "e", "--name", "测试赛", "--ruleset",
+               "suzhou-2025").code == 0
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "entries.csv", entries(16))).code == 0
+    return "e"
