@@ -6,8 +6,8 @@ Each check passes empty cells: whether a cell may be empty is the field's `nulla
 
 from __future__ import annotations
 
-import polars as pl
 import pandera.polars as pa
+import polars as pl
 
 from pipeline.levels import ACCEPTED, level_mapping
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import duckdb
 import pytest
 from conftest import RESULT_HEADER, entries, write_csv
-
-import duckdb
 
 
 def _state(db_file):

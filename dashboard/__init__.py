@@ -1,0 +1,1 @@
+"""The Streamlit dashboard: public pages (live, pairings) and the organizer console."""

@@ -1,0 +1,36 @@
+"""/pairings: the current round's tables and seats, and "find my table"."""
+
+import polars as pl
+import streamlit as st
+
+from dashboard.common import database, html_table, lang, selected_event
+from dashboard.i18n import t
+from pipeline import queries
+
+language = lang()
+event_id = selected_event()
+if event_id is None:
+    st.info(t("no_event", language))
+    st.stop()
+
+round_no, pairs = queries.current_pairings(database(), event_id)
+if round_no is None:
+    st.info(t("no_pairing", language))
+    st.stop()
+
+st.title(f"{t('pairings', language)} · {t('round', language)} {round_no}")
+shown = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+    pl.col("ns_team").fill_null(t("bye", language)))
+query = st.text_input(t("find", language)).strip()
+if query:
+    hits = pairs.filter(pl.any_horizontal(
+        pl.col(c).cast(pl.String).str.contains(query, literal=True)
+        for c in ("ew_team", "ns_team", "ew_name", "ns_name", "ew_player1", "ew_player2",
+                  "ns_player1", "ns_player2")))
+    if hits.is_empty():
+        st.warning(t("not_found", language))
+    else:
+        st.html(html_table(hits.select("table", "ew_team", "ew_name", "ns_team", "ns_name")
+                           .with_columns(pl.col("ns_team").fill_null(t("bye", language))),
+                           language, "found"))
+st.html(html_table(shown, language, "pairings"))

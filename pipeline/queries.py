@@ -1,0 +1,93 @@
+"""Read-only queries for the dashboard and the static site: each opens a short read-only
+connection (see `pipeline.db` for the locking design) and returns plain frames."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from pipeline import db, events, rounds, scoring
+from pipeline.levels import format_level
+
+
+@dataclass(frozen=True)
+class LiveView:
+    event_id: str
+    event_name: str
+    ruleset: str
+    round: int
+    reported: int
+    expected: int
+    updated_at: dt.datetime | None
+    standings: pl.DataFrame
+    rounds: list[int]
+
+
+def event_list(database: Path) -> pl.DataFrame:
+    with db.reading(database) as con:
+        return events.listing(con)
+
+
+def default_event(database: Path) -> str | None:
+    with db.reading(database) as con:
+        return events.most_recent(con)
+
+
+def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView:
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        latest = scoring.latest_round(con, event_id)
+        after = latest if round_no is None else min(round_no, latest)
+        table = scoring.standings(con, event, after)
+        summary = rounds.summary(con, event_id)
+        this = summary.filter(pl.col("round") == after)
+        updated = db.scalar(con, "select max(updated_at) from results where event_id = ?",
+                            [event_id])
+    return LiveView(
+        event_id, event.name, event.ruleset.name, after,
+        int(this["reported"][0]) if this.height else 0,
+        int(this["expected"][0]) if this.height else 0,
+        updated, table, list(range(1, latest + 1)),
+    )
+
+
+def rank_progression(database: Path, event_id: str) -> pl.DataFrame:
+    """team_no, round, rank: the ranking after each round (for the bump chart)."""
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        latest = scoring.latest_round(con, event_id)
+        frames = [scoring.standings(con, event, r).select("team_no", "rank")
+                  .with_columns(pl.lit(r).alias("round")) for r in range(1, latest + 1)]
+    if not frames:
+        return pl.DataFrame(schema={"team_no": pl.String, "rank": pl.Int64, "round": pl.Int32})
+    return pl.concat(frames)
+
+
+def level_differences(database: Path, event_id: str) -> pl.DataFrame:
+    """round, level_diff: one row per played table (byes and forfeits excluded)."""
+    with db.reading(database) as con:
+        return db.frame(con, "select round, abs(ew_level - ns_level) as level_diff "
+                             "from results where event_id = $e and forfeit is null",
+                        {"e": event_id})
+
+
+def current_pairings(database: Path, event_id: str) -> tuple[int | None, pl.DataFrame]:
+    with db.reading(database) as con:
+        latest = rounds.latest_paired_round(con, event_id)
+        if latest is None:
+            return None, pl.DataFrame()
+        return latest, rounds.pairings(con, event_id, latest)
+
+
+def results_table(database: Path, event_id: str, round_no: int) -> pl.DataFrame:
+    with db.reading(database) as con:
+        found = db.frame(con, "select table_no, ew_team, ns_team, ew_level, ns_level, forfeit "
+                              "from results where event_id = $e and round = $r order by table_no",
+                         {"e": event_id, "r": round_no})
+    return found.with_columns(
+        pl.col("ew_level").map_elements(format_level, return_dtype=pl.String),
+        pl.col("ns_level").map_elements(format_level, return_dtype=pl.String),
+    )
