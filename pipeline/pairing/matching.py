@@ -1,17 +1,19 @@
-"""Minimum-cost perfect matching for Swiss pairing, exact and fast on large fields.
+"""Minimum-cost perfect matching for Swiss pairing: exact on small fields, banded on large.
 
 The cost of pairing positions i and j is how far the pair is from the plain pairing
 (`rank_cost`), plus a penalty for a rematch and, where the ruleset asks, for teams of one
 affiliation. Penalties dominate: the result has the fewest rematches, then the fewest
 same-affiliation games, then the smallest total rank distance from the plain pairs.
 
-Solved with Edmonds' blossom algorithm (networkx). On a large field the plain pairing is
-kept outside windows around its conflicting pairs, and each window is solved exactly. That
-is still the global optimum: the optimum differs from the plain pairing on alternating
-cycles, each through a conflicting plain pair (a cycle without one could be put back to
-plain pairs at no cost), and a cycle whose rank cost is C only reaches positions within
-C + d of its conflict, d being the largest plain rank distance. A window is grown until it
-reaches that far past every conflict in it for the cost found in it.
+- Up to `FULL_LIMIT` teams: Edmonds' blossom algorithm (networkx) over every possible pair,
+  the exact global optimum.
+- Larger fields: the teams are laid out in plain-pair order (each plain pair side by side,
+  pairs in order of their better-ranked team) and the exact optimum is found, by dynamic
+  programming over the whole field at once, among the pairings in which partners stand at
+  most `BAND` places apart in that order, i.e. re-pairings among neighbouring plain tables.
+  Still a global optimisation (one best answer for the whole field, no greedy swaps, no
+  retries), in time linear in the field size. When a plain pair has no acceptable partner
+  within the band, the rematch is kept and reported.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import networkx as nx
+import numpy as np
 
 FULL_LIMIT = 48
+BAND = 8
 
 
 def rank_cost(i: int, j: int, partner: Sequence[int]) -> int:
@@ -58,6 +62,7 @@ def min_cost_matching(
     plain: list[tuple[int, int]],
     penalty: Callable[[int, int], int],
     full_limit: int = FULL_LIMIT,
+    band: int = BAND,
 ) -> list[tuple[int, int]]:
     """The perfect matching of positions 0..n-1 of least cost (see the module docstring)."""
     n = 2 * len(plain)
@@ -68,57 +73,66 @@ def min_cost_matching(
     def cost(i: int, j: int) -> int:
         return penalty(i, j) + rank_cost(i, j, partner)
 
-    conflicts = [(i, j) for i, j in plain if penalty(i, j)]
-    if not conflicts:
+    if not any(penalty(i, j) for i, j in plain):
         return sorted(plain)
     if n <= full_limit:
         return _solve(list(range(n)), None, cost)
-
-    plain_gap = max(abs(i - j) for i, j in plain)
-    radius = 8
-    while True:
-        windows = _windows(conflicts, radius, partner, n)
-        solved: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        need = radius
-        for low, high in windows:
-            nodes = list(range(low, high + 1))
-            whole = low == 0 and high == n - 1
-            gap = None if whole and n <= 4 * full_limit else radius + plain_gap
-            pairs = _solve(nodes, gap, cost)
-            solved[(low, high)] = pairs
-            found = sum(cost(i, j) for i, j in pairs)
-            penalties = sum(penalty(i, j) for i, j in pairs)
-            rank_part = found - penalties
-            if penalties and not whole:
-                need = max(need, 2 * radius)  # grow until the conflict can be avoided
-            else:
-                need = max(need, rank_part + plain_gap + 1)
-        if need <= radius or all(w == (0, n - 1) for w in windows):
-            break
-        radius = need
-    inside = {i for low, high in solved for i in range(low, high + 1)}
-    result = [p for p in plain if p[0] not in inside]
-    for pairs in solved.values():
-        result += pairs
-    return sorted(result)
+    order = [k for pair in sorted(plain) for k in pair]
+    return sorted(tuple(sorted((order[a], order[b])))
+                  for a, b in band_matching(len(order), band,
+                                            lambda a, b: cost(order[a], order[b])))
 
 
-def _windows(
-    conflicts: list[tuple[int, int]], radius: int, partner: Sequence[int], n: int
+def band_matching(
+    n: int, band: int, cost: Callable[[int, int], int]
 ) -> list[tuple[int, int]]:
-    """Intervals of positions around the conflicts, closed under plain partners, merged."""
-    spans = sorted((max(0, min(i, j) - radius), min(n - 1, max(i, j) + radius))
-                   for i, j in conflicts)
-    merged: list[list[int]] = []
-    for low, high in spans:
-        changed = True
-        while changed:  # a window holds both teams of every plain pair it touches
-            new_low = min([low] + [partner[k] for k in range(low, high + 1)])
-            new_high = max([high] + [partner[k] for k in range(low, high + 1)])
-            changed = (new_low, new_high) != (low, high)
-            low, high = new_low, new_high
-        if merged and low <= merged[-1][1] + 1:
-            merged[-1][1] = max(merged[-1][1], high)
+    """Exact minimum-cost perfect matching of 0..n-1 using only pairs at most `band` apart.
+
+    Dynamic programming left to right; the state is which of the next `band` places are
+    already taken, so the work is n × 2**band × band, vectorised over the states.
+
+    >>> band_matching(4, 2, lambda a, b: {(0, 1): 5, (2, 3): 5}.get((a, b), 1))
+    [(0, 2), (1, 3)]
+    """
+    width = band + 1
+    states = 1 << width
+    never = np.int64(1 << 62)
+    pair_cost = np.full((n, width), never, dtype=np.int64)
+    pair_cost[:, 0] = 0  # choice 0: the place is already taken, nothing to pay
+    for a in range(n):
+        for k in range(1, min(band, n - 1 - a) + 1):
+            pair_cost[a, k] = cost(a, a + k)
+    # static moves: (choice k, from state, to state); row k of a (width × states) table
+    every = np.arange(states)
+    taken = every[every & 1 == 1]
+    sources, slots, choice_of = [taken], [taken >> 1], [np.zeros(len(taken), np.int64)]
+    for k in range(1, width):
+        ok = every[(every & 1 == 0) & ((every >> k) & 1 == 0)]
+        sources.append(ok)
+        slots.append(k * states + ((ok | (1 << k)) >> 1))
+        choice_of.append(np.full(len(ok), k))
+    source = np.concatenate(sources)
+    slot = np.concatenate(slots)
+    move = np.concatenate(choice_of)
+    columns = np.arange(states)
+    best = np.full(states, never, dtype=np.int64)
+    best[0] = 0
+    choices = np.zeros((n, states), dtype=np.int8)
+    table = np.empty(width * states, dtype=np.int64)
+    for a in range(n):
+        table.fill(never)
+        table[slot] = np.minimum(best[source] + pair_cost[a][move], never)
+        grid = table.reshape(width, states)
+        choice = grid.argmin(axis=0)
+        best = grid[choice, columns]
+        choices[a] = choice
+    pairs = []
+    state = 0
+    for a in range(n - 1, -1, -1):
+        k = int(choices[a, state])
+        if k == 0:
+            state = (state << 1) | 1
         else:
-            merged.append([low, high])
-    return [(low, high) for low, high in merged]
+            pairs.append((a, a + k))
+            state = (state & ~(1 << (k - 1))) << 1
+    return sorted(pairs)

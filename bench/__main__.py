@@ -1,0 +1,45 @@
+"""`make bench`: run the benchmarks, print a table and write bench/results.md."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+from bench import pairing
+
+TARGETS = {
+    "pair round 7 of 16 teams": 0.05,
+    "pair round 7 of 10,000 teams": 2.0,
+}
+
+
+def main() -> int:
+    rows = [pairing.run(16), pairing.run(10_000)]
+    lines = [
+        "# Benchmarks",
+        "",
+        f"- date: {dt.datetime.now().isoformat(timespec='seconds')}",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}",
+        f"- python {platform.python_version()}, polars {version('polars')}, "
+        f"duckdb {version('duckdb')}, networkx {version('networkx')}, numpy {version('numpy')}",
+        "",
+        "| case | seconds (best of 3) | target | met | note |",
+        "|---|---:|---:|---|---|",
+    ]
+    for row in rows:
+        target = TARGETS.get(row["case"])
+        met = "yes" if target is None or row["seconds"] <= target else "NO"
+        lines.append(f"| {row['case']} | {row['seconds']:.3f} | {target or ''} | {met} | "
+                     f"{row['note']} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    Path(__file__).with_name("results.md").write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

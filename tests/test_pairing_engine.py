@@ -1,0 +1,187 @@
+"""The pure pairing engine: hand-worked cases and properties against brute force."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.pairing import draw_order, pair_round
+from pipeline.pairing.matching import band_matching, min_cost_matching, rank_cost
+from pipeline.pairing.systems import plain_pairs
+
+TEAMS = [f"T{i}" for i in range(1, 13)]
+
+
+def _pairs(pairing):
+    return [(t.ew_team, t.ns_team) for t in pairing.tables]
+
+
+def test_snake4_blocks_of_four_and_a_last_block_of_two():
+    ranked = [f"A{i}" for i in range(1, 11)]
+    p = pair_round(ranked, "snake4")
+    assert _pairs(p) == [("A1", "A3"), ("A2", "A4"), ("A5", "A7"), ("A6", "A8"),
+                         ("A9", "A10")]
+    assert [t.table for t in p.tables] == [1, 2, 3, 4, 5]
+
+
+def test_rematch_avoided_by_the_closest_pairing():
+    # plain snake4 on 8: 1–3, 2–4, 5–7, 6–8; 1 and 3 have met.
+    # (1–4, 2–3) is 2 + 2 = 4 away from plain; (1–2, 3–4) is 4 + 4 = 8: the first wins.
+    ranked = [f"R{i}" for i in range(1, 9)]
+    p = pair_round(ranked, "snake4", played=[frozenset({"R1", "R3"})])
+    assert _pairs(p) == [("R1", "R4"), ("R2", "R3"), ("R5", "R7"), ("R6", "R8")]
+    assert p.rematches == []
+
+
+def test_unavoidable_rematch_is_reported():
+    p = pair_round(["X", "Y"], "monrad", played=[frozenset({"X", "Y"})])
+    assert _pairs(p) == [("X", "Y")] and p.rematches == [("X", "Y")]
+
+
+def test_bye_goes_to_the_lowest_ranked_team_without_one():
+    ranked = ["A1", "A2", "A3", "A4", "A5"]
+    assert pair_round(ranked, "monrad").bye == "A5"
+    assert pair_round(ranked, "monrad", had_bye={"A5", "A4"}).bye == "A3"
+
+
+def test_seats_higher_ranked_east_west_or_balanced():
+    p = pair_round(["A", "B"], "monrad")
+    assert _pairs(p) == [("A", "B")]
+    balanced = pair_round(["A", "B"], "monrad", seats="balance",
+                          seat_counts={"A": (2, 0), "B": (0, 2)})
+    assert _pairs(balanced) == [("B", "A")]
+
+
+def test_same_affiliation_kept_apart_where_possible():
+    ranked = ["A1", "A2", "A3", "A4"]
+    units = {"A1": "甲", "A2": "甲", "A3": "乙", "A4": "乙"}
+    p = pair_round(ranked, "monrad", affiliations=units)
+    # both ways apart are 8 from plain (1–2, 3–4): either is right, neither meets its unit
+    assert p.same_affiliation == []
+    assert all(units[a] != units[b] for a, b in _pairs(p))
+    # a rematch weighs more than meeting one's own unit
+    p = pair_round(ranked, "monrad", affiliations=units,
+                   played=[frozenset({"A1", "A3"}), frozenset({"A1", "A4"})])
+    assert ("A1", "A2") in _pairs(p)
+
+
+def test_dutch_top_half_against_bottom_half_of_each_score_group():
+    # scores 6,6,6,6 | 3,3 → 1–3, 2–4 | 5–6
+    assert plain_pairs("dutch", [6, 6, 6, 6, 3, 3]) == [(0, 2), (1, 3), (4, 5)]
+    # an odd group floats its last team down: 6,6,6 | 3,3,3 → 1–2, then (3,4,5,6) → 3–5, 4–6
+    assert plain_pairs("dutch", [6, 6, 6, 3, 3, 3]) == [(0, 1), (2, 4), (3, 5)]
+
+
+def test_draw_by_number_or_by_seed():
+    teams = ["A10", "A2", "A1", "A3"]
+    assert draw_order(teams, "team_no") == ["A1", "A2", "A3", "A10"]
+    first = draw_order(teams, "random", 42)
+    assert first == draw_order(list(reversed(teams)), "random", 42)
+    assert sorted(first) == sorted(teams)
+
+
+# -- properties against brute force -----------------------------------------------------------
+
+
+def _matchings(items):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for k, other in enumerate(rest):
+        for more in _matchings(rest[:k] + rest[k + 1:]):
+            yield [(first, other), *more]
+
+
+@st.composite
+def fields(draw):
+    n = draw(st.integers(min_value=2, max_value=12))
+    ranked = TEAMS[:n]
+    all_pairs = [frozenset({a, b}) for i, a in enumerate(ranked) for b in ranked[i + 1:]]
+    played = draw(st.lists(st.sampled_from(all_pairs), unique=True, max_size=len(all_pairs)))
+    had_bye = draw(st.lists(st.sampled_from(ranked), unique=True, max_size=n - 1))
+    system = draw(st.sampled_from(["snake4", "monrad", "dutch"]))
+    scores = sorted(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), reverse=True)
+    return ranked, played, had_bye, system, scores
+
+
+def _cost_model(ranked, played, system, scores, bye):
+    field = [t for t in ranked if t != bye]
+    field_scores = [s for t, s in zip(ranked, scores, strict=True) if t != bye]
+    plain = plain_pairs(system, field_scores)
+    partner = [0] * len(field)
+    for i, j in plain:
+        partner[i], partner[j] = j, i
+    met = {frozenset(p) for p in played}
+    return field, plain, partner, met
+
+
+@settings(max_examples=150, deadline=None)
+@given(fields())
+def test_engine_matches_brute_force(case):
+    ranked, played, had_bye, system, scores = case
+    p = pair_round(ranked, system, scores=scores, played=played, had_bye=had_bye)
+    seated = [t for pair in _pairs(p) for t in pair] + ([p.bye] if p.bye else [])
+    assert sorted(seated) == sorted(ranked)  # every team exactly once
+    if p.bye:
+        assert p.bye not in had_bye or set(ranked) <= set(had_bye)
+    field, plain, partner, met = _cost_model(ranked, played, system, scores, p.bye)
+    index = {t: i for i, t in enumerate(field)}
+
+    def score(matching):
+        rematches = sum(frozenset((field[i], field[j])) in met for i, j in matching)
+        return rematches, sum(rank_cost(i, j, partner) for i, j in matching)
+
+    best = min(score(m) for m in _matchings(list(range(len(field)))))
+    got = score([(index[a], index[b]) for a, b in _pairs(p)])
+    assert got == best
+    assert len(p.rematches) == best[0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(fields(), st.integers(min_value=1, max_value=5))
+def test_band_solver_is_exact_within_its_band(case, band):
+    """Large fields use the banded solver: it must be the true optimum among banded pairings."""
+    ranked, played, _, system, scores = case
+    if len(ranked) % 2:
+        ranked, scores = ranked[:-1], scores[:-1]
+    field, plain, partner, met = _cost_model(ranked, played, system, scores, None)
+    order = [k for pair in sorted(plain) for k in pair]
+    weight = (len(field) ** 2 + 1) * (len(field) + 1)
+
+    def cost(a, b):
+        i, j = order[a], order[b]
+        return (weight if frozenset((field[i], field[j])) in met else 0) + \
+            rank_cost(i, j, partner)
+
+    def total(m):
+        return sum(cost(a, b) for a, b in m)
+
+    banded = [m for m in _matchings(list(range(len(order))))
+              if all(abs(a - b) <= band for a, b in m)]
+    got = band_matching(len(order), band, cost)
+    assert all(abs(a - b) <= band for a, b in got)
+    assert sorted(x for pair in got for x in pair) == list(range(len(order)))
+    assert total(got) == min(total(m) for m in banded)
+
+
+@settings(max_examples=50, deadline=None)
+@given(fields())
+def test_large_field_path_keeps_plain_pairs_without_conflicts(case):
+    ranked, _, _, system, scores = case
+    if len(ranked) % 2:
+        ranked, scores = ranked[:-1], scores[:-1]
+    plain = plain_pairs(system, scores)
+    assert min_cost_matching(plain, lambda i, j: 0, full_limit=2) == sorted(plain)
+
+
+@settings(max_examples=50, deadline=None)
+@given(fields(), st.randoms(use_true_random=False))
+def test_independent_of_input_order_and_deterministic(case, rnd):
+    ranked, played, had_bye, system, scores = case
+    shuffled = list(played)
+    rnd.shuffle(shuffled)
+    first = pair_round(ranked, system, scores=scores, played=played, had_bye=had_bye)
+    second = pair_round(ranked, system, scores=scores, played=shuffled,
+                        had_bye=list(reversed(had_bye)))
+    assert first == second
