@@ -1,0 +1,60 @@
+"""The dashboard in a real browser: the projector page shows what `paisai standings` says."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import read_csv_output
+
+from pipeline.cli import main
+from pipeline.demo import build_demo
+from tests.ui.conftest import Server, shot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    database = tmp_path_factory.mktemp("dash") / "demo.duckdb"
+    build_demo(database)
+    server = Server(database)
+    yield server
+    server.stop()
+
+
+def _ranking_rows(page):
+    page.wait_for_selector("table[data-testid=ranking] tbody tr", timeout=30_000)
+    return page.eval_on_selector_all(
+        "table[data-testid=ranking] tbody tr",
+        "rows => rows.map(r => Array.from(r.cells).map(c => c.innerText.trim()))")
+
+
+def test_live_shows_the_same_ranking_as_the_cli(demo_server, page, capsys):
+    main(["standings", "--event", "demo", "--format", "csv", "--db", str(demo_server.database)])
+    expected = [[r["rank"], r["team_no"], r["team_name"], r["played"], r["wins"], r["draws"],
+                 r["losses"], r["match_points"], r["level_diff_score"], r["levels"],
+                 r["net_levels"]] for r in read_csv_output(capsys.readouterr().out)]
+    page.goto(f"{demo_server.url}/live?event=demo")
+    assert _ranking_rows(page) == expected
+    assert "已报 8/8 桌" in page.inner_text("body")
+    shot(page, "live")
+
+
+def test_projector_mode_has_no_sidebar_and_large_rows(demo_server, page):
+    page.goto(f"{demo_server.url}/live?event=demo&projector=1")
+    _ranking_rows(page)
+    assert page.locator("[data-testid=stSidebar]").count() == 0 or \
+        not page.locator("[data-testid=stSidebar]").is_visible()
+    size = page.eval_on_selector("table[data-testid=ranking] td",
+                                 "c => parseFloat(getComputedStyle(c).fontSize)")
+    assert size >= 28
+    shot(page, "live-projector")
+
+
+def test_pairings_page_finds_a_table(demo_server, page):
+    page.goto(f"{demo_server.url}/pairings?event=demo")
+    page.wait_for_selector("table[data-testid=pairings]", timeout=30_000)
+    page.get_by_label("查找我的座位（队号、队名或姓名）").fill("A1")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("table[data-testid=found]", timeout=15_000)
+    assert "A1" in page.inner_text("table[data-testid=found]")
+    shot(page, "pairings")
