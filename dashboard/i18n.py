@@ -5,6 +5,7 @@ from __future__ import annotations
 TEXT: dict[str, dict[str, str]] = {
     "live": {"zh": "实时排名", "en": "Live ranking"},
     "pairings": {"zh": "对阵与座位", "en": "Pairings"},
+    "round_pairing": {"zh": "第 {n} 轮对阵", "en": "Round {n} pairings"},
     "event": {"zh": "赛事", "en": "Event"},
     "round": {"zh": "轮次", "en": "Round"},
     "after_round": {"zh": "第 {n} 轮后", "en": "After round {n}"},

@@ -91,3 +91,27 @@ def results_table(database: Path, event_id: str, round_no: int) -> pl.DataFrame:
         pl.col("ew_level").map_elements(format_level, return_dtype=pl.String),
         pl.col("ns_level").map_elements(format_level, return_dtype=pl.String),
     )
+
+
+SEARCHED = ("ew_team", "ns_team", "ew_name", "ns_name", "ew_player1", "ew_player2",
+            "ns_player1", "ns_player2")
+
+
+def find_table(pairs: pl.DataFrame, query: str) -> pl.DataFrame:
+    """Tables of a team number, team name or player name: exact first, else part of a name.
+
+    >>> p = pl.DataFrame({c: [None] for c in SEARCHED}).with_columns(
+    ...     ew_team=pl.lit("A1"), ns_team=pl.lit("A10"), ew_name=pl.lit("雄鹰队"))
+    >>> find_table(p, "a1").height, find_table(p, "雄鹰").height, find_table(p, "A").height
+    (1, 1, 0)
+    """
+    wanted = query.strip().upper()
+    if not wanted:
+        return pairs.head(0)
+    exact = pairs.filter(pl.any_horizontal(pl.col(c).cast(pl.String).str.to_uppercase() == wanted
+                                           for c in SEARCHED))
+    if exact.height or len(wanted) < 2:
+        return exact
+    names = [c for c in SEARCHED if not c.endswith("_team")]
+    return pairs.filter(pl.any_horizontal(pl.col(c).cast(pl.String).str.contains(query.strip(), literal=True)
+                                          for c in names))

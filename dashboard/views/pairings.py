@@ -18,15 +18,12 @@ if round_no is None:
     st.info(t("no_pairing", language))
     st.stop()
 
-st.title(f"{t('pairings', language)} · {t('round', language)} {round_no}")
+st.title(t('round_pairing', language, n=round_no))
 shown = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
     pl.col("ns_team").fill_null(t("bye", language)))
 query = st.text_input(t("find", language)).strip()
 if query:
-    hits = pairs.filter(pl.any_horizontal(
-        pl.col(c).cast(pl.String).str.contains(query, literal=True)
-        for c in ("ew_team", "ns_team", "ew_name", "ns_name", "ew_player1", "ew_player2",
-                  "ns_player1", "ns_player2")))
+    hits = queries.find_table(pairs, query)
     if hits.is_empty():
         st.warning(t("not_found", language))
     else:
