@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "discipline": "guandan",
     "description": "",
     "rounds": 0,
+    "team_size": 1,
     "scoring": {
         "win": 3,
         "draw": 1,
@@ -35,6 +36,8 @@ DEFAULTS: dict[str, Any] = {
         "forfeit_penalty": 0,
         "bye": "win",
         "bye_level_diff": 3,
+        "vp_table": [0],
+        "foul_limit": 0,
     },
     "deals": {"max_deals": 0, "a_fail_limit": 0},
     "ranking": {
@@ -47,10 +50,20 @@ DEFAULTS: dict[str, Any] = {
         "seats": "rank",
         "avoid_same_affiliation_rounds": 0,
     },
+    "awards": {
+        "names": ["冠军", "亚军", "季军"],
+        "counts": [1, 1, 2],
+        "small_field": 0,
+        "small_field_counts": [1, 1, 1],
+    },
 }
 
 RANKING_KEYS = {
     "match_points": "积分 (desc)",
+    "vp": "级差换算积分 VP (desc)",
+    "level_points": "牌级积分：打到几积几分 (desc)",
+    "head_to_head": "相互间胜负 among exactly the tied teams (desc)",
+    "buchholz": "对手分 opponents' match points (desc)",
     "level_diff_score": "级差分 (desc)",
     "levels": "升级数 (desc)",
     "net_levels": "净胜级 (desc)",
@@ -61,7 +74,7 @@ RANKING_KEYS = {
 }
 
 CHOICES = {
-    ("scoring", "equal_levels"): {"draw"},
+    ("scoring", "equal_levels"): {"draw", "first_to_reach"},
     ("scoring", "bye"): {"win", "draw"},
     ("scoring", "forfeit_penalty_target"): {"match_points", "level_diff_score", "levels"},
     ("pairing", "system"): {"snake4", "monrad", "dutch"},
@@ -79,10 +92,12 @@ class Ruleset:
     discipline: str
     description: str
     rounds: int
+    team_size: int
     scoring: dict[str, Any]
     deals: dict[str, Any]
     ranking: dict[str, Any]
     pairing: dict[str, Any]
+    awards: dict[str, Any]
     source: str
 
     @property
@@ -99,6 +114,9 @@ class Ruleset:
             "forfeit_penalty": s["forfeit_penalty"],
             "bye_is_win": s["bye"] == "win",
             "bye_level_diff": s["bye_level_diff"],
+            "first_to_reach": s["equal_levels"] == "first_to_reach",
+            "vp_table": [] if s["vp_table"] == [0] else s["vp_table"],
+            "foul_limit": s["foul_limit"],
         }
 
 

@@ -22,6 +22,7 @@ totals as (
         count(*) filter (where outcome = 'loss') as losses,
         sum(match_points)::bigint as match_points,
         sum(level_diff_score)::bigint as level_diff_score,
+        sum(vp)::bigint as vp,
         sum(levels)::bigint as levels,
         sum(net_levels)::bigint as net_levels
     from team_rounds
@@ -41,6 +42,7 @@ joined as (
         coalesce(t.losses, 0) as losses,
         coalesce(t.match_points, 0) as match_points,
         coalesce(t.level_diff_score, 0) as level_diff_score,
+        coalesce(t.vp, 0) as vp,
         coalesce(t.levels, 0) as levels,
         coalesce(t.net_levels, 0) as net_levels,
         q.quiz_score,
@@ -50,39 +52,83 @@ joined as (
     left join quiz_scores as q using (team_no)
 ),
 
+buchholz as (
+    -- 对手分: the match points of every opponent met, summed
+    select tr.team_no, sum(o.match_points)::bigint as opponents_points
+    from team_rounds as tr
+    join joined as o on o.team_no = tr.opponent
+    group by tr.team_no
+),
+
 ranking_keys as (
     select unnest($ranking_keys) as key_name,
            generate_subscripts($ranking_keys, 1) as position
 ),
 
-sort_keys as (
-    -- one list per team, ascending order wins: descending keys are negated
+key_values as (
+    -- one row per team per key; ascending order wins, so descending keys are negated
     select
-        j.team_no,
-        list(
-            case k.key_name
-                when 'match_points' then -j.match_points
-                when 'level_diff_score' then -j.level_diff_score
-                when 'levels' then -j.levels
-                when 'net_levels' then -j.net_levels
-                when 'wins' then -j.wins
-                when 'quiz_score' then -coalesce(j.quiz_score, 0)
-                when 'quiz_seconds' then coalesce(j.quiz_seconds, 1e12)
-                when 'team_no' then j.team_order
-            end::double
-            order by k.position
-        ) as sort_key
+        j.team_no, k.position, k.key_name,
+        case k.key_name
+            when 'match_points' then -j.match_points
+            when 'level_diff_score' then -j.level_diff_score
+            when 'vp' then -j.vp
+            when 'levels' then -j.levels
+            when 'level_points' then -j.levels
+            when 'net_levels' then -j.net_levels
+            when 'wins' then -j.wins
+            when 'buchholz' then -coalesce(b.opponents_points, 0)
+            when 'quiz_score' then -coalesce(j.quiz_score, 0)
+            when 'quiz_seconds' then coalesce(j.quiz_seconds, 1e12)
+            when 'team_no' then j.team_order
+        end::double as value
     from joined as j
     cross join ranking_keys as k
-    group by j.team_no
+    left join buchholz as b using (team_no)
+),
+
+h2h_position as (
+    select min(position) as position from ranking_keys where key_name = 'head_to_head'
+),
+
+tie_groups as (
+    -- teams equal on every key before head_to_head form one group
+    select v.team_no,
+           list(v.value order by v.position) filter (where v.position < h.position) as prefix
+    from key_values as v
+    cross join h2h_position as h
+    group by v.team_no
+),
+
+head_to_head as (
+    -- match points from the games among exactly the tied teams
+    select g.team_no, coalesce(sum(tr.match_points), 0) as points
+    from tie_groups as g
+    left join team_rounds as tr on tr.team_no = g.team_no
+        and tr.opponent in (select o.team_no from tie_groups as o where o.prefix = g.prefix)
+    group by g.team_no
+),
+
+sort_keys as (
+    select
+        v.team_no,
+        list(
+            case when v.key_name = 'head_to_head' then -h.points::double else v.value end
+            order by v.position
+        ) as sort_key
+    from key_values as v
+    left join head_to_head as h using (team_no)
+    group by v.team_no
 ),
 
 final as (
     select
         rank() over (order by s.sort_key) as rank,
-        j.*
+        j.*,
+        coalesce(b.opponents_points, 0) as buchholz
     from joined as j
     join sort_keys as s using (team_no)
+    left join buchholz as b using (team_no)
 )
 
 select * from final

@@ -1,18 +1,57 @@
--- intermediate: one row per team per round, with the round's points (RULES 3-4).
--- Needs stg_results. Ruleset values arrive as parameters.
+-- intermediate: one row per team per round, with the round's points (RULES 3-4, 7).
+-- Needs stg_results. A team event's match is several tables against the same opponent:
+-- they are summed here, so a pairs event is simply a match of one table.
+-- Ruleset values arrive as parameters.
 with
+
+round_fouls as (
+    select round, team_no, fouls from fouls where event_id = $event_id
+),
 
 sides as (
     select round, table_no, ew_team as team_no, ns_team as opponent, 'ew' as side,
            ew_level as own_level, ns_level as opp_level,
-           forfeit = 'ew' as forfeited, forfeit = 'ns' as opponent_forfeited, is_bye
+           coalesce(forfeit = 'ew', false) as forfeited,
+           coalesce(forfeit = 'ns', false) as opponent_forfeited,
+           coalesce(first_to_level = 'ew', false) as reached_first,
+           coalesce(first_to_level = 'ns', false) as opponent_reached_first,
+           is_bye
     from stg_results
     union all
     select round, table_no, ns_team, ew_team, 'ns',
            ns_level, ew_level,
-           forfeit = 'ns', forfeit = 'ew', is_bye
+           coalesce(forfeit = 'ns', false), coalesce(forfeit = 'ew', false),
+           coalesce(first_to_level = 'ns', false), coalesce(first_to_level = 'ew', false),
+           is_bye
     from stg_results
     where not is_bye
+),
+
+matches as (
+    select
+        s.round, s.team_no, s.opponent,
+        min(s.table_no) as table_no,
+        any_value(s.side order by s.table_no) as side,
+        bool_or(s.is_bye) as is_bye,
+        bool_or(s.forfeited) as forfeited,
+        bool_or(s.opponent_forfeited) as opponent_forfeited,
+        bool_or(s.reached_first) as reached_first,
+        bool_or(s.opponent_reached_first) as opponent_reached_first,
+        sum(s.own_level - s.opp_level) as net,
+        sum(s.own_level) as own_levels,
+        count(*) as tables
+    from sides as s
+    group by s.round, s.team_no, s.opponent
+),
+
+with_fouls as (
+    select
+        m.*,
+        $foul_limit > 0 and coalesce(f.fouls, 0) >= $foul_limit as fouled_out,
+        $foul_limit > 0 and coalesce(o.fouls, 0) >= $foul_limit as opponent_fouled_out
+    from matches as m
+    left join round_fouls as f on f.round = m.round and f.team_no = m.team_no
+    left join round_fouls as o on o.round = m.round and o.team_no = m.opponent
 ),
 
 outcomes as (
@@ -20,39 +59,52 @@ outcomes as (
         *,
         case
             when is_bye then (case when $bye_is_win then 'win' else 'draw' end)
-            when coalesce(forfeited, false) then 'loss'
-            when coalesce(opponent_forfeited, false) then 'win'
-            when own_level > opp_level then 'win'
-            when own_level < opp_level then 'loss'
+            when forfeited then 'loss'
+            when opponent_forfeited then 'win'
+            when fouled_out then 'loss'
+            when opponent_fouled_out then 'win'
+            when net > 0 then 'win'
+            when net < 0 then 'loss'
+            when $first_to_reach and reached_first then 'win'
+            when $first_to_reach and opponent_reached_first then 'loss'
             else 'draw'
         end as outcome,
         case
             when is_bye then (case when $bye_is_win then $bye_level_diff else 0 end)
-            when coalesce(forfeited, false) or coalesce(opponent_forfeited, false)
-                then $forfeit_level_diff
-            else abs(own_level - opp_level)
+            when forfeited or opponent_forfeited then $forfeit_level_diff
+            else abs(net)
         end as level_diff
-    from sides
+    from with_fouls
 ),
 
 scored as (
     select
-        round, table_no, team_no, opponent, side, is_bye,
-        coalesce(forfeited, false) as forfeited,
-        outcome, level_diff,
+        round, table_no, team_no, opponent, side, is_bye, forfeited, outcome, level_diff,
         case outcome when 'win' then $win_points when 'draw' then $draw_points
                      else $loss_points end as match_points,
         case outcome when 'win' then $level_diff_base + level_diff
                      when 'loss' then $level_diff_base - level_diff
                      else $level_diff_base end as level_diff_score,
         case
-            when is_bye or coalesce(forfeited, false) or coalesce(opponent_forfeited, false)
+            when len(vp_table) = 0 then 0
+            when outcome = 'win' then vp_table[least(level_diff, len(vp_table) - 1)::integer + 1]
+            when outcome = 'loss'
+                then 2 * vp_table[1] - vp_table[least(level_diff, len(vp_table) - 1)::integer + 1]
+            else vp_table[1]
+        end as vp,
+        case
+            when is_bye or forfeited or opponent_forfeited
                 then (case outcome when 'win' then 2 + level_diff else 2 end)
-            else own_level
+            else own_levels
         end as levels,
-        case outcome when 'win' then level_diff when 'loss' then -level_diff else 0 end
-            as net_levels
+        case
+            when is_bye or forfeited or opponent_forfeited
+                then (case outcome when 'win' then level_diff when 'loss' then -level_diff
+                                   else 0 end)
+            else net
+        end as net_levels
     from outcomes
+    cross join (select $vp_table::integer[] as vp_table)
 ),
 
 penalty_totals as (
@@ -85,6 +137,7 @@ final as (
             as match_points,
         s.level_diff_score - coalesce(p.level_diff_score, 0) - coalesce(f.level_diff_score, 0)
             as level_diff_score,
+        s.vp,
         s.levels - coalesce(p.levels, 0) - coalesce(f.levels, 0) as levels,
         s.net_levels
     from scored as s
