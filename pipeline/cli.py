@@ -113,6 +113,8 @@ KIND_LABELS = {
     "results": "成绩 results",
     "penalties": "罚分 penalties",
     "quiz": "测试题 quiz",
+    "deals": "逐副 deals (桌 tables)",
+    "fouls": "犯规 fouls",
 }
 
 
@@ -129,7 +131,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if after < 0:
             raise UsageError("轮次不能为负 round must not be negative")
         ranking = scoring.standings(con, event, after)
-    columns = scoring.STANDINGS_COLUMNS
+    keys = event.ruleset.ranking["keys"]
+    columns = scoring.STANDINGS_COLUMNS + [k for k in scoring.EXTRA_COLUMNS if k in keys]
     title = f"{event.name} — 第 {after} 轮后排名 ranking after round {after}"
     _out(output.render(ranking.select(columns), args.format, title))
     return 0
@@ -141,6 +144,49 @@ def cmd_rounds(args: argparse.Namespace) -> int:
         event = events.load(con, args.event)
         summary = db.frame(con, db.sql("rounds"), {"event_id": event.event_id})
     _out(output.render(summary.select("round", "reported", "expected"), args.format))
+    return 0
+
+
+@command("awards")
+def cmd_awards(args: argparse.Namespace) -> int:
+    from pipeline.awards import award_list
+
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        awards = award_list(con, event)
+    _out(output.render(awards, args.format, f"{event.name} — 获奖名单 awards"))
+    return 0
+
+
+@command("meet create")
+def cmd_meet_create(args: argparse.Namespace) -> int:
+    from pipeline import meets
+
+    with db.writing(_db(args)) as con:
+        meets.create(con, args.id, args.name)
+    _out(f"已创建运动会 created meet {args.id}: {args.name}\n")
+    return 0
+
+
+@command("meet add")
+def cmd_meet_add(args: argparse.Namespace) -> int:
+    from pipeline import meets
+
+    points = meets.parse_points(args.placement_points)
+    with db.writing(_db(args)) as con:
+        meets.add(con, args.meet, args.event, points, args.forfeit_deduction)
+    _out(f"{args.event} 已加入运动会 added to meet {args.meet}: 名次记分 placement points "
+         f"{','.join(map(str, points))}, 弃权扣分 forfeit deduction {args.forfeit_deduction}\n")
+    return 0
+
+
+@command("meet standings")
+def cmd_meet_standings(args: argparse.Namespace) -> int:
+    from pipeline import meets
+
+    with db.reading(_db(args)) as con:
+        name, table = meets.standings(con, args.meet)
+    _out(output.render(table, args.format, f"{name} — 单位总分 unit standings"))
     return 0
 
 
@@ -262,7 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = sub.add_parser("ingest", help="导入报名表、成绩表、罚分表 ingest sheets")
     _common(ingest)
     ingest.add_argument("--event", required=True, help="赛事编号 event id")
-    ingest.add_argument("--kind", choices=["entries", "results", "penalties", "quiz"],
+    ingest.add_argument("--kind", choices=["entries", "results", "deals", "penalties", "fouls",
+                                           "quiz"],
                         help="表的种类（默认按表头识别） sheet kind (default: from the header)")
     ingest.add_argument("files", nargs="+", metavar="FILE", help=".csv .xlsx .xls")
 
@@ -276,6 +323,30 @@ def build_parser() -> argparse.ArgumentParser:
     _common(rounds)
     rounds.add_argument("--event", required=True, help="赛事编号 event id")
     rounds.add_argument("--format", choices=FORMATS, default="table")
+
+    awards = sub.add_parser("awards", help="获奖名单 the prize list")
+    _common(awards)
+    awards.add_argument("--event", required=True, help="赛事编号 event id")
+    awards.add_argument("--format", choices=FORMATS, default="table")
+
+    meet = sub.add_parser("meet", help="运动会：多个项目按单位计分 meets")
+    meet_sub = meet.add_subparsers(dest="action", metavar="ACTION", required=True)
+    meet_create = meet_sub.add_parser("create", help="创建运动会 create a meet")
+    _common(meet_create)
+    meet_create.add_argument("--id", required=True, help="运动会编号 [a-z0-9-]+")
+    meet_create.add_argument("--name", required=True, help="名称 name")
+    meet_add = meet_sub.add_parser("add", help="加入一个项目 add an event to a meet")
+    _common(meet_add)
+    meet_add.add_argument("meet", help="运动会编号 meet id")
+    meet_add.add_argument("event", help="赛事编号 event id")
+    meet_add.add_argument("--placement-points", required=True,
+                          help="名次记分 points for places 1, 2, … e.g. 18,14,12,10,8,6,4,2")
+    meet_add.add_argument("--forfeit-deduction", type=int, default=0,
+                          help="每次弃权扣分 deduction per forfeit")
+    meet_standings = meet_sub.add_parser("standings", help="单位总分 unit standings")
+    _common(meet_standings)
+    meet_standings.add_argument("meet", help="运动会编号 meet id")
+    meet_standings.add_argument("--format", choices=FORMATS, default="table")
 
     pair = sub.add_parser("pair", help="编排下一轮 pair a round")
     _common(pair)

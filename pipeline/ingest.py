@@ -15,11 +15,12 @@ import polars as pl
 
 from pipeline import db, events
 from pipeline.errors import SheetErrors
+from pipeline.events import Event
 from pipeline.sheets.read import FileRead, read_file
 from pipeline.store import STORERS, Stored
 from pipeline.validate import EventContext, check_sheets
 
-KIND_ORDER = ["entries", "results", "penalties", "quiz"]
+KIND_ORDER = ["entries", "results", "deals", "penalties", "fouls", "quiz"]
 
 
 @dataclass
@@ -29,7 +30,8 @@ class IngestReport:
     skipped: list[str] = field(default_factory=list)
 
 
-def load_context(con: duckdb.DuckDBPyConnection, event_id: str) -> EventContext:
+def load_context(con: duckdb.DuckDBPyConnection, event: Event) -> EventContext:
+    event_id = event.event_id
     teams = frozenset(r[0] for r in db.rows(
         con, "select team_no from teams where event_id = ?", [event_id]))
     pairings = db.frame(
@@ -40,18 +42,20 @@ def load_context(con: duckdb.DuckDBPyConnection, event_id: str) -> EventContext:
     ).cast({"round": pl.Int64, "table_no": pl.Int64})
     results = db.frame(
         con,
-        "select round, table_no, ew_team, ns_team from results where event_id = $e",
+        "select r.round, r.table_no, r.ew_team, r.ns_team, r.ew_level, r.ns_level, "
+        "exists (select 1 from deals d where d.event_id = r.event_id and d.round = r.round "
+        "and d.table_no = r.table_no) as has_deals from results r where r.event_id = $e",
         {"e": event_id},
-    ).cast({"round": pl.Int64, "table_no": pl.Int64})
-    return EventContext(teams, pairings, results)
+    ).cast({"round": pl.Int64, "table_no": pl.Int64, "ew_level": pl.Int64, "ns_level": pl.Int64})
+    return EventContext(teams, pairings, results, event.ruleset)
 
 
 def apply(
     con: duckdb.DuckDBPyConnection, event_id: str, read: FileRead, source_name: str
 ) -> list[Stored]:
     """Validate every sheet of one read file against the event and store it (same transaction)."""
-    events.load(con, event_id)
-    context = load_context(con, event_id)
+    event = events.load(con, event_id)
+    context = load_context(con, event)
     problems = []
     stored = []
     for kind in KIND_ORDER:
@@ -63,7 +67,7 @@ def apply(
         if kind == "entries":
             new_teams = checked.frame["team_no"].drop_nulls().to_list()
             context = EventContext(context.teams | frozenset(new_teams), context.pairings,
-                                   context.results)
+                                   context.results, context.ruleset)
         if not problems:
             stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
     if problems:

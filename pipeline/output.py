@@ -44,6 +44,10 @@ HEADERS_ZH = {
     "player1": "队员1",
     "player2": "队员2",
     "affiliation": "单位",
+    "award": "奖项",
+    "placement_points": "名次分",
+    "forfeit_deductions": "弃权扣分",
+    "total": "总分",
 }
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

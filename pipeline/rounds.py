@@ -11,7 +11,7 @@ import polars as pl
 from pipeline import db, scoring
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.events import Event
-from pipeline.pairing import Pairing, draw_order, pair_round
+from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
 
 PAIRING_COLUMNS = ["round", "table", "ew_team", "ns_team"]
 
@@ -97,6 +97,7 @@ def pair(
             played=played, had_bye=byes, affiliations=affiliations, seats=rules["seats"],
             seat_counts=seat_counts,
         )
+    pairing = team_match_tables(pairing, event.ruleset.team_size)
     _store(con, event_id, round_no, pairing, rules["system"] if round_no > 1 else
            f"draw:{rules['draw']}", seed, force)
     return round_no, pairing, seed

@@ -16,6 +16,7 @@ STANDINGS_COLUMNS = [
     "rank", "team_no", "team_name", "played", "wins", "draws", "losses",
     "match_points", "level_diff_score", "levels", "net_levels",
 ]
+EXTRA_COLUMNS = ["vp", "buchholz", "quiz_score", "quiz_seconds"]  # shown when a key uses them
 
 
 def compose(layers: list[str], final: str, order_by: str) -> str:

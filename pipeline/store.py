@@ -22,7 +22,8 @@ class Stored:
     unchanged: int = 0
 
 
-RESULT_VALUES = ["ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit"]
+RESULT_VALUES = ["ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit",
+                 "first_to_level"]
 
 
 def store_results(
@@ -62,9 +63,10 @@ def store_results(
         con.execute(
             f"""
             insert or replace into results (event_id, round, table_no, ew_team, ns_team,
-                ew_level, ns_level, deals, forfeit, note, source_file, updated_at)
+                ew_level, ns_level, deals, forfeit, first_to_level, note, source_file,
+                updated_at)
             select ?, i.round, i.table_no, i.ew_team, i.ns_team, i.ew_level, i.ns_level,
-                   i.deals, i.forfeit, i.note, ?, current_timestamp
+                   i.deals, i.forfeit, i.first_to_level, i.note, ?, current_timestamp
             from incoming i
             left join results r
               on r.event_id = ? and r.round = i.round and r.table_no = i.table_no
@@ -113,7 +115,8 @@ def _upsert(
 
 
 def store_entries(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
-    columns = ["team_no", "team_name", "player1", "player2", "affiliation"]
+    columns = ["team_no", "team_name", "player1", "player2", "player3", "player4",
+               "affiliation"]
     return _upsert(con, "teams", event_id, rows, columns, ["team_no"], "entries")
 
 
@@ -129,7 +132,39 @@ def store_quiz(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     return _upsert(con, "quiz", event_id, rows, columns, ["team_no"], "quiz")
 
 
+def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    """Deal rows replace the table's earlier deals; the replayed levels become its result."""
+    tables = rows.select("round", "table_no").unique()
+    con.register("replayed_tables", tables)
+    try:
+        con.execute("delete from deals where event_id = ? and (round, table_no) in "
+                    "(select (round, table_no) from replayed_tables)", [event_id])
+    finally:
+        con.unregister("replayed_tables")
+    con.register("incoming_deals", rows.select("round", "table_no", "deal", "winner_side",
+                                               "partner_finish"))
+    try:
+        con.execute("insert into deals select ?, round, table_no, deal, winner_side, "
+                    "partner_finish from incoming_deals", [event_id])
+    finally:
+        con.unregister("incoming_deals")
+    results = rows.unique(["round", "table_no"], keep="last").select(
+        "round", "table_no", "ew_team", "ns_team",
+        pl.col("table_ew_level").alias("ew_level"), pl.col("table_ns_level").alias("ns_level"),
+        pl.col("table_deals").alias("deals"), pl.lit(None, pl.String).alias("forfeit"),
+        pl.lit(None, pl.String).alias("first_to_level"), pl.lit("逐副记分 deals").alias("note"))
+    stored = store_results(con, event_id, results, source, reason="deals")
+    return Stored("deals", stored.new, stored.replaced, stored.unchanged)
+
+
+def store_fouls(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    return _upsert(con, "fouls", event_id, rows, ["round", "team_no", "fouls"],
+                   ["round", "team_no"], "fouls")
+
+
 STORERS = {
+    "deals": store_deals,
+    "fouls": store_fouls,
     "entries": store_entries,
     "results": store_results,
     "penalties": store_penalties,

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 import pandera.polars as pa
 import polars as pl
 
+from pipeline.deals import Deal, RoundState, play
 from pipeline.errors import Problem
 from pipeline.levels import PASSED_A, format_level
+from pipeline.ruleset import Ruleset
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, RawSheet
 from schemas import SCHEMAS
@@ -30,7 +32,8 @@ class EventContext:
 
     teams: frozenset[str]
     pairings: pl.DataFrame  # round, table_no, ew_team, ns_team (byes excluded)
-    results: pl.DataFrame  # round, table_no, ew_team, ns_team
+    results: pl.DataFrame  # round, table_no, ew_team, ns_team, ew_level, ns_level, has_deals
+    ruleset: Ruleset
 
 
 @dataclass
@@ -98,12 +101,27 @@ CASTS = {
         pl.col("ns_level").is_null().alias("ns_level_empty"),
         ck.as_int("deals").alias("deals"),
         ck.as_choice("forfeit", ck.FORFEIT_SIDES).alias("forfeit"),
+        ck.as_choice("first_to_level", ck.FORFEIT_SIDES).alias("first_to_level"),
         pl.col("note"),
+    ],
+    "deals": lambda: [
+        ck.as_int("round").alias("round"),
+        ck.as_int("table").alias("table_no"),
+        ck.as_int("deal").alias("deal"),
+        ck.as_choice("winner_side", ck.FORFEIT_SIDES).alias("winner_side"),
+        ck.as_choice("partner_finish", ck.PARTNER_FINISH).cast(pl.Int64).alias("partner_finish"),
+        ck.normalized("ew_team").alias("ew_team"),
+        ck.normalized("ns_team").alias("ns_team"),
+    ],
+    "fouls": lambda: [
+        ck.as_int("round").alias("round"),
+        ck.normalized("team_no").alias("team_no"),
+        ck.as_int("fouls").alias("fouls"),
     ],
     "entries": lambda: [
         ck.normalized("team_no").alias("team_no"),
         *(pl.col(c).str.strip_chars() for c in ("team_name", "player1", "player2",
-                                                "affiliation")),
+                                                "player3", "player4", "affiliation")),
     ],
     "penalties": lambda: [
         ck.as_int("round").alias("round"),
@@ -199,6 +217,11 @@ def _check_results(
                                                   "必填：没有弃权时须填写级数 required: the level "
                                                   "(empty only on a forfeited table)"))
             ew, ns = row["ew_level"], row["ns_level"]
+            if (context.ruleset.scoring["equal_levels"] == "first_to_reach" and ew is not None
+                    and ew == ns and row["first_to_level"] is None):
+                problems.append(where.problem(row, "first_to_level", None,
+                                              "级数相同时须填写先到方（东西/南北） required: "
+                                              "who reached the level first, when levels are equal"))
             if ew == PASSED_A and ns == PASSED_A:
                 problems.append(where.problem(row, "ns_level", "过A",
                                               "双方都过A是不可能的 both sides cannot pass A"))
@@ -210,12 +233,26 @@ def _check_results(
                         f"{row['deals']} 副牌最多共升 {3 * row['deals']} 级，但两队共升了 {gained} 级"
                         f"（{format_level(ew)} / {format_level(ns)}） levels impossible in "
                         f"{row['deals']} deals"))
+    problems += _against_stored_deals(rows, context, where)
     problems += _duplicate_tables(rows, where)
     typed = typed.unique(subset=["round", "table_no", "ew_team", "ns_team", "ew_level",
                                  "ns_level", "deals", "forfeit"], keep="first",
                          maintain_order=True)
     problems += _team_twice(typed, context, where)
     return typed, problems
+
+
+def _against_stored_deals(rows: list[dict], context: EventContext, where: _Where):
+    """A table replayed deal by deal keeps the levels its deals give."""
+    replayed = {(r["round"], r["table_no"]): (r["ew_level"], r["ns_level"]) for r in
+                context.results.filter(pl.col("has_deals")).iter_rows(named=True)}
+    for row in rows:
+        levels = replayed.get((row["round"], row["table_no"]))
+        if levels and row["forfeit"] is None and levels != (row["ew_level"], row["ns_level"]):
+            yield where.problem(
+                row, "ew_level", f"{format_level(row['ew_level'])} / {format_level(row['ns_level'])}",
+                f"与逐副记分推算的 {format_level(levels[0])} / {format_level(levels[1])} 不符 "
+                "does not match the levels replayed from the deals")
 
 
 def _duplicate_tables(rows: list[dict], where: _Where) -> list[Problem]:
@@ -256,7 +293,14 @@ def _team_twice(typed: pl.DataFrame, context: EventContext, where: _Where) -> li
                                  .alias(FILE), pl.lit(None, pl.String).alias(SHEET),
                                  pl.lit(code).alias("code")))
     seats = pl.concat(sides).drop_nulls(["round", "team", "table_no"])
-    clashes = seats.filter(pl.col("table_no").n_unique().over("round", "team") > 1)
+    opponents = pl.concat([
+        frame.select("round", "table_no", pl.col(a).alias("team"), pl.col(b).alias("opponent"))
+        for frame in (incoming, kept) for a, b in (("ew_team", "ns_team"), ("ns_team", "ew_team"))
+    ]).unique()
+    seats = seats.join(opponents, on=["round", "table_no", "team"], how="left")
+    size = context.ruleset.team_size
+    clashes = seats.filter((pl.col("table_no").n_unique().over("round", "team") > size)
+                           | (pl.col("opponent").n_unique().over("round", "team") > 1))
     problems = []
     for row in clashes.filter(pl.col(ROW).is_not_null()).iter_rows(named=True):
         others = sorted(set(clashes.filter((pl.col("round") == row["round"])
@@ -294,7 +338,86 @@ def _check_team_refs(
     return typed, list(_unregistered(typed.iter_rows(named=True), "team_no", context, where))
 
 
+def _check_deals(
+    typed: pl.DataFrame, context: EventContext, where: _Where
+) -> tuple[pl.DataFrame, list[Problem]]:
+    """Replay each table's deals (RULES 2); the derived levels go with every deal row."""
+    problems: list[Problem] = []
+    rules = context.ruleset.deals
+    paired = {(r["round"], r["table_no"]): (r["ew_team"], r["ns_team"])
+              for r in context.pairings.iter_rows(named=True)}
+    stored = {(r["round"], r["table_no"]): r for r in context.results.iter_rows(named=True)}
+    derived = []
+    complete = typed.drop_nulls(["round", "table_no", "deal", "winner_side", "partner_finish"])
+    for (round_no, table_no), group in complete.sort("deal").group_by(
+            ["round", "table_no"], maintain_order=True):
+        rows = list(group.iter_rows(named=True))
+        numbers = [r["deal"] for r in rows]
+        if numbers != list(range(1, len(rows) + 1)):
+            problems.append(where.problem(rows[-1], "deal", ",".join(map(str, numbers)),
+                                          "副次应从 1 起连续且不重复 deals must be numbered "
+                                          "1, 2, 3 … without gaps or repeats"))
+            continue
+        state = RoundState()
+        failed = False
+        for r in rows:
+            if rules["max_deals"] and r["deal"] > rules["max_deals"]:
+                problems.append(where.problem(r, "deal", r["deal"],
+                                              f"超过每轮最多 {rules['max_deals']} 副 beyond the "
+                                              "deal limit of the round"))
+                failed = True
+                break
+            if state.finished:
+                problems.append(where.problem(r, "deal", r["deal"],
+                                              "本轮已有一方过A结束，不能再有这一副 the round "
+                                              "ended when a side passed A"))
+                failed = True
+                break
+            play(state, Deal(r["winner_side"], r["partner_finish"]), rules["a_fail_limit"])
+        if failed:
+            continue
+        teams = paired.get((round_no, table_no))
+        given = (rows[0]["ew_team"], rows[0]["ns_team"])
+        if teams is None:
+            if None in given:
+                problems.append(where.problem(rows[0], "ew_team", None,
+                                              "本轮尚未编排，必须填写队号 required: the round is "
+                                              "not paired, so the teams must be given"))
+                continue
+            teams = given
+        elif None not in given and given != teams:
+            problems.append(where.problem(rows[0], "ew_team", f"{given[0]} / {given[1]}",
+                                          f"与编排不符，本桌应为 {teams[0]} 对 {teams[1]} "
+                                          "does not match the pairing of this table"))
+            continue
+        levels = (state.levels["ew"], state.levels["ns"])
+        before = stored.get((round_no, table_no))
+        if (before is not None and before["ew_level"] is not None
+                and (before["ew_level"], before["ns_level"]) != levels):
+            problems.append(where.problem(
+                rows[-1], "deal", rows[-1]["deal"],
+                f"逐副推算为 {format_level(levels[0])} / {format_level(levels[1])}，与已报的 "
+                f"{format_level(before['ew_level'])} / {format_level(before['ns_level'])} 不符 "
+                "the deals give other levels than the table's reported result"))
+            continue
+        derived.append({"round": round_no, "table_no": table_no, "ew_team": teams[0],
+                        "ns_team": teams[1], "table_ew_level": levels[0],
+                        "table_ns_level": levels[1], "table_deals": len(rows)})
+    first_rows = list(typed.unique(["round", "table_no"], keep="first", maintain_order=True)
+                      .iter_rows(named=True))
+    problems += _unregistered(first_rows, "ew_team", context, where)
+    problems += _unregistered(first_rows, "ns_team", context, where)
+    derived_frame = pl.DataFrame(derived, schema={
+        "round": pl.Int64, "table_no": pl.Int64, "ew_team": pl.String, "ns_team": pl.String,
+        "table_ew_level": pl.Int64, "table_ns_level": pl.Int64, "table_deals": pl.Int64})
+    typed = typed.drop("ew_team", "ns_team").join(derived_frame, on=["round", "table_no"],
+                                                  how="inner")
+    return typed, problems
+
+
 CROSS_CHECKS = {
+    "deals": _check_deals,
+    "fouls": _check_team_refs,
     "results": _check_results,
     "entries": _check_entries,
     "penalties": _check_team_refs,

@@ -6,7 +6,9 @@ Checks that span rows (duplicates, references to registered teams) live in
 `pipeline.validate`, since they need the event's stored data.
 """
 
+from schemas.deals import DealsSheet
 from schemas.entries import EntriesSheet
+from schemas.fouls import FoulsSheet
 from schemas.penalties import PenaltiesSheet
 from schemas.quiz import QuizSheet
 from schemas.results import ResultsSheet
@@ -16,6 +18,9 @@ SCHEMAS = {
     "results": ResultsSheet,
     "penalties": PenaltiesSheet,
     "quiz": QuizSheet,
+    "deals": DealsSheet,
+    "fouls": FoulsSheet,
 }
 
-__all__ = ["SCHEMAS", "EntriesSheet", "ResultsSheet", "PenaltiesSheet", "QuizSheet"]
+__all__ = ["SCHEMAS", "DealsSheet", "EntriesSheet", "FoulsSheet", "PenaltiesSheet",
+           "QuizSheet", "ResultsSheet"]

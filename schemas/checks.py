@@ -13,6 +13,8 @@ from pipeline.levels import ACCEPTED, level_mapping
 
 LEVEL_SPELLINGS = sorted(level_mapping())
 FORFEIT_SIDES = {"ew": "ew", "ns": "ns", "东西": "ew", "南北": "ns", "EW": "ew", "NS": "ns"}
+PARTNER_FINISH = {"2": "2", "3": "3", "4": "4", "二游": "2", "三游": "3", "下游": "4",
+                  "末游": "4"}
 PENALTY_TARGETS = {
     "match_points": "match_points",
     "积分": "match_points",
@@ -31,6 +33,8 @@ MESSAGES = {
     "number": "应为数字 expected a number",
     "integer": "应为整数 expected a whole number",
     "forfeit_side": "弃权方应为 东西/南北 (ew/ns) expected the side that forfeited: ew or ns",
+    "partner_finish": "搭档名次应为 二游/三游/下游 (2/3/4) expected the partner's finish: 2, 3 or 4",
+    "winner_side": "上游方应为 东西/南北 (ew/ns) expected the side of the first player out",
     "penalty_target": "扣分项目应为 积分/级差分/升级数 (match_points/level_diff_score/levels)",
 }
 

@@ -10,6 +10,8 @@ class EntriesSheet(pa.DataFrameModel):
     team_name: str = pa.Field(nullable=True)
     player1: str = pa.Field(nullable=True)
     player2: str = pa.Field(nullable=True)
+    player3: str = pa.Field(nullable=True)
+    player4: str = pa.Field(nullable=True)
     affiliation: str = pa.Field(nullable=True)
 
     class Config:

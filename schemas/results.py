@@ -21,6 +21,7 @@ class ResultsSheet(pa.DataFrameModel):
     ns_level: str = pa.Field(nullable=True)
     deals: str = pa.Field(nullable=True)
     forfeit: str = pa.Field(nullable=True)
+    first_to_level: str = pa.Field(nullable=True)
     note: str = pa.Field(nullable=True)
 
     @pa.check("round", "table", name="positive_integer")
@@ -35,7 +36,7 @@ class ResultsSheet(pa.DataFrameModel):
     def _deals(cls, data):
         return checks.non_negative_integer(data)
 
-    @pa.check("forfeit", name="forfeit_side")
+    @pa.check("forfeit", "first_to_level", name="forfeit_side")
     def _forfeit(cls, data):
         return checks.one_of(checks.FORFEIT_SIDES)(data)
 

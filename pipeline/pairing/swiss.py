@@ -110,3 +110,22 @@ def _seat(higher: str, lower: str, seats: str, counts: Mapping[str, tuple[int, i
         if (ns_l - ew_l) > (ns_h - ew_h):
             return lower, higher
     return higher, lower
+
+
+def team_match_tables(pairing: Pairing, team_size: int) -> Pairing:
+    """A team event's match is `team_size` tables, pair i against pair i, seats swapped on
+    every second table (RULES 7).
+
+    >>> p = team_match_tables(Pairing([Table(1, "T1", "T2")]), 2)
+    >>> [(t.table, t.ew_team, t.ns_team) for t in p.tables]
+    [(1, 'T1', 'T2'), (2, 'T2', 'T1')]
+    """
+    if team_size == 1:
+        return pairing
+    tables = []
+    for match in pairing.tables:
+        for i in range(team_size):
+            ew, ns = (match.ew_team, match.ns_team) if i % 2 == 0 else (match.ns_team,
+                                                                      match.ew_team)
+            tables.append(Table((match.table - 1) * team_size + i + 1, ew, ns))
+    return Pairing(tables, pairing.bye, pairing.rematches, pairing.same_affiliation)

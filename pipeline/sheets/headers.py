@@ -23,6 +23,8 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "team_name": ["队名", "队伍名称", "组合名称", "team_name", "teamname", "name"],
         "player1": ["队员1", "选手1", "队员一", "运动员1", "player1"],
         "player2": ["队员2", "选手2", "队员二", "运动员2", "player2"],
+        "player3": ["队员3", "选手3", "队员三", "运动员3", "player3"],
+        "player4": ["队员4", "选手4", "队员四", "运动员4", "player4"],
         "affiliation": ["单位", "所属单位", "所属", "商会", "工会", "社团", "部门", "所属俱乐部",
                         "affiliation", "unit"],
     },
@@ -35,7 +37,22 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "ns_level": ["南北级数", "南北级", "南北升级数", "ns_level"],
         "deals": ["副数", "deals"],
         "forfeit": ["弃权", "forfeit"],
+        "first_to_level": ["先到方", "先到", "先到级方", "first_to_level"],
         "note": ["备注", "note"],
+    },
+    "deals": {
+        "round": ["轮次", "轮", "round"],
+        "table": ["桌号", "桌", "table", "table_no"],
+        "deal": ["副次", "副", "第几副", "deal"],
+        "winner_side": ["上游方", "胜方", "winner_side"],
+        "partner_finish": ["搭档名次", "搭档游数", "搭档", "partner_finish"],
+        "ew_team": ["东西队号", "东西队", "东西", "ew_team", "ew"],
+        "ns_team": ["南北队号", "南北队", "南北", "ns_team", "ns"],
+    },
+    "fouls": {
+        "round": ["轮次", "轮", "round"],
+        "team_no": ["队号", "team_no", "team"],
+        "fouls": ["犯规次数", "犯规", "fouls"],
     },
     "penalties": {
         "round": ["轮次", "轮", "round"],
@@ -56,6 +73,8 @@ REQUIRED: dict[str, list[str]] = {
     "results": ["round", "table", "ew_level", "ns_level"],
     "penalties": ["round", "team_no", "target", "amount"],
     "quiz": ["team_no", "quiz_score"],
+    "deals": ["round", "table", "deal", "winner_side", "partner_finish"],
+    "fouls": ["round", "team_no", "fouls"],
 }
 
 KIND_NAMES = {
@@ -63,6 +82,8 @@ KIND_NAMES = {
     "results": "成绩表 results",
     "penalties": "罚分表 penalties",
     "quiz": "测试题成绩 quiz",
+    "deals": "逐副记分表 deal by deal",
+    "fouls": "犯规记录 fouls",
 }
 
 

@@ -1,0 +1,69 @@
+"""Meets (运动会): several events whose placements add up per affiliation (RULES 8)."""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from pipeline import db, events, scoring
+from pipeline.errors import PaisaiError, UsageError
+
+
+def create(con: duckdb.DuckDBPyConnection, meet_id: str, name: str) -> None:
+    if not events.EVENT_ID.match(meet_id):
+        raise UsageError(f"运动会编号只能用小写字母、数字和 - meet id must match [a-z0-9-]+: {meet_id!r}")
+    if db.scalar(con, "select count(*) from meets where meet_id = ?", [meet_id]):
+        raise UsageError(f"运动会已存在 meet already exists: {meet_id}")
+    con.execute("insert into meets (meet_id, name) values (?, ?)", [meet_id, name])
+
+
+def _require(con: duckdb.DuckDBPyConnection, meet_id: str) -> str:
+    name = db.scalar(con, "select name from meets where meet_id = ?", [meet_id])
+    if name is None:
+        raise PaisaiError(f"没有这个运动会 no such meet: {meet_id}")
+    return name
+
+
+def parse_points(text: str) -> list[int]:
+    """`18,14,12` → [18, 14, 12].
+
+    >>> parse_points("9, 7,6")
+    [9, 7, 6]
+    """
+    try:
+        points = [int(p) for p in text.replace("，", ",").split(",") if p.strip()]
+    except ValueError:
+        raise UsageError(f"名次记分应为逗号分隔的整数 placement points must be whole numbers "
+                         f"separated by commas: {text!r}") from None
+    if not points or any(p < 0 for p in points):
+        raise UsageError("名次记分不能为空或负数 placement points must be ≥ 0")
+    return points
+
+
+def add(con: duckdb.DuckDBPyConnection, meet_id: str, event_id: str, points: list[int],
+        deduction: int) -> None:
+    _require(con, meet_id)
+    events.load(con, event_id)
+    con.execute("insert or replace into meet_events values (?, ?, ?, ?)",
+                [meet_id, event_id, points, deduction])
+
+
+def standings(con: duckdb.DuckDBPyConnection, meet_id: str) -> tuple[str, pl.DataFrame]:
+    name = _require(con, meet_id)
+    ids = [r[0] for r in db.rows(con, "select event_id from meet_events where meet_id = ? "
+                                      "order by event_id", [meet_id])]
+    frames = []
+    for event_id in ids:
+        event = events.load(con, event_id)
+        frames.append(scoring.standings(con, event).select(
+            pl.lit(event_id).alias("event_id"), "rank", "team_no", "affiliation"))
+    ranks = pl.concat(frames) if frames else pl.DataFrame(
+        schema={"event_id": pl.String, "rank": pl.Int64, "team_no": pl.String,
+                "affiliation": pl.String})
+    con.register("event_ranks", ranks)
+    try:
+        table = db.frame(con, db.sql("meet_standings") + " order by rank, affiliation",
+                         {"meet_id": meet_id})
+    finally:
+        con.unregister("event_ranks")
+    return name, table

@@ -1,0 +1,33 @@
+"""Deal by deal (逐副记分): one row per deal of a table (RULES 2)."""
+
+import pandera.polars as pa
+
+from schemas import checks
+
+
+class DealsSheet(pa.DataFrameModel):
+    """`round, table, deal, winner_side, partner_finish[, ew_team, ns_team]`."""
+
+    round: str = pa.Field(nullable=False)
+    table: str = pa.Field(nullable=False)
+    deal: str = pa.Field(nullable=False)
+    winner_side: str = pa.Field(nullable=False)
+    partner_finish: str = pa.Field(nullable=False)
+    ew_team: str = pa.Field(nullable=True)
+    ns_team: str = pa.Field(nullable=True)
+
+    @pa.check("round", "table", "deal", name="positive_integer")
+    def _positive(cls, data):
+        return checks.positive_integer(data)
+
+    @pa.check("winner_side", name="winner_side")
+    def _side(cls, data):
+        return checks.one_of(checks.FORFEIT_SIDES)(data)
+
+    @pa.check("partner_finish", name="partner_finish")
+    def _finish(cls, data):
+        return checks.one_of(checks.PARTNER_FINISH)(data)
+
+    class Config:
+        strict = "filter"
+        coerce = False
