@@ -115,6 +115,9 @@ KIND_LABELS = {
     "quiz": "测试题 quiz",
     "deals": "逐副 deals (桌 tables)",
     "fouls": "犯规 fouls",
+    "matches": "拖拉机对局 games",
+    "tractor_deals": "拖拉机逐盘 deals (局 games)",
+    "point_penalties": "拖拉机罚分 point penalties",
 }
 
 
@@ -187,6 +190,82 @@ def cmd_meet_standings(args: argparse.Namespace) -> int:
     with db.reading(_db(args)) as con:
         name, table = meets.standings(con, args.meet)
     _out(output.render(table, args.format, f"{name} — 单位总分 unit standings"))
+    return 0
+
+
+@command("bracket")
+def cmd_bracket(args: argparse.Namespace) -> int:
+    import json
+
+    from pipeline.tractor import stages
+
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        data = stages.view(con, event)
+    if args.format == "json":
+        _out(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    _out(stages_text(event.name, data))
+    return 0
+
+
+def stages_text(name: str, data: dict) -> str:
+    from pipeline.levels import format_level
+
+    lines = [f"{name} — 赛程 bracket"]
+    groups = {}
+    for row in data["groups"]:
+        groups.setdefault(row["stage"], []).append(row)
+    for stage in data["stages"]:
+        lines.append(f"\n【{stage['name']}】")
+        for m in stage["matches"]:
+            games = " ".join(f"{format_level(a)}:{format_level(b)}" for a, b in m["games"])
+            opponent = m["team_b"] or "轮空 bye"
+            won = f" → {m['winner']}" if m["winner"] else ""
+            lines.append(f"  {m['match']:>2}. {m['team_a']} 对 {opponent}  {games}{won}")
+        if stage["name"] in groups:
+            lines.append("  名次 队号 胜 负 积分 净胜局 级差")
+            for r in groups[stage["name"]]:
+                lines.append(f"  {r['rank']:>4} {r['team_no']:<4} {r['wins']:>2} {r['losses']:>2} "
+                             f"{r['points']:>4} {r['game_diff']:>6} {r['level_diff']:>4}")
+    lines.append(f"\n仍在赛 still in: {', '.join(data['still_in'])}")
+    if data["champion"]:
+        lines.append(f"冠军 champion: {data['champion']}")
+    return "\n".join(lines) + "\n"
+
+
+@command("bracket draw")
+def cmd_bracket_draw(args: argparse.Namespace) -> int:
+    from pipeline.tractor import stages
+
+    seeds = []
+    if args.seeds:
+        try:
+            text = Path(args.seeds).read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise UsageError(f"无法读取种子文件 cannot read the seeds file: {exc.strerror}") \
+                from None
+        seeds = [line.split(",")[0].strip().upper() for line in text.splitlines()
+                 if line.strip() and line.split(",")[0].strip() not in {"队号", "team_no"}]
+    with db.writing(_db(args)) as con:
+        event = events.load(con, args.event)
+        seed = stages.draw(con, event, args.groups, args.advance, seeds, args.seed)
+        data = stages.view(con, event)
+    _out(stages_text(event.name, data))
+    _out(f"抽签种子 draw seed: {seed}\n")
+    return 0
+
+
+@command("bracket next")
+def cmd_bracket_next(args: argparse.Namespace) -> int:
+    from pipeline.tractor import stages
+
+    with db.writing(_db(args)) as con:
+        event = events.load(con, args.event)
+        name = stages.next_stage(con, event, args.seed)
+        data = stages.view(con, event)
+    _out(stages_text(event.name, data))
+    _out(f"已抽出 drawn: {name}\n")
     return 0
 
 
@@ -309,7 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
     _common(ingest)
     ingest.add_argument("--event", required=True, help="赛事编号 event id")
     ingest.add_argument("--kind", choices=["entries", "results", "deals", "penalties", "fouls",
-                                           "quiz"],
+                                           "quiz", "matches", "tractor_deals",
+                                           "point_penalties"],
                         help="表的种类（默认按表头识别） sheet kind (default: from the header)")
     ingest.add_argument("files", nargs="+", metavar="FILE", help=".csv .xlsx .xls")
 
@@ -347,6 +427,24 @@ def build_parser() -> argparse.ArgumentParser:
     _common(meet_standings)
     meet_standings.add_argument("meet", help="运动会编号 meet id")
     meet_standings.add_argument("--format", choices=FORMATS, default="table")
+
+    bracket_p = sub.add_parser("bracket", help="拖拉机小组赛与淘汰赛 Tractor groups and knockout")
+    _common(bracket_p)
+    bracket_p.add_argument("--event", help="赛事编号 event id")
+    bracket_p.add_argument("--format", choices=["table", "json"], default="table")
+    bracket_sub = bracket_p.add_subparsers(dest="action", metavar="ACTION")
+    bracket_draw = bracket_sub.add_parser("draw", help="小组抽签与循环赛程 draw the groups")
+    _common(bracket_draw)
+    bracket_draw.add_argument("--event", required=True, help="赛事编号 event id")
+    bracket_draw.add_argument("--groups", type=int, required=True, help="组数 number of groups")
+    bracket_draw.add_argument("--advance", type=int, required=True,
+                              help="每组出线名额 teams advancing from each group")
+    bracket_draw.add_argument("--seeds", help="种子队文件（每行一个队号）seeded teams, one a line")
+    bracket_draw.add_argument("--seed", type=int, help="抽签种子 draw seed")
+    bracket_next = bracket_sub.add_parser("next", help="抽下一轮淘汰赛 draw the next knockout round")
+    _common(bracket_next)
+    bracket_next.add_argument("--event", required=True, help="赛事编号 event id")
+    bracket_next.add_argument("--seed", type=int, help="抽签种子 draw seed")
 
     pair = sub.add_parser("pair", help="编排下一轮 pair a round")
     _common(pair)
@@ -401,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     debug = getattr(args, "debug", False) or os.environ.get("PAISAI_DEBUG") == "1"
+    if args.command == "bracket" and not getattr(args, "action", None) and not args.event:
+        parser.error("paisai bracket: --event is required")
     try:
         return COMMANDS[_name(args)](args)
     except PaisaiError as exc:

@@ -18,9 +18,11 @@ from pipeline.errors import SheetErrors
 from pipeline.events import Event
 from pipeline.sheets.read import FileRead, read_file
 from pipeline.store import STORERS, Stored
+from pipeline.tractor import sheets as tractor_sheets
 from pipeline.validate import EventContext, check_sheets
 
-KIND_ORDER = ["entries", "results", "deals", "penalties", "fouls", "quiz"]
+KIND_ORDER = ["entries", "results", "deals", "penalties", "fouls", "quiz", "point_penalties",
+              "matches", "tractor_deals"]
 
 
 @dataclass
@@ -47,7 +49,9 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event) -> EventContext:
         "and d.table_no = r.table_no) as has_deals from results r where r.event_id = $e",
         {"e": event_id},
     ).cast({"round": pl.Int64, "table_no": pl.Int64, "ew_level": pl.Int64, "ns_level": pl.Int64})
-    return EventContext(teams, pairings, results, event.ruleset)
+    tractor = tractor_sheets.load(con, event_id) if event.ruleset.discipline == "tractor" \
+        else None
+    return EventContext(teams, pairings, results, event.ruleset, tractor)
 
 
 def apply(
@@ -67,9 +71,11 @@ def apply(
         if kind == "entries":
             new_teams = checked.frame["team_no"].drop_nulls().to_list()
             context = EventContext(context.teams | frozenset(new_teams), context.pairings,
-                                   context.results, context.ruleset)
+                                   context.results, context.ruleset, context.tractor)
         if not problems:
             stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
+            if kind == "point_penalties":
+                context = load_context(con, event)
     if problems:
         raise SheetErrors(problems)
     return stored

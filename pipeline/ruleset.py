@@ -50,6 +50,19 @@ DEFAULTS: dict[str, Any] = {
         "seats": "rank",
         "avoid_same_affiliation_rounds": 0,
     },
+    "tractor": {
+        "decks": 4,
+        "takeover": 160,
+        "step": 40,
+        "start_level": 3,
+        "games_to_win": 2,
+        "match_minutes": 90,
+    },
+    "stages": {
+        "group_win_points": 1,
+        "advance": 2,
+        "redraw": True,
+    },
     "awards": {
         "names": ["冠军", "亚军", "季军"],
         "counts": [1, 1, 2],
@@ -80,7 +93,7 @@ CHOICES = {
     ("pairing", "system"): {"snake4", "monrad", "dutch"},
     ("pairing", "draw"): {"team_no", "random"},
     ("pairing", "seats"): {"rank", "balance"},
-    ("discipline",): {"guandan"},
+    ("discipline",): {"guandan", "tractor"},
 }
 
 
@@ -97,6 +110,8 @@ class Ruleset:
     deals: dict[str, Any]
     ranking: dict[str, Any]
     pairing: dict[str, Any]
+    tractor: dict[str, Any]
+    stages: dict[str, Any]
     awards: dict[str, Any]
     source: str
 

@@ -162,7 +162,19 @@ def store_fouls(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
                    ["round", "team_no"], "fouls")
 
 
+def _tractor(name: str):
+    def run(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+        from pipeline.tractor import sheets
+
+        return getattr(sheets, name)(con, event_id, rows, source)
+
+    return run
+
+
 STORERS = {
+    "matches": _tractor("store_matches"),
+    "tractor_deals": _tractor("store_deals"),
+    "point_penalties": _tractor("store_point_penalties"),
     "deals": store_deals,
     "fouls": store_fouls,
     "entries": store_entries,

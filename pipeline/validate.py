@@ -19,6 +19,7 @@ from pipeline.levels import PASSED_A, format_level
 from pipeline.ruleset import Ruleset
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, RawSheet
+from pipeline.tractor import sheets as tractor_sheets
 from schemas import SCHEMAS
 from schemas import checks as ck
 
@@ -34,6 +35,7 @@ class EventContext:
     pairings: pl.DataFrame  # round, table_no, ew_team, ns_team (byes excluded)
     results: pl.DataFrame  # round, table_no, ew_team, ns_team, ew_level, ns_level, has_deals
     ruleset: Ruleset
+    tractor: object = None  # pipeline.tractor.sheets.TractorContext for Tractor events
 
 
 @dataclass
@@ -112,6 +114,34 @@ CASTS = {
         ck.as_choice("partner_finish", ck.PARTNER_FINISH).cast(pl.Int64).alias("partner_finish"),
         ck.normalized("ew_team").alias("ew_team"),
         ck.normalized("ns_team").alias("ns_team"),
+    ],
+    "matches": lambda: [
+        pl.col("stage").str.strip_chars().alias("stage"),
+        ck.as_int("match").alias("match_no"),
+        ck.as_int("game").alias("game"),
+        ck.normalized("team_a").alias("team_a"),
+        ck.normalized("team_b").alias("team_b"),
+        ck.as_level("a_level").alias("a_level"),
+        ck.as_level("b_level").alias("b_level"),
+        ck.normalized("winner").alias("winner"),
+    ],
+    "tractor_deals": lambda: [
+        pl.col("stage").str.strip_chars().alias("stage"),
+        ck.as_int("match").alias("match_no"),
+        ck.as_int("game").alias("game"),
+        ck.as_int("deal").alias("deal"),
+        ck.normalized("declarer_team").alias("declarer_team"),
+        ck.as_int("points").alias("points"),
+        ck.as_int("trump_cards").alias("trump_cards"),
+    ],
+    "point_penalties": lambda: [
+        pl.col("stage").str.strip_chars().alias("stage"),
+        ck.as_int("match").alias("match_no"),
+        ck.as_int("game").alias("game"),
+        ck.as_int("deal").alias("deal"),
+        ck.normalized("team_no").alias("team_no"),
+        ck.as_int("points").alias("points"),
+        pl.col("reason").str.strip_chars(),
     ],
     "fouls": lambda: [
         ck.as_int("round").alias("round"),
@@ -415,7 +445,21 @@ def _check_deals(
     return typed, problems
 
 
+def _tractor_only(check):
+    def run(typed, context, where):
+        if context.tractor is None:
+            file, sheet = (typed[FILE][0], typed[SHEET][0]) if typed.height else ("", "")
+            return typed, [Problem(file, sheet, None, "", "", "这是拖拉机的表，本赛事不是拖拉机赛事 "
+                                   "a Tractor sheet for an event that is not Tractor")]
+        return check(typed, context, where)
+
+    return run
+
+
 CROSS_CHECKS = {
+    "matches": _tractor_only(tractor_sheets.check_matches),
+    "tractor_deals": _tractor_only(tractor_sheets.check_deals),
+    "point_penalties": _tractor_only(tractor_sheets.check_point_penalties),
     "deals": _check_deals,
     "fouls": _check_team_refs,
     "results": _check_results,

@@ -12,6 +12,7 @@ from schemas.fouls import FoulsSheet
 from schemas.penalties import PenaltiesSheet
 from schemas.quiz import QuizSheet
 from schemas.results import ResultsSheet
+from schemas.tractor import MatchesSheet, PointPenaltiesSheet, TractorDealsSheet
 
 SCHEMAS = {
     "entries": EntriesSheet,
@@ -20,7 +21,11 @@ SCHEMAS = {
     "quiz": QuizSheet,
     "deals": DealsSheet,
     "fouls": FoulsSheet,
+    "matches": MatchesSheet,
+    "tractor_deals": TractorDealsSheet,
+    "point_penalties": PointPenaltiesSheet,
 }
 
 __all__ = ["SCHEMAS", "DealsSheet", "EntriesSheet", "FoulsSheet", "PenaltiesSheet",
-           "QuizSheet", "ResultsSheet"]
+           "MatchesSheet", "PointPenaltiesSheet", "QuizSheet", "ResultsSheet",
+           "TractorDealsSheet"]

@@ -49,6 +49,34 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "ew_team": ["东西队号", "东西队", "东西", "ew_team", "ew"],
         "ns_team": ["南北队号", "南北队", "南北", "ns_team", "ns"],
     },
+    "matches": {
+        "stage": ["阶段", "stage"],
+        "match": ["场次", "match"],
+        "game": ["局", "局次", "game"],
+        "team_a": ["甲方", "A队", "甲队", "team_a"],
+        "team_b": ["乙方", "B队", "乙队", "team_b"],
+        "a_level": ["甲方级数", "A队级数", "甲队级数", "a_level"],
+        "b_level": ["乙方级数", "B队级数", "乙队级数", "b_level"],
+        "winner": ["胜方", "winner"],
+    },
+    "tractor_deals": {
+        "stage": ["阶段", "stage"],
+        "match": ["场次", "match"],
+        "game": ["局", "局次", "game"],
+        "deal": ["盘", "盘次", "副次", "deal"],
+        "declarer_team": ["庄家", "庄家队号", "declarer_team"],
+        "points": ["得分", "抓分", "points"],
+        "trump_cards": ["报主张数", "亮主张数", "trump_cards"],
+    },
+    "point_penalties": {
+        "stage": ["阶段", "stage"],
+        "match": ["场次", "match"],
+        "game": ["局", "局次", "game"],
+        "deal": ["盘", "盘次", "副次", "deal"],
+        "team_no": ["队号", "犯规方", "team_no", "side"],
+        "points": ["罚分", "扣分", "points"],
+        "reason": ["原因", "理由", "reason"],
+    },
     "fouls": {
         "round": ["轮次", "轮", "round"],
         "team_no": ["队号", "team_no", "team"],
@@ -75,6 +103,9 @@ REQUIRED: dict[str, list[str]] = {
     "quiz": ["team_no", "quiz_score"],
     "deals": ["round", "table", "deal", "winner_side", "partner_finish"],
     "fouls": ["round", "team_no", "fouls"],
+    "matches": ["stage", "match", "game", "team_a", "team_b", "a_level", "b_level"],
+    "tractor_deals": ["stage", "match", "game", "deal", "declarer_team", "points"],
+    "point_penalties": ["stage", "match", "game", "deal", "team_no", "points"],
 }
 
 KIND_NAMES = {
@@ -84,6 +115,9 @@ KIND_NAMES = {
     "quiz": "测试题成绩 quiz",
     "deals": "逐副记分表 deal by deal",
     "fouls": "犯规记录 fouls",
+    "matches": "拖拉机比赛结果 tractor match results",
+    "tractor_deals": "拖拉机逐盘记分 tractor deals",
+    "point_penalties": "拖拉机罚分 point penalties",
 }
 
 

@@ -1,0 +1,92 @@
+"""Tractor deal scoring and game replay (RULES 9). Pure.
+
+>>> deal_change(0, 1, takeover=160, step=40)
+('declarer', 5)
+>>> deal_change(200, 2, takeover=160, step=40)
+('attackers', 3)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from pipeline.levels import ACE, PASSED_A
+
+
+def deal_change(points: int, trump_cards: int, takeover: int, step: int) -> tuple[str, int]:
+    """Which side gains and how many levels, from the attackers' captured points.
+
+    Below `takeover` the declarer gains takeover/step + 1 − ceil(points/step); from
+    `takeover` on the attackers take over and gain floor((points − takeover)/step). Trump
+    declared or overturned with n ≥ 2 cards adds n levels to the side that gains.
+    """
+    bonus = trump_cards if trump_cards >= 2 else 0
+    if points < takeover:
+        return "declarer", takeover // step + 1 - math.ceil(points / step) + bonus
+    return "attackers", (points - takeover) // step + bonus
+
+
+@dataclass(frozen=True)
+class TractorDeal:
+    declarer: str
+    points: int
+    trump_cards: int = 1
+
+
+class DealError(ValueError):
+    """A deal that cannot stand, with its index in the game's list."""
+
+    def __init__(self, index: int, message: str):
+        self.index = index
+        super().__init__(message)
+
+
+@dataclass
+class GameState:
+    levels: dict[str, int]
+    declarer: str | None = None
+    finished: bool = False
+    deals: int = 0
+    history: list[tuple[str, int]] = field(default_factory=list)
+
+
+def replay_game(
+    deals: list[TractorDeal], teams: tuple[str, str], start_level: int, takeover: int,
+    step: int,
+) -> GameState:
+    """Replay a game deal by deal; the game ends when a side passes A.
+
+    The declarer side keeps the deal when it holds (the partner deals next); after a
+    takeover the attackers declare. A deal by the wrong side, or after the game ended, is a
+    DealError naming the deal.
+    """
+    a, b = teams
+    state = GameState({a: start_level, b: start_level})
+    for index, deal in enumerate(deals):
+        if state.finished:
+            raise DealError(index, "本局已有一方打过A，不能再有这一盘 the game ended when a "
+                                   "side passed A")
+        if deal.declarer not in (a, b):
+            raise DealError(index, f"庄家 {deal.declarer} 不在本场 the declarer is not in "
+                                   "this match")
+        if state.declarer is not None and deal.declarer != state.declarer:
+            raise DealError(index, f"本盘应由 {state.declarer} 坐庄 this deal's declarer "
+                                   f"should be {state.declarer}")
+        attackers = b if deal.declarer == a else a
+        side, gain = deal_change(deal.points, deal.trump_cards, takeover, step)
+        gainer = deal.declarer if side == "declarer" else attackers
+        level = state.levels[gainer] + gain
+        state.levels[gainer] = PASSED_A if level > ACE else level
+        state.finished = level > ACE
+        state.declarer = gainer
+        state.deals += 1
+        state.history.append((gainer, gain))
+    return state
+
+
+def game_winner(a_level: int, b_level: int) -> str | None:
+    """'a' or 'b': the side that passed A, else the side ahead when the clock ended it."""
+    if a_level == b_level:
+        return None
+    return "a" if a_level > b_level else "b"

@@ -1,0 +1,277 @@
+"""Validating and storing Tractor sheets: games, deals and point penalties.
+
+Each check names the row and column as the foundation's checks do; the deal replay is the
+pure `pipeline.tractor.scoring`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+
+from pipeline import db
+from pipeline.errors import Problem
+from pipeline.levels import PASSED_A, format_level
+from pipeline.store import Stored
+from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay_game
+
+
+@dataclass(frozen=True)
+class TractorContext:
+    matches: dict[tuple[str, int], tuple[str, str | None, str]]  # → team_a, team_b, kind
+    games: dict[tuple[str, int, int], tuple[int, int, str, bool]]  # → a, b, winner, from_deals
+    penalties: dict[tuple[str, int, int, int], list[tuple[str, int]]]
+
+
+def load(con: duckdb.DuckDBPyConnection, event_id: str) -> TractorContext:
+    matches = {(s, m): (a, b, k) for s, m, a, b, k in db.rows(
+        con, "select m.stage, m.match_no, m.team_a, m.team_b, s.kind from tractor_matches m "
+             "join tractor_stages s using (event_id, stage) where m.event_id = ?", [event_id])}
+    games = {(s, m, g): (a, b, w, d) for s, m, g, a, b, w, d in db.rows(
+        con, "select stage, match_no, game, a_level, b_level, winner, from_deals "
+             "from tractor_games where event_id = ?", [event_id])}
+    penalties: dict[tuple[str, int, int, int], list[tuple[str, int]]] = {}
+    for s, m, g, d, team, points in db.rows(
+            con, "select stage, match_no, game, deal, team_no, points "
+                 "from tractor_point_penalties where event_id = ?", [event_id]):
+        penalties.setdefault((s, m, g, d), []).append((team, points))
+    return TractorContext(matches, games, penalties)
+
+
+def _drawn(row: dict, context, where, problems: list[Problem]):
+    key = (row["stage"], row["match_no"])
+    found = context.tractor.matches.get(key)
+    if found is None:
+        problems.append(where.problem(row, "match", row["match_no"],
+                                      f"“{row['stage']}” 没有抽出这一场 no such drawn match "
+                                      "in that stage"))
+    return found
+
+
+def check_matches(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list[Problem]]:
+    problems: list[Problem] = []
+    rules = context.ruleset.tractor
+    out = []
+    seen: dict[tuple, dict] = {}
+    for row in typed.iter_rows(named=True):
+        if None in (row["stage"], row["match_no"], row["game"], row["a_level"], row["b_level"]):
+            continue
+        found = _drawn(row, context, where, problems)
+        if found is None:
+            continue
+        team_a, team_b, _ = found
+        given = {row["team_a"], row["team_b"]}
+        if given != {team_a, team_b}:
+            bad = "team_a" if row["team_a"] not in (team_a, team_b) else "team_b"
+            problems.append(where.problem(row, bad, row[bad],
+                                          f"这一场是 {team_a} 对 {team_b} the team is not in "
+                                          "this match"))
+            continue
+        a, b = (row["a_level"], row["b_level"]) if row["team_a"] == team_a else \
+            (row["b_level"], row["a_level"])
+        if a == PASSED_A and b == PASSED_A:
+            problems.append(where.problem(row, "b_level", "过A", "双方都过A是不可能的 both "
+                                                                 "sides cannot pass A"))
+            continue
+        winner = game_winner(a, b)
+        if winner is None:
+            problems.append(where.problem(row, "b_level", format_level(b),
+                                          "一局结束时级数相同：应继续打到一方领先 equal levels "
+                                          "at the end of a game: play goes on until one leads"))
+            continue
+        winner_team = team_a if winner == "a" else team_b
+        if row["winner"] and row["winner"] not in (winner_team, winner):
+            problems.append(where.problem(row, "winner", row["winner"],
+                                          f"按级数胜方应为 {winner_team} the levels make "
+                                          f"{winner_team} the winner"))
+            continue
+        key = (row["stage"], row["match_no"], row["game"])
+        stored = context.tractor.games.get(key)
+        if stored and stored[3] and stored[:2] != (a, b):
+            problems.append(where.problem(row, "a_level", f"{a}/{b}",
+                                          "与逐盘记分推算的结果不符 does not match the game "
+                                          "replayed from its deals"))
+            continue
+        if key in seen:
+            if (seen[key]["a"], seen[key]["b"]) != (a, b):
+                problems.append(where.problem(row, "game", row["game"],
+                                              "同一局报了两次且结果不同 the same game twice "
+                                              "with different results"))
+            continue
+        seen[key] = {"a": a, "b": b}
+        out.append({**row, "a_level": a, "b_level": b, "winner": winner})
+    problems += _game_order(out, context, where, rules["games_to_win"])
+    frame = pl.DataFrame(out, schema={**typed.schema, "winner": pl.String}) if out else \
+        typed.head(0)
+    return frame, problems
+
+
+def _game_order(rows: list[dict], context, where, games_to_win: int) -> list[Problem]:
+    """Games 1, 2, 3 … with none after a side has won the match."""
+    problems = []
+    by_match: dict[tuple[str, int], dict[int, tuple[str, dict | None]]] = {}
+    for (stage, match, game), stored in context.tractor.games.items():
+        by_match.setdefault((stage, match), {})[game] = (stored[2], None)
+    for row in rows:
+        by_match.setdefault((row["stage"], row["match_no"]), {})[row["game"]] = (row["winner"],
+                                                                                 row)
+    for games in by_match.values():
+        wins = {"a": 0, "b": 0}
+        for number in sorted(games):
+            winner, row = games[number]
+            if row is not None and max(wins.values()) >= games_to_win:
+                problems.append(where.problem(
+                    row, "game", number, f"比分已是 {wins['a']}–{wins['b']}，本场已结束 the "
+                    f"match was already decided"))
+            elif row is not None and number > 1 and number - 1 not in games:
+                problems.append(where.problem(row, "game", number,
+                                              f"缺少第 {number - 1} 局 game {number - 1} is "
+                                              "missing"))
+            wins[winner] += 1
+    return problems
+
+
+def _penalised(points: int, declarer: str, penalties: list[tuple[str, int]], total: int) -> int:
+    """Captured points after the deal's point penalties: off the offending side."""
+    for team, amount in penalties:
+        points += amount if team == declarer else -amount
+    return max(0, min(total, points))
+
+
+def check_deals(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list[Problem]]:
+    problems: list[Problem] = []
+    rules = context.ruleset.tractor
+    total = 100 * rules["decks"]
+    derived = []
+    complete = typed.drop_nulls(["stage", "match_no", "game", "deal", "declarer_team",
+                                 "points"])
+    for (stage, match_no, game), group in complete.sort("deal").group_by(
+            ["stage", "match_no", "game"], maintain_order=True):
+        rows = list(group.iter_rows(named=True))
+        found = _drawn(rows[0], context, where, problems)
+        if found is None:
+            continue
+        team_a, team_b, _ = found
+        bad = False
+        for r in rows:
+            if r["points"] % 5 or r["points"] > total:
+                problems.append(where.problem(r, "points", r["points"],
+                                              f"得分应为 5 的倍数且不超过 {total} points must be "
+                                              f"a multiple of 5, at most {total}"))
+                bad = True
+        if [r["deal"] for r in rows] != list(range(1, len(rows) + 1)):
+            problems.append(where.problem(rows[-1], "deal", rows[-1]["deal"],
+                                          "盘次应从 1 起连续 deals must be numbered 1, 2, 3 …"))
+            bad = True
+        if bad:
+            continue
+        deals = [TractorDeal(r["declarer_team"], _penalised(
+            r["points"], r["declarer_team"],
+            context.tractor.penalties.get((stage, match_no, game, r["deal"]), []), total),
+            r["trump_cards"] or 1) for r in rows]
+        try:
+            state = replay_game(deals, (team_a, team_b), rules["start_level"],
+                                rules["takeover"], rules["step"])
+        except DealError as exc:
+            row = rows[exc.index]
+            problems.append(where.problem(row, "declarer_team" if "庄" in str(exc) else "deal",
+                                          row["declarer_team"], str(exc)))
+            continue
+        a, b = state.levels[team_a], state.levels[team_b]
+        winner = game_winner(a, b)
+        if winner is None:
+            problems.append(where.problem(rows[-1], "deal", rows[-1]["deal"],
+                                          "逐盘推算后双方级数相同，一局未完 the deals leave the "
+                                          "levels equal: the game is not over"))
+            continue
+        stored = context.tractor.games.get((stage, match_no, game))
+        if stored and not stored[3] and stored[:2] != (a, b):
+            problems.append(where.problem(
+                rows[-1], "deal", rows[-1]["deal"],
+                f"逐盘推算为 {format_level(a)} / {format_level(b)}，与已报的 "
+                f"{format_level(stored[0])} / {format_level(stored[1])} 不符 the deals give "
+                "other levels than the reported game"))
+            continue
+        derived.append({"stage": stage, "match_no": match_no, "game": game,
+                        "game_a_level": a, "game_b_level": b, "game_winner": winner})
+    frame = pl.DataFrame(derived, schema={"stage": pl.String, "match_no": pl.Int64,
+                                          "game": pl.Int64, "game_a_level": pl.Int64,
+                                          "game_b_level": pl.Int64, "game_winner": pl.String})
+    return typed.join(frame, on=["stage", "match_no", "game"], how="inner"), problems
+
+
+def check_point_penalties(typed: pl.DataFrame, context, where):
+    problems: list[Problem] = []
+    for row in typed.iter_rows(named=True):
+        if None in (row["stage"], row["match_no"]):
+            continue
+        found = _drawn(row, context, where, problems)
+        if found and row["team_no"] not in found[:2]:
+            problems.append(where.problem(row, "team_no", row["team_no"],
+                                          f"这一场是 {found[0]} 对 {found[1]} the team is not "
+                                          "in this match"))
+    return typed, problems
+
+
+# -- storing -------------------------------------------------------------------------------
+
+
+def _upsert_games(con, event_id: str, games: pl.DataFrame, source: str, from_deals: bool):
+    con.register("incoming_games", games)
+    try:
+        counts = db.rows(con, """
+            select count(*) filter (where g.game is null),
+                   count(*) filter (where g.game is not null and (g.a_level <> i.a_level
+                                    or g.b_level <> i.b_level)),
+                   count(*) filter (where g.game is not null and g.a_level = i.a_level
+                                    and g.b_level = i.b_level)
+            from incoming_games i left join tractor_games g on g.event_id = ?
+              and g.stage = i.stage and g.match_no = i.match_no and g.game = i.game""",
+                         [event_id])[0]
+        con.execute("insert or replace into tractor_games select ?, stage, match_no, game, "
+                    "a_level, b_level, winner, ?, ? from incoming_games",
+                    [event_id, from_deals, source])
+    finally:
+        con.unregister("incoming_games")
+    return counts
+
+
+def store_matches(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    games = rows.select("stage", "match_no", "game", "a_level", "b_level", "winner")
+    return Stored("matches", *_upsert_games(con, event_id, games, source, False))
+
+
+def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    keys = rows.select("stage", "match_no", "game").unique()
+    con.register("replayed_games", keys)
+    con.register("incoming_deals", rows.select(
+        "stage", "match_no", "game", "deal", "declarer_team", "points",
+        pl.col("trump_cards").fill_null(1)))
+    try:
+        con.execute("delete from tractor_deals where event_id = ? and (stage, match_no, game) "
+                    "in (select (stage, match_no, game) from replayed_games)", [event_id])
+        con.execute("insert into tractor_deals select ?, * from incoming_deals", [event_id])
+    finally:
+        con.unregister("replayed_games")
+        con.unregister("incoming_deals")
+    games = rows.unique(["stage", "match_no", "game"], keep="last").select(
+        "stage", "match_no", "game", pl.col("game_a_level").alias("a_level"),
+        pl.col("game_b_level").alias("b_level"), pl.col("game_winner").alias("winner"))
+    return Stored("tractor_deals", *_upsert_games(con, event_id, games, source, True))
+
+
+def store_point_penalties(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    from pipeline.tractor.stages import rederive_games
+
+    frame = rows.select("stage", "match_no", "game", "deal", "team_no", "points",
+                        pl.col("reason").fill_null(""))
+    con.register("incoming_penalties", frame)
+    try:
+        con.execute("insert or replace into tractor_point_penalties select ?, * from "
+                    "incoming_penalties", [event_id])
+    finally:
+        con.unregister("incoming_penalties")
+    rederive_games(con, event_id, frame.select("stage", "match_no", "game").unique().rows())
+    return Stored("point_penalties", frame.height, 0, 0)

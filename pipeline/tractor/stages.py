@@ -1,0 +1,190 @@
+"""Tractor stages on a stored event: drawing groups and knockout rounds, reading the bracket."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+import duckdb
+import polars as pl
+
+from pipeline import db
+from pipeline.errors import PaisaiError, UsageError
+from pipeline.events import Event
+from pipeline.tractor import bracket
+from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay_game
+
+
+def _require_tractor(event: Event) -> None:
+    if event.ruleset.discipline != "tractor":
+        raise UsageError(f"{event.event_id} 不是拖拉机赛事 is not a Tractor event")
+
+
+def matches(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
+    query = f"with tractor_matches as ({db.sql('tractor_matches')}) " \
+            "select * from tractor_matches order by position, match_no"
+    return db.frame(con, query, {"event_id": event.event_id,
+                                 "games_to_win": event.ruleset.tractor["games_to_win"]})
+
+
+def group_tables(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
+    query = (f"with tractor_matches as ({db.sql('tractor_matches')}), "
+             f"group_standings as ({db.sql('group_standings')}) "
+             "select * from group_standings order by stage, rank")
+    return db.frame(con, query, {"event_id": event.event_id,
+                                 "games_to_win": event.ruleset.tractor["games_to_win"],
+                                 "group_win_points": event.ruleset.stages["group_win_points"]})
+
+
+def _add_stage(con, event_id: str, name: str, kind: str, position: int,
+               pairs: list[tuple[str, str | None]], advance: int | None, seed: int | None):
+    con.execute("insert into tractor_stages values (?, ?, ?, ?, ?, ?)",
+                [event_id, name, kind, position, advance, seed])
+    con.executemany("insert into tractor_matches values (?, ?, ?, ?, ?)",
+                    [(event_id, name, i, a, b) for i, (a, b) in enumerate(pairs, start=1)])
+
+
+def draw(con: duckdb.DuckDBPyConnection, event: Event, groups: int, advance: int,
+         seeds: list[str], seed: int | None) -> int:
+    """Draw the groups and their round-robin schedules. Returns the seed used."""
+    _require_tractor(event)
+    if db.scalar(con, "select count(*) from tractor_stages where event_id = ?",
+                 [event.event_id]):
+        raise UsageError("已经抽过签了 the groups are drawn already")
+    teams = dict(db.rows(con, "select team_no, affiliation from teams where event_id = ?",
+                         [event.event_id]))
+    if groups < 1 or len(teams) < 2 * groups:
+        raise UsageError(f"{len(teams)} 队分不成 {groups} 个组 {len(teams)} teams cannot "
+                         f"make {groups} groups of two or more")
+    if advance < 1:
+        raise UsageError("出线名额至少为 1 advance at least 1")
+    unknown = [t for t in seeds if t not in teams]
+    if unknown:
+        raise UsageError(f"种子队未报名 seeded teams not registered: {', '.join(unknown)}")
+    seed = secrets.randbelow(10**6) if seed is None else seed
+    drawn = bracket.draw_groups(sorted(teams), groups, seeds, teams, random.Random(seed))
+    for index, members in enumerate(drawn):
+        _add_stage(con, event.event_id, bracket.group_name(index), "group", index + 1,
+                   bracket.round_robin(members), advance, seed)
+    return seed
+
+
+def next_stage(con: duckdb.DuckDBPyConnection, event: Event, seed: int | None) -> str:
+    """Draw the next knockout round once every match of the current stage is decided."""
+    _require_tractor(event)
+    played = matches(con, event)
+    if played.is_empty():
+        raise UsageError("还没有抽签 draw the groups first: paisai bracket draw")
+    last = played["position"].max()
+    current = played.filter(pl.col("position") == last)
+    if current["kind"][0] == "group":
+        current = played.filter(pl.col("kind") == "group")
+    open_matches = current.filter(pl.col("winner").is_null())
+    if open_matches.height:
+        listed = ", ".join(f"{s} {m}" for s, m in open_matches.select("stage", "match_no").rows())
+        raise UsageError(f"本阶段还有未决的比赛 matches still undecided: {listed}")
+    redraw = event.ruleset.stages["redraw"]
+    seed = secrets.randbelow(10**6) if seed is None else seed
+    rng = random.Random(seed)
+    if current["kind"][0] == "group":
+        qualifiers = _qualifiers(con, event)
+        if len(qualifiers) < 2:
+            raise UsageError("出线队伍不足两队 fewer than two qualifiers")
+        pairs = bracket.knockout_first_round(qualifiers, redraw, rng)
+    else:
+        winners = current.sort("match_no")["winner"].to_list()
+        if len(winners) == 1:
+            raise UsageError(f"冠军已经产生 the champion is decided: {winners[0]}")
+        pairs = bracket.next_round(winners, redraw, rng)
+    name = bracket.knockout_name(2 * len(pairs))
+    _add_stage(con, event.event_id, name, "knockout", int(last) + 1, pairs, None, seed)
+    return name
+
+
+def _qualifiers(con, event: Event) -> list[str]:
+    """The top `advance` of each group, best first: place, then points, games, levels."""
+    tables = group_tables(con, event)
+    advance = db.scalar(con, "select max(advance) from tractor_stages where event_id = ? "
+                             "and kind = 'group'", [event.event_id])
+    chosen = tables.filter(pl.col("rank") <= advance).with_columns(
+        pl.col("team_no").str.extract(r"^(\D*)").alias("prefix"),
+        pl.col("team_no").str.extract(r"(\d+)").cast(pl.Int64, strict=False).alias("number"))
+    ordered = chosen.sort(["rank", "points", "game_diff", "level_diff", "prefix", "number"],
+                          descending=[False, True, True, True, False, False])
+    return ordered["team_no"].to_list()
+
+
+def view(con: duckdb.DuckDBPyConnection, event: Event) -> dict:
+    """Every stage, match, game score and winner; who is still in; the champion."""
+    _require_tractor(event)
+    played = matches(con, event)
+    stages = []
+    for (stage, kind), group in played.group_by(["stage", "kind"], maintain_order=True):
+        stages.append({
+            "name": stage, "kind": kind,
+            "matches": [{"match": r["match_no"], "team_a": r["team_a"], "team_b": r["team_b"],
+                         "games": [list(g) for g in r["games"]], "winner": r["winner"]}
+                        for r in group.iter_rows(named=True)],
+        })
+    champion = None
+    knockout = played.filter(pl.col("kind") == "knockout")
+    if knockout.height:
+        last = knockout.filter(pl.col("position") == knockout["position"].max())
+        if last.height == 1 and last["winner"][0] is not None:
+            champion = last["winner"][0]
+    return {"stages": stages, "champion": champion, "still_in": _still_in(con, event, played),
+            "groups": group_tables(con, event).to_dicts()}
+
+
+def _still_in(con, event: Event, played: pl.DataFrame) -> list[str]:
+    teams = [r[0] for r in db.rows(con, "select team_no from teams where event_id = ? "
+                                        "order by team_no", [event.event_id])]
+    if played.is_empty():
+        return teams
+    out: set[str] = set()
+    knockout = played.filter(pl.col("kind") == "knockout")
+    if knockout.height:
+        last = knockout.filter(pl.col("position") == knockout["position"].max())
+        for r in last.iter_rows(named=True):
+            if r["winner"]:
+                out.add(r["winner"])
+            else:
+                out |= {t for t in (r["team_a"], r["team_b"]) if t}
+        return sorted(out)
+    groups = played.filter(pl.col("kind") == "group")
+    if groups["winner"].null_count():
+        return teams
+    return sorted(_qualifiers(con, event))
+
+
+def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None:
+    """Replay stored deals of these games again (after point penalties changed)."""
+    from pipeline import events
+    from pipeline.tractor.sheets import _penalised, load
+
+    event = events.load(con, event_id)
+    rules = event.ruleset.tractor
+    context = load(con, event_id)
+    for stage, match_no, game in keys:
+        deals = db.rows(con, "select deal, declarer_team, points, trump_cards from "
+                             "tractor_deals where event_id = ? and stage = ? and match_no = ? "
+                             "and game = ? order by deal", [event_id, stage, match_no, game])
+        if not deals:
+            continue
+        team_a, team_b, _ = context.matches[(stage, match_no)]
+        replayed = [TractorDeal(d, _penalised(p, d, context.penalties.get(
+            (stage, match_no, game, n), []), 100 * rules["decks"]), t) for n, d, p, t in deals]
+        try:
+            state = replay_game(replayed, (team_a, team_b), rules["start_level"],
+                                rules["takeover"], rules["step"])
+        except DealError as exc:
+            raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后无法成立 "
+                              f"the game no longer stands with the penalties: {exc}") from None
+        a, b = state.levels[team_a], state.levels[team_b]
+        winner = game_winner(a, b)
+        if winner is None:
+            raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后级数相同 "
+                              "the penalties leave the game's levels equal")
+        con.execute("update tractor_games set a_level = ?, b_level = ?, winner = ? where "
+                    "event_id = ? and stage = ? and match_no = ? and game = ?",
+                    [a, b, winner, event_id, stage, match_no, game])
