@@ -9,11 +9,13 @@ from dashboard.common import page_style, projector
 st.set_page_config(page_title="牌赛 paisai", page_icon="🃏", layout="wide",
                    initial_sidebar_state="collapsed" if projector() else "auto")
 
-HERE = Path(__file__).parent / "views"
-live = st.Page(HERE / "live.py", title="实时排名 Live", url_path="live")
+VIEWS = Path(__file__).parent / "views"
+live = st.Page(VIEWS / "live.py", title="实时排名 Live", url_path="live")
 pages = [
     live,
-    st.Page(HERE / "pairings.py", title="对阵 Pairings", url_path="pairings"),
+    st.Page(VIEWS / "pairings.py", title="对阵 Pairings", url_path="pairings"),
+    st.Page(VIEWS / "bracket.py", title="赛程 Bracket", url_path="bracket"),
+    st.Page(VIEWS / "admin.py", title="控制台 Admin", url_path="admin"),
 ]
 
 
@@ -22,7 +24,10 @@ def home() -> None:
     st.switch_page(live, query_params=dict(st.query_params))
 
 
-root = st.Page(home, title="牌赛", url_path="home", default=True, visibility="hidden")
-page = st.navigation([root, *pages], position="hidden" if projector() else "sidebar")
+hidden = [
+    st.Page(home, title="牌赛", url_path="home", default=True, visibility="hidden"),
+    st.Page(VIEWS / "report.py", title="桌报 Report", url_path="report", visibility="hidden"),
+]
+page = st.navigation([*hidden, *pages], position="hidden" if projector() else "sidebar")
 page_style()
 page.run()

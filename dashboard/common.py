@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import time
 from pathlib import Path
 
 import polars as pl
@@ -81,3 +82,41 @@ def page_style() -> None:
     st.html(TABLE_CSS)
     if projector():
         st.html(PROJECTOR_CSS)
+
+
+ROTATION = ["live", "pairings", "bracket"]
+ROTATE_SECONDS = 30
+
+
+def rotate_if_due(current: str) -> None:
+    """With `&rotate=1`, the projector moves ranking → pairings → bracket every 30 s."""
+    if st.query_params.get("rotate") != "1":
+        return
+    slot = ROTATION[int(time.time() // ROTATE_SECONDS) % len(ROTATION)]
+    if slot != current:
+        st.switch_page(Path(__file__).parent / "views" / f"{slot}.py",
+                       query_params=dict(st.query_params))
+
+
+def bracket_html(knockout: list[dict]) -> str:
+    """The knockout rounds as columns, winners in bold; every name escaped."""
+    columns = []
+    for stage in knockout:
+        cells = []
+        for m in stage["matches"]:
+            rows = []
+            for side, team in (("a", m["team_a"]), ("b", m["team_b"])):
+                name = html.escape(team or "轮空 bye")
+                won = m["winner"] is not None and m["winner"] == team
+                games = " ".join(str(g[0 if side == "a" else 1]) for g in m["games"])
+                rows.append(f"<div class='slot{' won' if won else ''}'>{name}"
+                            f"<span>{html.escape(games)}</span></div>")
+            cells.append(f"<div class='match'>{''.join(rows)}</div>")
+        columns.append(f"<div class='round'><h4>{html.escape(stage['name'])}</h4>"
+                       f"{''.join(cells)}</div>")
+    style = ("<style>.tree{display:flex;gap:24px;align-items:center}.round{display:flex;"
+             "flex-direction:column;justify-content:space-around;gap:16px;min-width:160px}"
+             ".match{border:1px solid #99a;border-radius:6px;background:#f6f8fc}.slot{display:"
+             "flex;justify-content:space-between;padding:4px 8px;font-size:20px}.slot.won{"
+             "font-weight:700;background:#dbe8ff}.slot span{color:#556;margin-left:12px}</style>")
+    return f"{style}<div class='tree' data-testid='knockout'>{''.join(columns)}</div>"

@@ -329,6 +329,21 @@ def cmd_export_scoresheet(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("watch")
+def cmd_watch(args: argparse.Namespace) -> int:
+    from pipeline.watch import watch
+
+    with db.reading(_db(args)) as con:
+        events.load(con, args.event)
+    _out(f"监视文件夹 watching {args.folder} (Ctrl+C 停止 to stop)\n")
+    try:
+        watch(_db(args), args.event, Path(args.folder), args.interval,
+              2 if args.once else None, log=lambda line: _out(line + "\n"))
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
 # -- the dashboard and the demo ----------------------------------------------------------------
 
 
@@ -466,6 +481,14 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument("--event", required=True, help="赛事编号 event id")
         one.add_argument("--round", type=int, required=True, help="轮次 round")
         one.add_argument("--out", required=True, help=f"输出文件 output file ({suffixes})")
+
+    watch = sub.add_parser("watch", help="自动导入文件夹中的新表 ingest sheets saved into a folder")
+    _common(watch)
+    watch.add_argument("--event", required=True, help="赛事编号 event id")
+    watch.add_argument("folder", metavar="DIR", help="文件夹 folder")
+    watch.add_argument("--interval", type=float, default=2.0, help="扫描间隔秒数 seconds")
+    watch.add_argument("--once", action="store_true",
+                       help="扫描两遍后退出 scan twice, then stop (for scripts)")
 
     dashboard = sub.add_parser("dashboard", help="启动看板 start the dashboard")
     _common(dashboard)

@@ -114,6 +114,22 @@ def writing(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
 
 
 @contextmanager
+def trial(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-write transaction that is always rolled back: what a change would do."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = _open(path, read_only=False)
+    try:
+        migrate(con)
+        con.execute("begin transaction")
+        try:
+            yield con
+        finally:
+            con.execute("rollback")
+    finally:
+        con.close()
+
+
+@contextmanager
 def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """A short read-only connection; creates or migrates the file first when it needs it."""
     if not path.exists():

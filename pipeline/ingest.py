@@ -16,8 +16,9 @@ import polars as pl
 from pipeline import db, events
 from pipeline.errors import SheetErrors
 from pipeline.events import Event
-from pipeline.sheets.read import FileRead, read_file
-from pipeline.store import STORERS, Stored
+from pipeline.sheets.headers import ALIASES
+from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
+from pipeline.store import STORERS, Stored, store_results
 from pipeline.tractor import sheets as tractor_sheets
 from pipeline.validate import EventContext, check_sheets
 
@@ -55,7 +56,8 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event) -> EventContext:
 
 
 def apply(
-    con: duckdb.DuckDBPyConnection, event_id: str, read: FileRead, source_name: str
+    con: duckdb.DuckDBPyConnection, event_id: str, read: FileRead, source_name: str,
+    reason: str = "sheet",
 ) -> list[Stored]:
     """Validate every sheet of one read file against the event and store it (same transaction)."""
     event = events.load(con, event_id)
@@ -73,7 +75,10 @@ def apply(
             context = EventContext(context.teams | frozenset(new_teams), context.pairings,
                                    context.results, context.ruleset, context.tractor)
         if not problems:
-            stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
+            if kind == "results":
+                stored.append(store_results(con, event_id, checked.frame, source_name, reason))
+            else:
+                stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
             if kind == "point_penalties":
                 context = load_context(con, event)
     if problems:
@@ -116,3 +121,29 @@ def ingest_file(
                          f"{len(errors.problems)} problem(s)")
         raise
     return IngestReport(path.name, stored, read.skipped)
+
+
+def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
+                 kind: str | None = None) -> IngestReport:
+    """What ingesting the file would store, without storing it (raises SheetErrors)."""
+    read = read_file(Path(name), kind, data)
+    with db.trial(db_file) as con:
+        stored = apply(con, event_id, read, name)
+    return IngestReport(name, stored, read.skipped)
+
+
+def ingest_rows(
+    db_file: Path, event_id: str, kind: str, rows: list[dict[str, object]], source: str,
+    reason: str,
+) -> IngestReport:
+    """Rows typed in by the organizer (or a table's self-report), through the same checks as a
+    sheet: columns are code names, the first row stands as spreadsheet row 2."""
+    columns = list(ALIASES[kind])
+    frame = pl.DataFrame(
+        {**{c: [None if r.get(c) in (None, "") else str(r[c]) for r in rows] for c in columns},
+         ROW: list(range(2, len(rows) + 2))},
+        schema={**dict.fromkeys(columns, pl.String), ROW: pl.Int64})
+    sheet = RawSheet(source, "", kind, 1, {c: ALIASES[kind][c][0] for c in columns}, frame)
+    with db.writing(db_file) as con:
+        stored = apply(con, event_id, FileRead(source, [sheet]), source, reason)
+    return IngestReport(source, stored)

@@ -50,3 +50,61 @@ def test_empty_database(monkeypatch, tmp_path):
     at = _run(monkeypatch, tmp_path / "empty.duckdb", "live")
     assert not at.exception
     assert "还没有赛事" in at.info[0].value
+
+
+def test_admin_without_password_says_how(monkeypatch, demo_db):
+    monkeypatch.delenv("PAISAI_ADMIN_PASSWORD", raising=False)
+    at = _run(monkeypatch, demo_db, "admin")
+    assert not at.exception
+    assert "PAISAI_ADMIN_PASSWORD" in at.warning[0].value
+    assert not at.text_input
+
+
+def test_admin_login_rate_limited(monkeypatch, demo_db):
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = _run(monkeypatch, demo_db, "admin", event="demo")
+    for _ in range(5):
+        at.text_input[0].input("wrong")
+        at.button[0].click().run()
+        assert "密码不对" in at.error[0].value
+    at.text_input[0].input("right")
+    at.button[0].click().run()
+    assert "尝试次数过多" in at.error[0].value  # even the right password waits now
+    auth._failures().clear()
+    at.text_input[0].input("right")
+    at.button[0].click().run()
+    assert not at.exception
+    assert any("上传" in h.value for h in at.subheader)
+
+
+def test_bracket_page_for_a_guandan_event(monkeypatch, demo_db):
+    at = _run(monkeypatch, demo_db, "bracket", event="demo")
+    assert not at.exception
+    assert "不是拖拉机赛事" in at.info[0].value
+
+
+def test_report_page_refuses_a_bad_signature(monkeypatch, demo_db):
+    at = _run(monkeypatch, demo_db, "report", event="demo", round="3", table="1", sig="x")
+    assert not at.exception
+    assert "没有桌报链接" in at.error[0].value  # the demo event has no table links yet
+
+
+def test_bracket_page_for_a_tractor_event(monkeypatch, tmp_path):
+    from conftest import write_csv
+
+    from pipeline.cli import main
+
+    database = tmp_path / "tractor.duckdb"
+    assert main(["event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+                 "hengquan-2025-tractor", "--db", str(database)]) == 0
+    rows = [["队号", "队名"]] + [[f"T{i}", f"<b>拖{i}</b>"] for i in range(1, 9)]
+    assert main(["ingest", "--event", "tr", str(write_csv(tmp_path / "e.csv", rows)),
+                 "--db", str(database)]) == 0
+    assert main(["bracket", "draw", "--event", "tr", "--groups", "2", "--advance", "2",
+                 "--seed", "1", "--db", str(database)]) == 0
+    at = _run(monkeypatch, database, "bracket", event="tr")
+    assert not at.exception
+    assert "赛程" in at.title[0].value

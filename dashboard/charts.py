@@ -1,0 +1,25 @@
+"""Plotly figures for the public pages."""
+
+from __future__ import annotations
+
+import plotly.express as px
+import plotly.graph_objects as go
+import polars as pl
+
+
+def rank_progression(frame: pl.DataFrame, title: str) -> go.Figure:
+    """A bump chart: each team's rank after each round, first place on top."""
+    fig = px.line(frame.sort("round").to_pandas(), x="round", y="rank", color="team_no",
+                  markers=True, title=title)
+    fig.update_yaxes(autorange="reversed", dtick=1, title="名次 rank")
+    fig.update_xaxes(dtick=1, title="轮次 round")
+    fig.update_layout(height=420, legend_title_text="")
+    return fig
+
+
+def level_differences(frame: pl.DataFrame, title: str) -> go.Figure:
+    fig = px.histogram(frame.to_pandas(), x="level_diff", color=frame["round"].cast(pl.String)
+                       .to_list() if frame.height else None, nbins=14, title=title)
+    fig.update_xaxes(dtick=1, title="级差 level difference")
+    fig.update_layout(height=320, bargap=0.1, legend_title_text="轮 round")
+    return fig

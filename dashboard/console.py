@@ -1,0 +1,206 @@
+"""The organizer console's sections. Every write goes through the pipeline's own paths
+(validation, one transaction, audit); nothing here computes a score."""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+
+import polars as pl
+import segno
+import streamlit as st
+
+from dashboard.common import database, html_table, lang
+from dashboard.i18n import t
+from pipeline import db, events, queries, rounds, scoring, selfreport
+from pipeline.awards import award_list
+from pipeline.errors import PaisaiError, SheetErrors
+from pipeline.export.pairings import export_pairings
+from pipeline.export.scoresheet import export_scoresheet
+from pipeline.export.standings import export_frame
+from pipeline.ingest import ingest_file, ingest_rows, preview_file
+from pipeline.levels import format_level
+from pipeline.ruleset import preset_names
+
+
+def _problems(errors: SheetErrors) -> None:
+    language = lang()
+    st.error(t("errors_nothing", language))
+    st.html(html_table(errors.frame(), language, "problems"))
+
+
+def create_event(language: str) -> None:
+    with st.expander(t("create_event", language)), st.form("create_event"):
+        event_id = st.text_input("ID (a-z 0-9 -)")
+        name = st.text_input("名称 Name")
+        preset = st.selectbox("规则 Ruleset", preset_names())
+        date = st.date_input("日期 Date", value=None)
+        if st.form_submit_button(t("create_event", language)):
+            try:
+                with db.writing(database()) as con:
+                    events.create(con, event_id.strip(), name, preset,
+                                  date.isoformat() if date else None)
+                st.success(f"{event_id} ✓")
+            except PaisaiError as exc:
+                st.error(str(exc))
+
+
+def upload(event_id: str, language: str) -> None:
+    st.subheader(t("upload", language))
+    files = st.file_uploader("CSV / Excel", type=["csv", "xlsx", "xls", "txt"],
+                             accept_multiple_files=True, key="uploads")
+    if not files:
+        return
+    ready = []
+    for file in files:
+        data = file.getvalue()
+        st.markdown(f"**{file.name}**")
+        try:
+            report = preview_file(database(), event_id, file.name, data)
+        except SheetErrors as errors:
+            _problems(errors)
+            continue
+        except PaisaiError as exc:
+            st.error(str(exc))
+            continue
+        for line in report.skipped:
+            st.caption(line)
+        st.html(html_table(pl.DataFrame([s.__dict__ for s in report.stored]), lang(),
+                           "preview"))
+        ready.append((file.name, data))
+    if ready and st.button(t("confirm", language), type="primary"):
+        for name, data in ready:
+            try:
+                ingest_file(database(), event_id, Path(name), source="dashboard", data=data)
+                st.success(f"{t('stored', language)}: {name}")
+            except SheetErrors as errors:
+                _problems(errors)
+        digest = hashlib.sha256(b"".join(d for _, d in ready)).hexdigest()[:8]
+        st.session_state["last_upload"] = digest
+
+
+def enter_table(event_id: str, language: str) -> None:
+    st.subheader(t("enter_table", language))
+    round_no, pairs = queries.current_pairings(database(), event_id)
+    levels = [format_level(v) for v in range(2, 16)]
+    with st.form("enter_table"):
+        cols = st.columns(3)
+        chosen_round = cols[0].number_input(t("round", language), min_value=1,
+                                            value=round_no or 1)
+        table = cols[1].number_input(t("table", language), min_value=1, value=1)
+        forfeit = cols[2].selectbox("弃权 Forfeit", ["", "东西", "南北"])
+        cols = st.columns(2)
+        ew = cols[0].selectbox("东西级数 EW level", levels, index=8)
+        ns = cols[1].selectbox("南北级数 NS level", levels, index=8)
+        ew_team = ns_team = ""
+        if not pairs.is_empty() and chosen_round != round_no:
+            st.caption("未编排的轮次需要队号 an unpaired round needs the teams")
+        cols = st.columns(2)
+        ew_team = cols[0].text_input("东西队号 EW team（已编排可不填）")
+        ns_team = cols[1].text_input("南北队号 NS team")
+        reason = st.text_input(t("reason", language))
+        if st.form_submit_button(t("save", language)):
+            if not reason.strip():
+                st.error(t("reason", language))
+                return
+            row = {"round": chosen_round, "table": table, "ew_team": ew_team,
+                   "ns_team": ns_team, "ew_level": "" if forfeit else ew,
+                   "ns_level": "" if forfeit else ns, "forfeit": forfeit}
+            try:
+                report = ingest_rows(database(), event_id, "results", [row],
+                                     source="控制台 console", reason=reason.strip())
+                s = report.stored[0]
+                st.success(f"✓ new {s.new} · replaced {s.replaced} · unchanged {s.unchanged}")
+            except SheetErrors as errors:
+                _problems(errors)
+            except PaisaiError as exc:
+                st.error(str(exc))
+
+
+def pair_next(event_id: str, language: str) -> None:
+    st.subheader(t("pair_next", language))
+    cols = st.columns(3)
+    seed = cols[0].number_input("抽签种子 seed", min_value=0, value=None)
+    force = cols[1].checkbox(t("force", language))
+    if cols[2].button(t("pair_next", language)):
+        try:
+            with db.writing(database()) as con:
+                event = events.load(con, event_id)
+                round_no, pairing, used = rounds.pair(con, event, None,
+                                                      int(seed) if seed is not None else None,
+                                                      force)
+            st.success(f"{t('round', language)} {round_no} ✓")
+            if used is not None:
+                st.markdown(f"<div style='font-size:64px;font-weight:700'>抽签种子 {used}</div>",
+                            unsafe_allow_html=True)
+            for a, b in pairing.rematches:
+                st.warning(f"{a}–{b} 再次相遇 rematch")
+        except PaisaiError as exc:
+            st.error(str(exc))
+
+
+def downloads(event_id: str, language: str) -> None:
+    st.subheader(t("downloads", language))
+    folder = Path(tempfile.mkdtemp(prefix="paisai-"))
+    with db.reading(database()) as con:
+        event = events.load(con, event_id)
+        latest = rounds.latest_paired_round(con, event_id)
+        ranking = scoring.standings(con, event).select(scoring.STANDINGS_COLUMNS)
+        prizes = award_list(con, event)
+        pairs = rounds.pairings(con, event_id, latest) if latest else None
+    files = []
+    export_frame(ranking, f"{event.name} 排名", "排名", folder / "standings.xlsx")
+    files.append(("排名 standings.xlsx", folder / "standings.xlsx"))
+    export_frame(prizes, f"{event.name} 获奖名单", "获奖名单", folder / "awards.xlsx")
+    files.append(("获奖 awards.xlsx", folder / "awards.xlsx"))
+    if pairs is not None:
+        title = f"{event.name} 第 {latest} 轮"
+        export_pairings(pairs, title + "对阵表", folder / "pairings.xlsx")
+        export_pairings(pairs, title + "对阵表", folder / "pairings.html")
+        export_scoresheet(pairs, title + "成绩登记表", folder / "scoresheet.xlsx")
+        files += [("对阵表 pairings.xlsx", folder / "pairings.xlsx"),
+                  ("对阵表 pairings.html", folder / "pairings.html"),
+                  ("成绩登记表 scoresheet.xlsx", folder / "scoresheet.xlsx")]
+    cols = st.columns(len(files))
+    for col, (label, path) in zip(cols, files, strict=True):
+        col.download_button(label, path.read_bytes(), file_name=path.name)
+
+
+def self_report(event_id: str, language: str) -> None:
+    st.subheader(t("self_report", language))
+    round_no, _ = queries.current_pairings(database(), event_id)
+    if round_no is None:
+        st.info(t("no_pairing", language))
+        return
+    base = st.text_input(t("base_url", language), value=_default_base())
+    table = selfreport.links(database(), event_id, round_no, base)
+    with st.expander(f"{t('round', language)} {round_no}: {table.height} QR"):
+        for row in table.iter_rows(named=True):
+            cols = st.columns([1, 4])
+            cols[0].html(segno.make(row["url"]).svg_inline(scale=3))
+            cols[1].markdown(f"**{row['table']}** · {row['ew_team']} – {row['ns_team']}  \n"
+                             f"`{row['url']}`")
+    waiting = selfreport.pending(database(), event_id)
+    st.markdown(f"**{t('pending', language)}: {waiting.height}**")
+    for row in waiting.iter_rows(named=True):
+        cols = st.columns([4, 1, 1])
+        cols[0].write(f"{t('round', language)} {row['round']} · {t('table', language)} "
+                      f"{row['table_no']}: {row['ew_level']} – {row['ns_level']}")
+        for col, accept, key in ((cols[1], True, "accept"), (cols[2], False, "reject")):
+            if col.button(t(key, language), key=f"{key}-{row['report_id']}"):
+                try:
+                    selfreport.decide(database(), event_id, row["report_id"], accept)
+                    st.rerun()
+                except SheetErrors as errors:
+                    _problems(errors)
+                except PaisaiError as exc:
+                    st.error(str(exc))
+
+
+def _default_base() -> str:
+    try:
+        host = st.context.headers.get("Host") or "127.0.0.1:8501"
+    except Exception:  # outside a browser session (AppTest)
+        host = "127.0.0.1:8501"
+    return f"http://{host}"

@@ -1,0 +1,47 @@
+"""/bracket: Tractor group tables and the knockout tree, winners advancing, the champion."""
+
+import streamlit as st
+
+from dashboard.common import bracket_html, database, html_table, lang, rotate_if_due, selected_event
+from dashboard.i18n import t
+from pipeline import db, events
+from pipeline.tractor import stages
+
+language = lang()
+event_id = selected_event()
+if event_id is None:
+    st.info(t("no_event", language))
+    st.stop()
+
+
+@st.fragment(run_every=5)
+def show() -> None:
+    rotate_if_due("bracket")
+    with db.reading(database()) as con:
+        event = events.load(con, event_id)
+        if event.ruleset.discipline != "tractor":
+            st.info(t("not_tractor", language))
+            return
+        data = stages.view(con, event)
+        tables = stages.group_tables(con, event)
+    st.title(f"{event.name} · {t('bracket', language)}")
+    if not data["stages"]:
+        st.info(t("no_draw", language))
+        return
+    if data["champion"]:
+        st.markdown(f"<h2 data-testid='champion'>🏆 {t('champion', language)}: "
+                    f"{data['champion']}</h2>", unsafe_allow_html=True)
+    groups = [s for s in data["stages"] if s["kind"] == "group"]
+    if groups:
+        cols = st.columns(len(groups))
+        for col, stage in zip(cols, groups, strict=True):
+            col.subheader(stage["name"])
+            shown = tables.filter(tables["stage"] == stage["name"]).select(
+                "rank", "team_no", "wins", "losses", "points", "game_diff", "level_diff")
+            col.html(html_table(shown, language, f"group-{stage['name']}"))
+    knockout = [s for s in data["stages"] if s["kind"] == "knockout"]
+    if knockout:
+        st.html(bracket_html(knockout))
+
+
+show()

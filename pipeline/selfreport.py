@@ -1,0 +1,113 @@
+"""Table self-report: signed links per event, round and table; entries wait for the organizer.
+
+A link carries an HMAC of (event, round, table) under the event's secret, so it cannot be
+made up for another table; it stops working once the next round is paired (the round is
+closed). What a table sends is only a pending entry: it counts once the organizer accepts it,
+through the same validation as a sheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipeline import db
+from pipeline.errors import PaisaiError, UsageError
+from pipeline.ingest import ingest_rows
+from pipeline.levels import format_level, parse_level
+
+
+def _secret(con: duckdb.DuckDBPyConnection, event_id: str) -> str:
+    found = db.scalar(con, "select secret from event_secrets where event_id = ?", [event_id])
+    if found is None:
+        raise PaisaiError("本赛事还没有桌报链接 no table links made for this event yet")
+    return found
+
+
+def ensure_secret(con: duckdb.DuckDBPyConnection, event_id: str) -> str:
+    found = db.scalar(con, "select secret from event_secrets where event_id = ?", [event_id])
+    if found is None:
+        found = secrets.token_hex(16)
+        con.execute("insert into event_secrets values (?, ?)", [event_id, found])
+    return found
+
+
+def sign(secret: str, event_id: str, round_no: int, table_no: int) -> str:
+    message = f"{event_id}:{round_no}:{table_no}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:20]
+
+
+def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
+    """One signed link per table of the round."""
+    with db.writing(database) as con:
+        secret = ensure_secret(con, event_id)
+        tables = db.rows(con, "select table_no, ew_team, ns_team from pairings where event_id = ? "
+                              "and round = ? and table_no is not null order by table_no",
+                         [event_id, round_no])
+    return pl.DataFrame(
+        [(t, ew, ns, f"{base_url.rstrip('/')}/report?event={event_id}&round={round_no}"
+                     f"&table={t}&sig={sign(secret, event_id, round_no, t)}")
+         for t, ew, ns in tables],
+        schema=["table", "ew_team", "ns_team", "url"], orient="row")
+
+
+def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
+               signature: str) -> tuple[str, str]:
+    """The table's teams, if the link is genuine and its round still open."""
+    expected = sign(_secret(con, event_id), event_id, round_no, table_no)
+    if not hmac.compare_digest(expected, signature or ""):
+        raise UsageError("链接无效 this link is not valid")
+    later = db.scalar(con, "select count(*) from pairings where event_id = ? and round > ?",
+                      [event_id, round_no])
+    if later:
+        raise UsageError("本轮已结束，链接已失效 the round is closed; the link has expired")
+    found = db.rows(con, "select ew_team, ns_team from pairings where event_id = ? and round = ? "
+                         "and table_no = ?", [event_id, round_no, table_no])
+    if not found:
+        raise UsageError("没有这一桌 no such table")
+    return found[0]
+
+
+def submit(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
+           ew_level: str, ns_level: str) -> None:
+    ew, ns = parse_level(ew_level), parse_level(ns_level)
+    if ew is None or ns is None:
+        raise UsageError("请填写有效的级数 enter two levels (2…10 J Q K A 过A)")
+    with db.writing(database) as con:
+        check_link(con, event_id, round_no, table_no, signature)
+        con.execute("insert into pending_reports (event_id, round, table_no, ew_level, ns_level) "
+                    "values (?, ?, ?, ?, ?)", [event_id, round_no, table_no, ew, ns])
+
+
+def pending(database: Path, event_id: str) -> pl.DataFrame:
+    with db.reading(database) as con:
+        found = db.frame(con, "select report_id, round, table_no, ew_level, ns_level, "
+                              "submitted_at from pending_reports where event_id = $e and "
+                              "status = 'pending' order by submitted_at", {"e": event_id})
+    return found.with_columns(
+        pl.col("ew_level").map_elements(format_level, return_dtype=pl.String),
+        pl.col("ns_level").map_elements(format_level, return_dtype=pl.String))
+
+
+def decide(database: Path, event_id: str, report_id: int, accept: bool) -> None:
+    """Accept (through the same checks as a sheet) or reject one pending entry."""
+    with db.reading(database) as con:
+        found = db.rows(con, "select round, table_no, ew_level, ns_level from pending_reports "
+                             "where event_id = ? and report_id = ? and status = 'pending'",
+                        [event_id, report_id])
+    if not found:
+        raise UsageError("这条桌报已处理 this report was dealt with already")
+    round_no, table_no, ew, ns = found[0]
+    if accept:
+        ingest_rows(database, event_id, "results",
+                    [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
+                      "ns_level": format_level(ns)}],
+                    source=f"桌报 self-report #{report_id}", reason="self-report")
+    with db.writing(database) as con:
+        con.execute("update pending_reports set status = ?, decided_at = current_timestamp "
+                    "where report_id = ?", ["accepted" if accept else "rejected", report_id])

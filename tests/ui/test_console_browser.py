@@ -1,0 +1,141 @@
+"""The organizer console in a real browser, with the projector open in a second page."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
+
+from pipeline import db, rounds
+from pipeline.cli import main
+from tests.ui.conftest import Server, shot
+
+pytestmark = pytest.mark.browser
+PASSWORD = "s3cret-牌赛"
+
+
+@pytest.fixture
+def event_server(tmp_path, capsys):
+    database = tmp_path / "console.duckdb"
+    assert main(["event", "create", "--id", "big", "--name", "六十队大赛", "--ruleset",
+                 "suzhou-2025", "--db", str(database)]) == 0
+    assert main(["ingest", "--event", "big", str(write_csv(tmp_path / "e.csv", entries(60))),
+                 "--db", str(database)]) == 0
+    assert main(["pair", "--event", "big", "--db", str(database)]) == 0
+    capsys.readouterr()
+    server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD})
+    yield server
+    server.stop()
+
+
+def _login(page, url):
+    page.goto(f"{url}/admin?event=big")
+    page.get_by_label("密码").fill(PASSWORD)
+    page.get_by_role("button", name="登录").click()
+    page.wait_for_selector("text=上传报名表、成绩表", timeout=30_000)
+
+
+def _first_row(page):
+    page.wait_for_selector("table[data-testid=ranking] tbody tr", timeout=30_000)
+    return page.eval_on_selector("table[data-testid=ranking] tbody tr",
+                                 "r => Array.from(r.cells).map(c => c.innerText.trim())")
+
+
+def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_path):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    live, admin = context.new_page(), context.new_page()
+    live.goto(f"{event_server.url}/live?event=big&projector=1")
+    before = _first_row(live)
+    assert before[7] == "0"  # no points yet
+    _login(admin, event_server.url)
+    # a sheet with an error first: shown as a table, nothing stored
+    bad = write_csv(tmp_path / "bad.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "16", "9"]])
+    admin.set_input_files("input[type=file]", str(bad))
+    admin.locator("table[data-testid=problems]").wait_for(timeout=30_000)
+    assert "有错误，未导入任何内容" in admin.inner_text("body")
+    assert "不是有效的级数" in admin.inner_text("table[data-testid=problems]")
+    shot(admin, "admin-errors")
+    assert _first_row(live)[7] == "0"
+    # then the real round 1 sheet: preview, confirm
+    good = write_csv(tmp_path / "r1.csv", [RESULT_HEADER] + [
+        [1, t, f"A{2 * t - 1}", f"A{2 * t}", "过A" if t == 30 else "10", "8"]
+        for t in range(1, 31)])
+    admin.set_input_files("input[type=file]", str(good))
+    admin.get_by_role("button", name="确认导入").click()
+    admin.get_by_text("已导入: r1.csv").wait_for(timeout=30_000)
+    shot(admin, "admin-stored")
+    started = time.monotonic()
+    live.wait_for_function(
+        "() => { const r = document.querySelector('table[data-testid=ranking] tbody tr');"
+        " return r && r.cells[1].innerText.trim() === 'A59'; }", timeout=10_000)
+    assert time.monotonic() - started < 10
+    assert _first_row(live)[7] == "3"
+    shot(live, "live-after-upload")
+    context.close()
+
+
+def test_projector_pages_through_sixty_teams(event_server, page):
+    page.goto(f"{event_server.url}/live?event=big&projector=1")
+    _first_row(page)
+    assert not page.locator("[data-testid=stSidebar]").is_visible()
+    assert page.locator("table[data-testid=ranking] tbody tr").count() == 20
+    first = re.search(r"第 (\d)/3 页", page.inner_text("body")).group(1)
+    page.wait_for_function(
+        f"() => !document.body.innerText.includes('第 {first}/3 页')", timeout=25_000)
+    assert page.locator("table[data-testid=ranking] tbody tr").count() == 20
+    shot(page, "live-projector-paged")
+
+
+def test_self_report_accepted_appears_in_the_ranking(event_server, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    admin = context.new_page()
+    admin.set_viewport_size({"width": 1400, "height": 1000})
+    _login(admin, event_server.url)
+    with db.reading(event_server.database) as con:
+        assert rounds.latest_paired_round(con, "big") == 1
+    from pipeline.selfreport import links
+
+    url = links(event_server.database, "big", 1, event_server.url)["url"][4]  # table 5
+    phone = context.new_page()
+    phone.goto(url)
+    phone.wait_for_selector("text=第 1 轮 5 号桌报成绩", timeout=30_000)
+    phone.get_by_label("东西 A9").click()
+    phone.get_by_role("option", name="过A").click()
+    phone.get_by_label("南北 A10").click()
+    phone.get_by_role("option", name="Q").click()
+    phone.get_by_role("button", name="保存").click()
+    phone.wait_for_selector("text=已提交，等待裁判确认", timeout=15_000)
+    shot(phone, "self-report-phone")
+    forged = phone.url.replace("table=5", "table=6")
+    phone.goto(forged)
+    phone.wait_for_selector("text=链接无效", timeout=30_000)
+
+    _login(admin, event_server.url)  # a fresh session: the organizer logs in again
+    admin.wait_for_selector("text=待确认的桌报: 1", timeout=30_000)
+    admin.get_by_role("button", name="接受").click()
+    admin.wait_for_selector("text=待确认的桌报: 0", timeout=30_000)
+    live = context.new_page()
+    live.set_viewport_size({"width": 1400, "height": 1000})
+    live.goto(f"{event_server.url}/live?event=big")
+    assert _first_row(live)[1] == "A9"  # the only result: A9 passed A against Q
+    context.close()
+
+
+def test_console_without_password_does_nothing(tmp_path, page):
+    database = tmp_path / "nopw.duckdb"
+    assert main(["events", "--db", str(database)]) == 0
+    server = Server(database, env={"PAISAI_ADMIN_PASSWORD": ""})
+    try:
+        page.goto(f"{server.url}/admin")
+        page.wait_for_selector("text=PAISAI_ADMIN_PASSWORD", timeout=30_000)
+        assert page.locator("input[type=password]").count() == 0
+    finally:
+        server.stop()
+
+
+def test_standings_match_after_console_upload(event_server, capsys, tmp_path):
+    assert main(["standings", "--event", "big", "--format", "csv", "--db",
+                 str(event_server.database)]) == 0
+    assert len(read_csv_output(capsys.readouterr().out)) == 60
