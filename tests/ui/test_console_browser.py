@@ -64,7 +64,7 @@ def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_
         for t in range(1, 31)])
     admin.set_input_files("input[type=file]", str(good))
     admin.get_by_role("button", name="确认导入").click()
-    admin.get_by_text("已导入: r1.csv").wait_for(timeout=30_000)
+    admin.get_by_text("已导入: r1.csv").wait_for(timeout=60_000)
     shot(admin, "admin-stored")
     started = time.monotonic()
     live.wait_for_function(
