@@ -344,6 +344,117 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- history -----------------------------------------------------------------------------------
+
+
+@command("import-event")
+def cmd_import_event(args: argparse.Namespace) -> int:
+    from pipeline.ingest import import_event
+    from pipeline.ruleset import resolve
+
+    resolve(args.ruleset)
+    try:
+        reports = import_event(_db(args), args.id, args.name, args.ruleset, args.date,
+                               Path(args.source))
+    except SheetErrors as errors:
+        _err(f"有 {len(errors.problems)} 处错误，未导入任何内容 nothing imported")
+        _err(output.table(errors.frame().rename(PROBLEM_COLUMNS)))
+        return 2
+    for report in reports:
+        for stored in report.stored:
+            _out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
+    _out(f"已导入赛事 imported event {args.id}\n")
+    return 0
+
+
+@command("players")
+def cmd_players(args: argparse.Namespace) -> int:
+    from pipeline.history import identity
+
+    if args.action in ("merge", "split"):
+        with db.writing(_db(args)) as con:
+            if args.action == "merge":
+                if len(args.ids) != 2:
+                    raise UsageError("paisai players merge ID1 ID2")
+                identity.merge(con, args.ids[0], args.ids[1])
+                _out(f"已合并 merged {args.ids[1]} → {args.ids[0]}\n")
+            else:
+                if len(args.ids) != 1 or not args.event:
+                    raise UsageError("paisai players split ID --event EVENT")
+                identity.split(con, args.ids[0], args.event)
+                _out(f"已拆分 split {args.ids[0]} in {args.event}\n")
+        return 0
+    with db.reading(_db(args)) as con:
+        listing = identity.listing(con)
+    _out(output.render(listing.select("player_id", "name", "affiliations", "events", "event_ids",
+                                      "likely_duplicates"), args.format))
+    return 0
+
+
+@command("player")
+def cmd_player(args: argparse.Namespace) -> int:
+    import json
+
+    from pipeline.history import identity, stats
+
+    with db.reading(_db(args)) as con:
+        found = identity.find(con, args.name, args.affiliation)
+        if not found:
+            raise PaisaiError(f"没有找到选手 no player named {args.name}")
+        if len(found) > 1:
+            raise UsageError(f"有 {len(found)} 位同名选手，请加 --affiliation 区分 several players "
+                             f"with that name: {', '.join(found)} (see paisai players)")
+        profile = stats.player_profile(con, found[0])
+    if args.format == "json":
+        shown = {k: (v.to_dicts() if hasattr(v, "to_dicts") else v) for k, v in profile.items()}
+        _out(json.dumps(shown, ensure_ascii=False, indent=2, default=str) + "\n")
+        return 0
+    lines = [f"{profile['name']} ({profile['player_id']}) — {profile['affiliations'] or ''}",
+             f"赛事 events {profile['events']} · 轮次 rounds {profile['rounds']} · 胜/平/负 "
+             f"{profile['wins']}/{profile['draws']}/{profile['losses']} · 平均级差 avg level "
+             f"difference {profile['avg_level_diff']}"]
+    for label, key in (("最好名次 best", "best_finish"), ("最近名次 latest", "latest_finish")):
+        f = profile[key]
+        if f:
+            lines.append(f"{label}: {f['rank']}/{f['field_size']} {f['event_name']}")
+    _out("\n".join(lines) + "\n\n" + output.table(profile["finishes"]) + "\n\n"
+         + output.table(profile["partners"]) + "\n")
+    return 0
+
+
+@command("ratings")
+def cmd_ratings(args: argparse.Namespace) -> int:
+    from pipeline.history import ratings
+
+    with db.reading(_db(args)) as con:
+        stale = ratings.is_stale(con)
+    if stale:
+        with db.writing(_db(args)) as con:
+            ratings.recompute(con)
+    with db.reading(_db(args)) as con:
+        board = ratings.leaderboard(con)
+    _out(output.render(board, args.format, "选手评分 ratings (OpenSkill)"))
+    return 0
+
+
+@command("units")
+def cmd_units(args: argparse.Namespace) -> int:
+    from pipeline.history import stats
+
+    with db.reading(_db(args)) as con:
+        _out(output.render(stats.units(con), args.format))
+    return 0
+
+
+@command("compare")
+def cmd_compare(args: argparse.Namespace) -> int:
+    from pipeline.history import stats
+
+    with db.reading(_db(args)) as con:
+        _out(output.render(stats.compare(con, args.first, args.second), args.format))
+    return 0
+
+
 # -- the dashboard and the demo ----------------------------------------------------------------
 
 
@@ -482,6 +593,39 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument("--round", type=int, required=True, help="轮次 round")
         one.add_argument("--out", required=True, help=f"输出文件 output file ({suffixes})")
 
+    imported = sub.add_parser("import-event", help="导入一场往届赛事 import a past event whole")
+    _common(imported)
+    imported.add_argument("--id", required=True, help="赛事编号 [a-z0-9-]+")
+    imported.add_argument("--name", required=True, help="赛事名称 event name")
+    imported.add_argument("--ruleset", required=True, help="规则预设 preset or TOML file")
+    imported.add_argument("--date", help="日期 YYYY-MM-DD")
+    imported.add_argument("source", metavar="FILE_OR_DIR", help="工作簿或文件夹 workbook or folder")
+
+    players = sub.add_parser("players", help="选手身份：列出、合并、拆分 player identities")
+    _common(players)
+    players.add_argument("action", nargs="?", choices=["list", "merge", "split"], default="list")
+    players.add_argument("ids", nargs="*", metavar="ID", help="选手编号 player ids")
+    players.add_argument("--event", help="拆分所在赛事 the event of a split")
+    players.add_argument("--format", choices=FORMATS, default="table")
+
+    player = sub.add_parser("player", help="选手档案 a player's profile")
+    _common(player)
+    player.add_argument("name", help="姓名 name (繁体、空格均可)")
+    player.add_argument("--affiliation", help="单位 affiliation")
+    player.add_argument("--format", choices=["table", "json"], default="table")
+
+    for name, text in (("ratings", "选手评分榜 rating leaderboard"),
+                       ("units", "各单位历届成绩 units over time")):
+        one = sub.add_parser(name, help=text)
+        _common(one)
+        one.add_argument("--format", choices=FORMATS, default="table")
+
+    compare = sub.add_parser("compare", help="两场赛事对比 two events side by side")
+    _common(compare)
+    compare.add_argument("first", metavar="EVENT1")
+    compare.add_argument("second", metavar="EVENT2")
+    compare.add_argument("--format", choices=FORMATS, default="table")
+
     watch = sub.add_parser("watch", help="自动导入文件夹中的新表 ingest sheets saved into a folder")
     _common(watch)
     watch.add_argument("--event", required=True, help="赛事编号 event id")
@@ -508,7 +652,7 @@ EXTENSIONS: list[Callable] = []
 
 def _name(args: argparse.Namespace) -> str:
     action = getattr(args, "action", None)
-    if args.command in {"event", "export", "clock", "bracket", "meet", "players"} and action:
+    if args.command in {"event", "export", "clock", "bracket", "meet"} and action:
         return f"{args.command} {action}"
     return args.command
 

@@ -16,6 +16,8 @@ import polars as pl
 from pipeline import db, events
 from pipeline.errors import SheetErrors
 from pipeline.events import Event
+from pipeline.history import identity
+from pipeline.history.stats import refresh_event_ranks
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.store import STORERS, Stored, store_results
@@ -83,6 +85,11 @@ def apply(
                 context = load_context(con, event)
     if problems:
         raise SheetErrors(problems)
+    kinds = {s.kind for s in stored}
+    if "entries" in kinds:
+        identity.refresh(con, event_id)
+    if kinds and event.ruleset.discipline == "guandan":
+        refresh_event_ranks(con, event)
     return stored
 
 
@@ -147,3 +154,27 @@ def ingest_rows(
     with db.writing(db_file) as con:
         stored = apply(con, event_id, FileRead(source, [sheet]), source, reason)
     return IngestReport(source, stored)
+
+
+def import_event(
+    db_file: Path, event_id: str, name: str, ruleset: str, date: str | None, source: Path,
+) -> list[IngestReport]:
+    """A past event as a whole (registration and every round, one workbook or a folder), in
+    one transaction: all of it is stored, or nothing."""
+    if source.is_dir():
+        files = sorted(p for p in source.iterdir() if p.is_file() and
+                       p.suffix.lower() in {".csv", ".xlsx", ".xls", ".txt"})
+    elif source.is_file():
+        files = [source]
+    else:
+        raise SheetErrors.single(source.name, "找不到文件或文件夹 no such file or folder")
+    reads = [read_file(path) for path in files]
+    entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
+                           else 1)
+    reports = []
+    with db.writing(db_file) as con:
+        events.create(con, event_id, name, ruleset, date)
+        for read in entries_first:
+            reports.append(IngestReport(read.file, apply(con, event_id, read, read.file),
+                                        read.skipped))
+    return reports

@@ -1,0 +1,1 @@
+"""History across events: player identities, statistics and ratings for associations."""

@@ -1,0 +1,132 @@
+"""Statistics across events, in DuckDB SQL over `history_games` (one row per player per game)."""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from pipeline import db, events, scoring
+
+
+def _games() -> str:
+    return f"with history_games as ({db.sql('history_games')}) "
+
+
+def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
+    summary = db.frame(con, _games() + """
+        select count(distinct event_id) as events, count(*) as rounds,
+               count(*) filter (where outcome = 'win') as wins,
+               count(*) filter (where outcome = 'draw') as draws,
+               count(*) filter (where outcome = 'loss') as losses,
+               round(avg(level_diff), 2) as avg_level_diff
+        from history_games where player_id = $p""", {"p": player_id}).to_dicts()[0]
+    names = db.rows(con, "select arg_max(name, event_id), string_agg(distinct affiliation, ', ')"
+                         " from player_map where player_id = ?", [player_id])[0]
+    finishes = db.frame(con, """
+        select m.event_id, e.name as event_name, e.event_date, r.rank, r.field_size
+        from player_map m join events e using (event_id)
+        left join event_ranks r on r.event_id = m.event_id and r.team_no = m.team_no
+        where m.player_id = $p
+        order by e.event_date desc nulls last, e.created_at desc""", {"p": player_id})
+    ranked = finishes.drop_nulls("rank")
+    best = ranked.sort(["rank", "field_size"], descending=[False, True]).head(1).to_dicts()
+    partners = db.frame(con, _games() + """
+        select p.player_id as partner_id, any_value(pm.name) as partner,
+               count(distinct g.event_id) as events, count(*) as rounds,
+               count(*) filter (where g.outcome = 'win') as wins,
+               count(*) filter (where g.outcome = 'draw') as draws,
+               count(*) filter (where g.outcome = 'loss') as losses
+        from history_games g
+        join player_map pm on pm.event_id = g.event_id and pm.team_no = g.team_no
+             and pm.player_id <> g.player_id
+        join (select distinct player_id from player_map) p on p.player_id = pm.player_id
+        where g.player_id = $p
+        group by p.player_id order by rounds desc, partner_id""", {"p": player_id})
+    rating = db.frame(con, "select event_id, round, mu, sigma, ordinal from rating_history "
+                           "where player_id = $p order by rowid", {"p": player_id})
+    return {"player_id": player_id, "name": names[0], "affiliations": names[1], **summary,
+            "best_finish": best[0] if best else None,
+            "latest_finish": ranked.head(1).to_dicts()[0] if ranked.height else None,
+            "finishes": finishes, "partners": partners, "rating_history": rating}
+
+
+def head_to_head(con: duckdb.DuckDBPyConnection, player_id: str, other_id: str) -> dict:
+    """Games in which the player's team met a team with the other player."""
+    return db.frame(con, _games() + """
+        select count(*) as rounds,
+               count(*) filter (where g.outcome = 'win') as wins,
+               count(*) filter (where g.outcome = 'draw') as draws,
+               count(*) filter (where g.outcome = 'loss') as losses
+        from history_games g
+        join player_map o on o.event_id = g.event_id and o.team_no = g.opponent
+        where g.player_id = $p and o.player_id = $o""", {"p": player_id, "o": other_id}
+    ).to_dicts()[0]
+
+
+def partnership(con: duckdb.DuckDBPyConnection, first: str, second: str) -> dict:
+    """The games two players played as one team."""
+    return db.frame(con, _games() + """
+        select count(distinct g.event_id) as events, count(*) as rounds,
+               count(*) filter (where g.outcome = 'win') as wins,
+               count(*) filter (where g.outcome = 'draw') as draws,
+               count(*) filter (where g.outcome = 'loss') as losses,
+               round(avg(g.level_diff), 2) as avg_level_diff
+        from history_games g
+        join player_map o on o.event_id = g.event_id and o.team_no = g.team_no
+        where g.player_id = $a and o.player_id = $b""", {"a": first, "b": second}
+    ).to_dicts()[0]
+
+
+def units(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Participation and results per affiliation per event, oldest event first."""
+    return db.frame(con, f"with history_games as ({db.sql('history_games')}), history_units as "
+                         f"({db.sql('history_units')}) select * from history_units "
+                         "order by affiliation, event_date, event_id")
+
+
+def compare(con: duckdb.DuckDBPyConnection, first: str, second: str) -> pl.DataFrame:
+    """Two events side by side: field, rounds, level differences, share of upsets."""
+    rows = [event_summary(con, e) for e in (first, second)]
+    return pl.DataFrame(rows)
+
+
+def event_summary(con: duckdb.DuckDBPyConnection, event_id: str) -> dict:
+    event = events.load(con, event_id)
+    base = db.rows(con, """
+        select (select count(*) from teams where event_id = $e),
+               (select coalesce(max(round), 0) from results where event_id = $e),
+               (select round(avg(abs(ew_level - ns_level)), 2) from results
+                where event_id = $e and forfeit is null)""", {"e": event_id})[0]
+    spread = db.rows(con, "select abs(ew_level - ns_level) d, count(*) from results where "
+                          "event_id = ? and forfeit is null group by d order by d", [event_id])
+    decided = upsets = 0
+    for round_no in range(2, base[1] + 1):
+        ranks = dict(scoring.standings(con, event, round_no - 1).select("team_no", "rank")
+                     .iter_rows())
+        for ew, ns, a, b in db.rows(con, "select ew_team, ns_team, ew_level, ns_level from "
+                                         "results where event_id = ? and round = ? and "
+                                         "forfeit is null and ew_level <> ns_level",
+                                    [event_id, round_no]):
+            winner, loser = (ew, ns) if a > b else (ns, ew)
+            if ranks[winner] == ranks[loser]:
+                continue
+            decided += 1
+            upsets += ranks[winner] > ranks[loser]
+    return {"event_id": event_id, "name": event.name, "teams": base[0], "rounds": base[1],
+            "avg_level_diff": base[2],
+            "level_diffs": ", ".join(f"{d}:{n}" for d, n in spread),
+            "upset_share": round(upsets / decided, 3) if decided else None}
+
+
+def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event: events.Event) -> None:
+    """Keep the event's latest ranking for history queries."""
+    if event.ruleset.discipline != "guandan":
+        return
+    ranking = scoring.standings(con, event).select("team_no", "rank")
+    con.execute("delete from event_ranks where event_id = ?", [event.event_id])
+    con.register("new_ranks", ranking)
+    try:
+        con.execute("insert into event_ranks select ?, team_no, rank, "
+                    "(select count(*) from new_ranks) from new_ranks", [event.event_id])
+    finally:
+        con.unregister("new_ranks")
