@@ -15,6 +15,7 @@ pages = [
     live,
     st.Page(VIEWS / "pairings.py", title="对阵 Pairings", url_path="pairings"),
     st.Page(VIEWS / "bracket.py", title="赛程 Bracket", url_path="bracket"),
+    st.Page(VIEWS / "history.py", title="历史 History", url_path="history"),
     st.Page(VIEWS / "admin.py", title="控制台 Admin", url_path="admin"),
 ]
 

@@ -55,6 +55,18 @@ TEXT: dict[str, dict[str, str]] = {
     "champion": {"zh": "冠军", "en": "Champion"},
     "not_tractor": {"zh": "本赛事不是拖拉机赛事，没有淘汰赛。", "en": "Not a Tractor event: no bracket."},
     "no_draw": {"zh": "还没有抽签。", "en": "Not drawn yet."},
+    "history": {"zh": "历史与评分", "en": "History and ratings"},
+    "player_search": {"zh": "选手", "en": "Players"},
+    "leaderboard": {"zh": "评分榜", "en": "Rating leaderboard"},
+    "units": {"zh": "单位", "en": "Units"},
+    "compare": {"zh": "赛事对比", "en": "Compare events"},
+    "player_name": {"zh": "选手姓名（繁简、空格均可）", "en": "Player name"},
+    "player": {"zh": "选手", "en": "Player"},
+    "events": {"zh": "赛事", "en": "Events"},
+    "rounds": {"zh": "轮次", "en": "Rounds"},
+    "avg_diff": {"zh": "平均级差", "en": "Avg. level diff."},
+    "rating_over_time": {"zh": "评分变化", "en": "Rating over time"},
+    "opponent": {"zh": "对手姓名（相互战绩）", "en": "Opponent (head to head)"},
     "page_of": {"zh": "第 {p}/{n} 页", "en": "page {p} of {n}"},
 }
 

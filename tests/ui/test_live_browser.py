@@ -58,3 +58,11 @@ def test_pairings_page_finds_a_table(demo_server, page):
     page.wait_for_selector("table[data-testid=found]", timeout=15_000)
     assert "A1" in page.inner_text("table[data-testid=found]")
     shot(page, "pairings")
+
+
+def test_history_page_in_the_browser(demo_server, page):
+    page.goto(f"{demo_server.url}/history")
+    page.get_by_text("评分榜").click()
+    page.wait_for_selector("table[data-testid=leaderboard] tbody tr", timeout=30_000)
+    assert page.locator("table[data-testid=leaderboard] tbody tr").count() == 32
+    shot(page, "history")

@@ -110,3 +110,16 @@ def test_bracket_page_for_a_tractor_event(monkeypatch, tmp_path):
     at = _run(monkeypatch, database, "bracket", event="tr")
     assert not at.exception
     assert "赛程" in at.title[0].value
+
+
+def test_history_page(monkeypatch, demo_db):
+    at = _run(monkeypatch, demo_db, "history")
+    assert not at.exception
+    assert at.title[0].value == "历史与评分"
+    from pipeline import db
+
+    with db.reading(demo_db) as con:
+        name = con.execute("select name from player_map limit 1").fetchall()[0][0]
+    at.text_input[0].input(name).run()
+    assert not at.exception
+    assert at.metric[0].value == "1"  # one event

@@ -1,0 +1,87 @@
+"""History at association scale: 1,000 events, 200,000 players, written straight to DuckDB."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+
+from pipeline import db
+from pipeline.history import identity, ratings, stats
+from pipeline.ruleset import load_preset
+
+UNITS = [f"单位{i}" for i in range(400)]
+
+
+def build(database: Path, events: int, players: int, teams: int, rounds: int,
+          seed: int = 7) -> None:
+    rng = random.Random(seed)
+    pool = [(f"选手{i}", UNITS[i % len(UNITS)]) for i in range(players)]
+    rules = load_preset("suzhou-2025")
+    event_rows, team_rows, result_rows, rank_rows = [], [], [], []
+    for e in range(events):
+        event_id = f"ev{e}"
+        event_rows.append((event_id, f"赛事{e}", rules.name, rules.source,
+                           f"{2000 + e // 50}-01-{1 + e % 28:02d}"))
+        members = rng.sample(range(players), 2 * teams)
+        for t in range(teams):
+            a, b = pool[members[2 * t]], pool[members[2 * t + 1]]
+            team_rows.append((event_id, f"A{t + 1}", f"队{t + 1}", a[0], b[0], a[1]))
+        for r in range(1, rounds + 1):
+            order = rng.sample(range(1, teams + 1), teams)
+            for table in range(teams // 2):
+                result_rows.append((event_id, r, table + 1, f"A{order[2 * table]}",
+                                    f"A{order[2 * table + 1]}", rng.randint(2, 15),
+                                    rng.randint(2, 14)))
+        for rank, t in enumerate(rng.sample(range(1, teams + 1), teams), start=1):
+            rank_rows.append((event_id, f"A{t}", rank, teams))
+    with db.writing(database) as con:
+        for table, rows, columns in (
+            ("events", event_rows, "event_id, name, ruleset_name, ruleset_toml, event_date"),
+            ("teams", team_rows, "event_id, team_no, team_name, player1, player2, affiliation"),
+            ("results", result_rows,
+             "event_id, round, table_no, ew_team, ns_team, ew_level, ns_level"),
+            ("event_ranks", rank_rows, "event_id, team_no, rank, field_size"),
+        ):
+            frame = pl.DataFrame(rows, orient="row", schema=[c.strip() for c in
+                                                             columns.split(",")])
+            con.register("bulk", frame)
+            con.execute(f"insert into {table} ({columns}) select * from bulk")
+            con.unregister("bulk")
+        identity.refresh(con)
+
+
+def run() -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        database = Path(scratch) / "history.duckdb"
+        started = time.perf_counter()
+        build(database, events=1000, players=200_000, teams=100, rounds=5)
+        rows.append({"case": "history: build 1,000 events / 200,000 players (setup)",
+                     "seconds": time.perf_counter() - started, "note": "500,000 tables"})
+        with db.writing(database) as con:
+            started = time.perf_counter()
+            games = ratings.recompute(con)
+            rows.append({"case": "history: full rating recomputation",
+                         "seconds": time.perf_counter() - started, "note": f"{games:,} games"})
+        with db.reading(database) as con:
+            player = con.execute("select player_id from player_map group by player_id "
+                                 "order by count(*) desc limit 1").fetchall()[0][0]
+            times = []
+            for _ in range(5):
+                started = time.perf_counter()
+                stats.player_profile(con, player)
+                times.append(time.perf_counter() - started)
+            rows.append({"case": "history: player profile", "seconds": min(times),
+                         "note": "best of 5, the busiest player"})
+            times = []
+            for _ in range(5):
+                started = time.perf_counter()
+                ratings.leaderboard(con, 100)
+                times.append(time.perf_counter() - started)
+            rows.append({"case": "history: rating leaderboard", "seconds": min(times),
+                         "note": "best of 5, top 100"})
+    return rows

@@ -1,0 +1,89 @@
+"""/history: player profiles, the rating leaderboard, units over time, two events compared."""
+
+import plotly.express as px
+import polars as pl
+import streamlit as st
+
+from dashboard.common import database, html_table, lang
+from dashboard.i18n import t
+from pipeline import db, queries
+from pipeline.history import identity, ratings, stats
+
+language = lang()
+st.title(t("history", language))
+path = database()
+with db.reading(path) as con:
+    stale = ratings.is_stale(con)
+if stale:  # reading the history is a read; keeping the ratings current is a short write
+    with db.writing(path) as con:
+        ratings.recompute(con)
+
+search, board, units_tab, compare_tab = st.tabs(
+    [t("player_search", language), t("leaderboard", language), t("units", language),
+     t("compare", language)])
+
+with search:
+    name = st.text_input(t("player_name", language)).strip()
+    if name:
+        with db.reading(path) as con:
+            found = identity.find(con, name, None)
+            listing = identity.listing(con).filter(pl.col("player_id").is_in(found))
+        if not found:
+            st.warning(t("not_found", language))
+        else:
+            labels = {r["player_id"]: f"{r['name']} · {r['affiliations']} ({r['player_id']})"
+                      for r in listing.to_dicts()}
+            chosen = st.selectbox(t("player", language), found, format_func=labels.get)
+            with db.reading(path) as con:
+                profile = stats.player_profile(con, chosen)
+            cols = st.columns(4)
+            cols[0].metric(t("events", language), profile["events"])
+            cols[1].metric(t("rounds", language), profile["rounds"])
+            cols[2].metric("胜/平/负 W/D/L",
+                           f"{profile['wins']}/{profile['draws']}/{profile['losses']}")
+            cols[3].metric(t("avg_diff", language), profile["avg_level_diff"])
+            history = profile["rating_history"]
+            if history.height:
+                history = history.with_row_index("game", offset=1)
+                st.plotly_chart(px.line(history.to_pandas(), x="game", y="ordinal",
+                                        hover_data=["event_id", "round"], markers=True,
+                                        title=t("rating_over_time", language)), width="stretch")
+            st.html(html_table(profile["finishes"], language, "finishes"))
+            st.html(html_table(profile["partners"], language, "partners"))
+            other = st.text_input(t("opponent", language)).strip()
+            if other:
+                with db.reading(path) as con:
+                    others = identity.find(con, other, None)
+                    if others:
+                        st.json(stats.head_to_head(con, chosen, others[0]))
+                    else:
+                        st.warning(t("not_found", language))
+
+with board:
+    with db.reading(path) as con:
+        leaders = ratings.leaderboard(con, 100)
+    st.caption("OpenSkill (Plackett-Luce), ordinal = mu − 3·sigma")
+    st.html(html_table(leaders, language, "leaderboard"))
+
+with units_tab:
+    with db.reading(path) as con:
+        per_unit = stats.units(con)
+    if per_unit.height:
+        st.plotly_chart(px.bar(per_unit.to_pandas(), x="event_id", y="wins", color="affiliation",
+                               barmode="group", title=t("units", language)), width="stretch")
+        st.html(html_table(per_unit, language, "units"))
+
+with compare_tab:
+    ids = queries.event_list(path)["event_id"].to_list()
+    if len(ids) >= 2:
+        cols = st.columns(2)
+        first = cols[0].selectbox("1", ids, index=0)
+        second = cols[1].selectbox("2", ids, index=1)
+        with db.reading(path) as con:
+            side_by_side = stats.compare(con, first, second)
+        st.html(html_table(side_by_side, language, "compare"))
+        both = pl.concat([queries.level_differences(path, e).with_columns(event=pl.lit(e))
+                          for e in (first, second)])
+        if both.height:
+            st.plotly_chart(px.histogram(both.to_pandas(), x="level_diff", color="event",
+                                         barmode="group", nbins=14), width="stretch")
