@@ -100,6 +100,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                  f"{len(errors.problems)} error(s), nothing stored")
             _err(output.table(errors.frame().rename(PROBLEM_COLUMNS)))
             continue
+        if report.already_received:
+            _out(f"{report.file}: 同一文件已经收到过，未作任何改动 the same file was received "
+                 "before; nothing changed\n")
         for line in report.skipped:
             _out(f"{report.file}: {line}\n")
         for stored in report.stored:
@@ -341,6 +344,52 @@ def cmd_watch(args: argparse.Namespace) -> int:
               2 if args.once else None, log=lambda line: _out(line + "\n"))
     except KeyboardInterrupt:
         return 0
+    return 0
+
+
+# -- keeping the data safe -------------------------------------------------------------------
+
+
+@command("uploads")
+def cmd_uploads(args: argparse.Namespace) -> int:
+    from pipeline import maintenance
+
+    with db.reading(_db(args)) as con:
+        events.load(con, args.event)
+        _out(output.render(maintenance.uploads(con, args.event), args.format))
+    return 0
+
+
+@command("backup")
+def cmd_backup(args: argparse.Namespace) -> int:
+    from pipeline import maintenance
+
+    maintenance.backup(_db(args), Path(args.out))
+    _out(f"已备份 backed up {_db(args)} → {args.out}\n")
+    return 0
+
+
+@command("restore")
+def cmd_restore(args: argparse.Namespace) -> int:
+    from pipeline import maintenance
+
+    maintenance.restore(_db(args), Path(args.file))
+    _out(f"已恢复 restored {args.file} → {_db(args)}\n")
+    return 0
+
+
+@command("check")
+def cmd_check(args: argparse.Namespace) -> int:
+    from pipeline import maintenance
+
+    with db.reading(_db(args)) as con:
+        problems = maintenance.check(con)
+    for line in problems:
+        _err(line)
+    if problems:
+        _err(f"发现 {len(problems)} 个问题 {len(problems)} problem(s) found")
+        return 1
+    _out("检查通过 all checks passed\n")
     return 0
 
 
@@ -592,6 +641,19 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument("--event", required=True, help="赛事编号 event id")
         one.add_argument("--round", type=int, required=True, help="轮次 round")
         one.add_argument("--out", required=True, help=f"输出文件 output file ({suffixes})")
+
+    uploads = sub.add_parser("uploads", help="收到的文件 files received")
+    _common(uploads)
+    uploads.add_argument("--event", required=True, help="赛事编号 event id")
+    uploads.add_argument("--format", choices=FORMATS, default="table")
+    backup = sub.add_parser("backup", help="备份数据库 back up the database")
+    _common(backup)
+    backup.add_argument("--out", required=True, help="备份文件 backup file")
+    restore = sub.add_parser("restore", help="从备份恢复 restore a backup")
+    _common(restore)
+    restore.add_argument("file", metavar="FILE", help="备份文件 backup file")
+    check = sub.add_parser("check", help="一致性检查 check the database")
+    _common(check)
 
     imported = sub.add_parser("import-event", help="导入一场往届赛事 import a past event whole")
     _common(imported)

@@ -7,6 +7,7 @@ A file with any problem stores nothing (SheetErrors, exit 2); a received file is
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,12 @@ class IngestReport:
     file: str
     stored: list[Stored] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    already_received: bool = False
+
+
+def max_upload_bytes() -> int:
+    """The size limit of one file, checked before it is parsed (env PAISAI_MAX_UPLOAD_MB)."""
+    return int(float(os.environ.get("PAISAI_MAX_UPLOAD_MB", "20")) * 1024 * 1024)
 
 
 def load_context(con: duckdb.DuckDBPyConnection, event: Event) -> EventContext:
@@ -97,11 +104,14 @@ def _note_upload(
     con: duckdb.DuckDBPyConnection, event_id: str, name: str, data: bytes, source: str,
     status: str, message: str,
 ) -> None:
+    digest = hashlib.sha256(data).hexdigest()
     con.execute(
         "insert into uploads (event_id, file_name, sha256, size_bytes, source, status, message) "
         "values (?, ?, ?, ?, ?, ?, ?)",
-        [event_id, name, hashlib.sha256(data).hexdigest(), len(data), source, status, message],
+        [event_id, name, digest, len(data), source, status, message],
     )
+    if len(data) <= max_upload_bytes():
+        con.execute("insert or ignore into upload_blobs values (?, ?)", [digest, data])
 
 
 def ingest_file(
@@ -115,6 +125,15 @@ def ingest_file(
         except OSError as exc:
             raise SheetErrors.single(path.name, f"无法读取文件 cannot read file: {exc.strerror}") \
                 from None
+    if len(data) > max_upload_bytes():
+        raise SheetErrors.single(path.name, f"文件超过 {max_upload_bytes() // 1024 // 1024} MB，"
+                                            "未读取 the file is over the size limit; not read")
+    digest = hashlib.sha256(data).hexdigest()
+    with db.reading(db_file) as con:
+        seen = db.scalar(con, "select count(*) from uploads where event_id = ? and sha256 = ? "
+                              "and status = 'stored'", [event_id, digest])
+    if seen:
+        return IngestReport(path.name, already_received=True)
     try:
         read = read_file(path, kind, data)
         with db.writing(db_file) as con:

@@ -148,9 +148,11 @@ def test_english_headers_in_any_order_and_kind_override(cli, event16, tmp_path):
     path = write_csv(tmp_path / "r.csv", [
         ["note", "ns_level", "ew_level", "ns_team", "ew_team", "table", "round", "extra"],
         ["", "9", "10", "A2", "A1", "1", "1", "x"]])
-    assert cli("ingest", "--event", event16, "--kind", "results", path).code == 0
     wrong = cli("ingest", "--event", event16, "--kind", "penalties", path)
     assert wrong.code == 2 and "罚分表" in wrong.err
+    assert cli("ingest", "--event", event16, "--kind", "results", path).code == 0
+    again = cli("ingest", "--event", event16, path)
+    assert again.code == 0 and "已经收到过" in again.out
 
 
 def test_round_in_two_parts_and_rounds_command(cli, event16, tmp_path):
@@ -171,7 +173,10 @@ def test_round_in_two_parts_and_rounds_command(cli, event16, tmp_path):
 def test_corrected_table_is_replaced_and_audited(cli, event16, tmp_path, db_file):
     sheet = [RESULT_HEADER, [1, 1, "A1", "A2", "10", "8"]]
     assert cli("ingest", "--event", event16, write_csv(tmp_path / "a.csv", sheet)).code == 0
-    same = cli("ingest", "--event", event16, write_csv(tmp_path / "a2.csv", sheet))
+    same_file = cli("ingest", "--event", event16, write_csv(tmp_path / "a2.csv", sheet))
+    assert "已经收到过" in same_file.out  # the very same file: a no-op that says so
+    same_values = [[*RESULT_HEADER, "备注"], [1, 1, "A1", "A2", "10", "8", "复核"]]
+    same = cli("ingest", "--event", event16, write_csv(tmp_path / "a3.csv", same_values))
     assert "未变 unchanged 1" in same.out
     fixed = [RESULT_HEADER, [1, 1, "A1", "A2", "8", "10"]]
     run = cli("ingest", "--event", event16, write_csv(tmp_path / "fix.csv", fixed))
@@ -210,7 +215,8 @@ def test_writer_gives_up_with_a_clear_message(paisai, event16, tmp_path, db_file
 
 
 def test_entries_sent_again_change_nothing(cli, event16, tmp_path):
-    again = cli("ingest", "--event", event16, write_csv(tmp_path / "e2.csv", entries(16)))
+    again = cli("ingest", "--event", event16, write_csv(tmp_path / "e2.csv", entries(16),
+                                                         encoding="utf-8-sig"))
     assert "未变 unchanged 16" in again.out
     renamed = [ENTRY_HEADER, ["A1", "新队名", "张1", "李1", "单位1"]]
     run = cli("ingest", "--event", event16, write_csv(tmp_path / "e3.csv", renamed))

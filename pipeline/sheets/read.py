@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,16 +84,39 @@ def _find_header(rows: list[list[object]], kind: str | None) -> tuple[int, Heade
     return None
 
 
+MAX_UNPACKED = 200 * 1024 * 1024
+MAX_TEXT = 200
+
+
+def _header_again(texts: list[str | None], found: HeaderMatch) -> bool:
+    """A data row that repeats the header (a second header row in the middle of the data)."""
+    same = sum(1 for code, pos in found.positions.items()
+               if pos < len(texts) and texts[pos] == found.written[code])
+    return same >= 2
+
+
 def _to_sheet(
     file: str, sheet: str, rows: list[list[object]], index: int, found: HeaderMatch
 ) -> RawSheet:
     data_rows = rows[index + 1 :]
+    problems: list[Problem] = []
     columns: dict[str, list[str | None]] = {code: [] for code in found.positions}
     numbers: list[int] = []
     for offset, cells in enumerate(data_rows):
         texts = [_cell_text(c) for c in cells]
         if not any(texts):
             continue  # blank rows are not rows of data
+        if _header_again(texts, found):
+            problems.append(Problem(file, sheet, index + 2 + offset, "", "",
+                                    "表头在数据中又出现了一次，请删除这一行 the header row appears "
+                                    "again among the data: delete this row"))
+            continue
+        for code, position in found.positions.items():
+            text = texts[position] if position < len(texts) else None
+            if text is not None and len(text) > MAX_TEXT:
+                problems.append(Problem(file, sheet, index + 2 + offset, found.written[code],
+                                        text[:20] + "…", f"内容过长（超过 {MAX_TEXT} 字） "
+                                        f"the cell is longer than {MAX_TEXT} characters"))
         numbers.append(index + 2 + offset)
         for code, position in found.positions.items():
             columns[code].append(texts[position] if position < len(texts) else None)
@@ -101,12 +125,15 @@ def _to_sheet(
         schema={**{code: pl.String for code in columns}, ROW: pl.Int64},
     )
     sheet_read = RawSheet(file, sheet, found.kind, index + 1, found.written, frame)
-    if found.duplicates:
-        problems = [
-            Problem(file, sheet, index + 1, found.written[code], "",
-                    f"列重复出现 column appears {len(places)} times")
-            for code, places in found.duplicates.items()
-        ]
+    problems += [
+        Problem(file, sheet, index + 1, found.written[code], "",
+                f"列重复出现 column appears {len(places)} times")
+        for code, places in found.duplicates.items()
+    ]
+    if not numbers and not problems:
+        problems.append(Problem(file, sheet, index + 1, "", "",
+                                "只有表头，没有数据行 only a header row, no data"))
+    if problems:
         raise SheetErrors(problems)
     return sheet_read
 
@@ -141,6 +168,7 @@ def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
     from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
     file = path.name
+    _refuse_zip_bomb(file, data)
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
     except Exception as exc:  # calamine raises several types for unreadable files
@@ -166,6 +194,21 @@ def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
         raise _file_problem(file, "没有一个工作表的表头能识别 no sheet has a recognised header; "
                                   + _no_header_message(kind))
     return result
+
+
+def _refuse_zip_bomb(file: str, data: bytes) -> None:
+    """An xlsx is a zip: refuse one that would unpack to more than MAX_UNPACKED bytes."""
+    if not data.startswith(b"PK"):
+        return
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except zipfile.BadZipFile:
+        raise _file_problem(file, "文件已损坏，不是有效的 Excel 文件 the file is damaged: not a "
+                                  "valid workbook") from None
+    if unpacked > MAX_UNPACKED:
+        raise _file_problem(file, f"工作簿解压后超过 {MAX_UNPACKED // 1024 // 1024} MB，拒绝读取 "
+                                  "the workbook unpacks to more than the limit; refused")
 
 
 def read_file(path: Path, kind: str | None = None, data: bytes | None = None) -> FileRead:
