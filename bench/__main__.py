@@ -9,9 +9,14 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import history, pairing
+from bench import history, pairing, turnaround
 
 TARGETS = {
+    "turnaround at round 7, 1,000 teams": 0.5,
+    "turnaround at round 7, 10,000 teams": 2.0,
+    "ingest ÷ bare read_csv, 1,000 teams": 3.0,
+    "ingest ÷ bare read_csv, 10,000 teams": 3.0,
+    "peak memory after 10,000 teams (MB)": 1024,
     "pair round 7 of 16 teams": 0.05,
     "pair round 7 of 10,000 teams": 2.0,
     "history: full rating recomputation": 60.0,
@@ -21,7 +26,8 @@ TARGETS = {
 
 
 def main() -> int:
-    rows = [pairing.run(16), pairing.run(10_000), *history.run()]
+    rows = [*turnaround.run(16), *turnaround.run(1_000), *turnaround.run(10_000),
+            pairing.run(16), pairing.run(10_000), *history.run()]
     lines = [
         "# Benchmarks",
         "",

@@ -347,6 +347,27 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("publish")
+def cmd_publish(args: argparse.Namespace) -> int:
+    from pipeline.publish import publish
+
+    changed = publish(_db(args), args.event, Path(args.out), args.base_url)
+    _out(f"已发布 published {args.out}: {len(changed)} 个文件更新 files changed\n")
+    return 0
+
+
+@command("simulate")
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from pipeline.simulate import simulate
+
+    if args.teams < 2 or args.rounds < 1:
+        raise UsageError("至少 2 队 1 轮 at least 2 teams and 1 round")
+    made = simulate(args.teams, args.rounds, Path(args.out), args.seed, args.ruleset)
+    _out(f"已生成 wrote {made.entries} 与 and {len(made.rounds)} 轮成绩 round sheets in "
+         f"{made.folder}\n")
+    return 0
+
+
 # -- keeping the data safe -------------------------------------------------------------------
 
 
@@ -641,6 +662,19 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument("--event", required=True, help="赛事编号 event id")
         one.add_argument("--round", type=int, required=True, help="轮次 round")
         one.add_argument("--out", required=True, help=f"输出文件 output file ({suffixes})")
+
+    publish = sub.add_parser("publish", help="发布静态网站 publish a static site")
+    _common(publish)
+    publish.add_argument("--event", required=True, help="赛事编号 event id")
+    publish.add_argument("--out", required=True, help="输出文件夹 output folder")
+    publish.add_argument("--base-url", help="网站地址（二维码） the site's address, for the QR")
+    simulate = sub.add_parser("simulate", help="生成模拟赛事的表格 write a synthetic event")
+    _common(simulate)
+    simulate.add_argument("--teams", type=int, required=True, help="队数 teams")
+    simulate.add_argument("--rounds", type=int, required=True, help="轮数 rounds")
+    simulate.add_argument("--out", required=True, help="输出文件夹 output folder")
+    simulate.add_argument("--seed", type=int, default=1, help="随机种子 seed")
+    simulate.add_argument("--ruleset", default="suzhou-2025", help="规则 ruleset")
 
     uploads = sub.add_parser("uploads", help="收到的文件 files received")
     _common(uploads)

@@ -1,0 +1,139 @@
+"""`paisai publish`: a static site for thousands of phones (HTML, CSS, JSON; no server code).
+
+Pages: the ranking (index.html), the current pairings, one page per team (its table and
+seat this round, its results so far) and a QR page for the projector pointing at the site's
+address. Publishing again rewrites only the files whose content changed.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from urllib.parse import quote
+
+import polars as pl
+import segno
+
+from pipeline import db, events, rounds, scoring
+from pipeline.levels import format_level
+from pipeline.output import HEADERS_ZH
+
+CSS = """body{font-family:"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
+margin:0;padding:12px;background:#f5f7fb;color:#112}h1{font-size:22px;margin:8px 0}
+nav a{margin-right:12px}table{border-collapse:collapse;width:100%;background:#fff}
+th{background:#1f3b63;color:#fff;position:sticky;top:0}th,td{padding:6px 8px;
+border-bottom:1px solid #dde;font-size:15px;text-align:left}td.n{text-align:right}
+.card{background:#fff;border-radius:8px;padding:12px;margin:10px 0;font-size:18px}
+.big{font-size:34px;font-weight:700}@media(min-width:800px){body{max-width:960px;margin:auto}}
+"""
+
+
+def _page(title: str, body: str, depth: int = 0) -> str:
+    up = "../" * depth
+    return (f'<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f"<title>{html.escape(title)}</title>"
+            f'<link rel="stylesheet" href="{up}style.css"></head><body>'
+            f'<nav><a href="{up}index.html">排名</a><a href="{up}pairings.html">对阵</a>'
+            f'<a href="{up}teams.html">各队</a></nav><h1>{html.escape(title)}</h1>{body}'
+            "</body></html>\n")
+
+
+def _table(frame: pl.DataFrame, links: dict[str, str] | None = None) -> str:
+    head = "".join(f"<th>{html.escape(HEADERS_ZH.get(c, c))}</th>" for c in frame.columns)
+    rows = []
+    for row in frame.iter_rows(named=True):
+        cells = []
+        for column, value in row.items():
+            text = html.escape("" if value is None else str(value))
+            if links and column == "team_no" and value in links:
+                text = f'<a href="{links[value]}">{text}</a>'
+            numeric = isinstance(value, int | float) and not isinstance(value, bool)
+            cells.append(f'<td class="{"n" if numeric else ""}">{text}</td>')
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def team_file(team_no: str) -> str:
+    return f"teams/{quote(team_no, safe='')}.html"
+
+
+def _write(out: Path, relative: str, text: str, changed: list[str]) -> None:
+    path = out / relative
+    data = text.encode("utf-8")
+    if path.exists() and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    changed.append(relative)
+
+
+def publish(database: Path, event_id: str, out: Path, base_url: str | None = None) -> list[str]:
+    """Write the site; returns the files that changed."""
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        after = scoring.latest_round(con, event_id)
+        ranking = scoring.standings(con, event, after)
+        played = scoring.team_rounds(con, event, after)
+        latest = rounds.latest_paired_round(con, event_id)
+        pairs = rounds.pairings(con, event_id, latest) if latest else None
+    out.mkdir(parents=True, exist_ok=True)
+    changed: list[str] = []
+    links = {t: team_file(t) for t in ranking["team_no"]}
+    shown = ranking.select(scoring.STANDINGS_COLUMNS)
+    _write(out, "style.css", CSS, changed)
+    _write(out, "index.html", _page(f"{event.name} · 第 {after} 轮后排名",
+                                    _table(shown, links)), changed)
+    _write(out, "standings.json", json.dumps(
+        {"event": event_id, "round": after, "standings": shown.to_dicts()},
+        ensure_ascii=False), changed)
+    seats: dict[str, tuple[int | None, str, str | None]] = {}
+    if pairs is not None:
+        table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+            pl.col("ns_team").fill_null("轮空 bye"))
+        _write(out, "pairings.html", _page(f"{event.name} · 第 {latest} 轮对阵",
+                                           _table(table)), changed)
+        _write(out, "pairings.json", json.dumps(
+            {"event": event_id, "round": latest, "tables": pairs.select(
+                "table", "ew_team", "ns_team").to_dicts()}, ensure_ascii=False), changed)
+        for r in pairs.iter_rows(named=True):
+            seats[r["ew_team"]] = (r["table"], "东西 EW", r["ns_team"])
+            if r["ns_team"]:
+                seats[r["ns_team"]] = (r["table"], "南北 NS", r["ew_team"])
+    else:
+        _write(out, "pairings.html", _page(event.name, "<p>还没有编排 not paired yet</p>"),
+               changed)
+    index = "".join(f'<li><a href="{team_file(t)}">{html.escape(t)} '
+                    f'{html.escape(n or "")}</a></li>'
+                    for t, n in ranking.select("team_no", "team_name").iter_rows())
+    _write(out, "teams.html", _page(f"{event.name} · 各队", f"<ul>{index}</ul>"), changed)
+    by_team = {key[0]: frame for key, frame in played.group_by("team_no")} if played.height \
+        else {}
+    for r in ranking.iter_rows(named=True):
+        team = r["team_no"]
+        seat = seats.get(team)
+        if seat and seat[0] is not None:
+            now = (f'<div class="card">第 {latest} 轮 round {latest}<br>'
+                   f'<span class="big">{seat[0]} 号桌</span> · {seat[1]}<br>'
+                   f"对手 opponent: {html.escape(seat[2] or '')}</div>")
+        elif seat:
+            now = f'<div class="card">第 {latest} 轮：轮空 bye</div>'
+        else:
+            now = ""
+        games = by_team.get(team)
+        results = ""
+        if games is not None:
+            results = _table(games.sort("round").select(
+                "round", "opponent", "outcome", "match_points", "level_diff_score",
+                pl.col("levels").map_elements(format_level, return_dtype=pl.String)))
+        summary = (f'<div class="card">名次 rank <span class="big">{r["rank"]}</span> · '
+                   f'积分 {r["match_points"]} · 级差分 {r["level_diff_score"]}</div>')
+        _write(out, team_file(team), _page(f"{team} {r['team_name'] or ''}",
+                                           now + summary + results, depth=1), changed)
+    if base_url:
+        qr = segno.make(base_url).svg_inline(scale=12)
+        _write(out, "qr.html", _page(event.name, f'<div style="text-align:center">{qr}'
+                                     f'<p class="big">{html.escape(base_url)}</p></div>'),
+               changed)
+    return changed
