@@ -53,7 +53,7 @@ def run(teams: int) -> list[dict]:
             rounds.pair(con, event, 8)
             pairs = rounds.pairings(con, "bench", 8)
         paired = time.perf_counter()
-        export_pairings(pairs, "基准 第 8 轮", folder / "pairings.xlsx")
+        export_pairings(pairs, "基准 第 8 轮", folder / "pairings.html")  # for the wall
         done = time.perf_counter()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     label = f"{teams:,} teams"

@@ -131,11 +131,18 @@ def _store(con, event_id: str, round_no: int, pairing: Pairing, system: str,
     con.execute("delete from pairings where event_id = ? and round = ?", [event_id, round_no])
     con.execute("delete from pairing_rounds where event_id = ? and round = ?",
                 [event_id, round_no])
-    rows = [(event_id, round_no, t.table, t.ew_team, t.ns_team) for t in pairing.tables]
+    rows = [(t.table, t.ew_team, t.ns_team) for t in pairing.tables]
     if pairing.bye:
-        rows.append((event_id, round_no, None, pairing.bye, None))
-    con.executemany("insert into pairings (event_id, round, table_no, ew_team, ns_team) "
-                    "values (?, ?, ?, ?, ?)", rows)
+        rows.append((None, pairing.bye, None))
+    tables = pl.DataFrame(rows, schema={"table_no": pl.Int32, "ew_team": pl.String,
+                                        "ns_team": pl.String}, orient="row")
+    con.register("new_tables", tables)
+    try:
+        con.execute("insert into pairings (event_id, round, table_no, ew_team, ns_team) "
+                    "select ?, ?, table_no, ew_team, ns_team from new_tables",
+                    [event_id, round_no])
+    finally:
+        con.unregister("new_tables")
     con.execute("insert into pairing_rounds (event_id, round, system, seed, rematches, forced) "
                 "values (?, ?, ?, ?, ?, ?)",
                 [event_id, round_no, system, seed, len(pairing.rematches), force])

@@ -15,8 +15,9 @@ TABLE_HEADERS = ["桌号", "东西队号", "东西队名", "东西队员", "南�
 INDEX_HEADERS = ["查找 (队号/队名/队员)", "队号", "队名", "桌号", "方位"]
 
 
-def _players(a: str | None, b: str | None) -> str:
-    return "、".join(p for p in (a, b) if p)
+def _players(side: str) -> pl.Expr:
+    return pl.concat_str(pl.col(f"{side}_player1"), pl.col(f"{side}_player2"), separator="、",
+                         ignore_nulls=True).alias(f"{side}_players")
 
 
 def table_list(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -25,33 +26,28 @@ def table_list(pairs: pl.DataFrame) -> pl.DataFrame:
         pl.col("table"),
         pl.col("ew_team"),
         pl.col("ew_name"),
-        pl.struct("ew_player1", "ew_player2").map_elements(
-            lambda s: _players(s["ew_player1"], s["ew_player2"]), return_dtype=pl.String
-        ).alias("ew_players"),
-        pl.when(pl.col("ns_team").is_null()).then(pl.lit("轮空 bye"))
-        .otherwise(pl.col("ns_team")).alias("ns_team"),
+        _players("ew"),
+        pl.col("ns_team").fill_null("轮空 bye"),
         pl.col("ns_name"),
-        pl.struct("ns_player1", "ns_player2").map_elements(
-            lambda s: _players(s["ns_player1"], s["ns_player2"]), return_dtype=pl.String
-        ).alias("ns_players"),
+        _players("ns"),
     )
 
 
 def seat_index(pairs: pl.DataFrame) -> pl.DataFrame:
     """Every team and player name with its table and seat, sorted for finding by eye."""
-    rows = []
-    for r in pairs.iter_rows(named=True):
-        for side, seat in (("ew", "东西 EW"), ("ns", "南北 NS")):
-            team = r[f"{side}_team"]
-            if team is None:
-                continue
-            seat_name = seat if r["ns_team"] is not None else "轮空 bye"
-            keys = {team, r[f"{side}_name"], r[f"{side}_player1"], r[f"{side}_player2"]}
-            for key in sorted(k for k in keys if k):
-                rows.append((key, team, r[f"{side}_name"], r["table"], seat_name))
-    frame = pl.DataFrame(rows, schema=["find", "team_no", "team_name", "table", "seat"],
-                         orient="row")
-    return frame.unique().sort("find")
+    sides = []
+    for side, seat in (("ew", "东西 EW"), ("ns", "南北 NS")):
+        one = pairs.filter(pl.col(f"{side}_team").is_not_null()).select(
+            pl.col(f"{side}_team").alias("team_no"), pl.col(f"{side}_name").alias("team_name"),
+            "table",
+            pl.when(pl.col("ns_team").is_null()).then(pl.lit("轮空 bye")).otherwise(
+                pl.lit(seat)).alias("seat"),
+            pl.concat_list(f"{side}_team", f"{side}_name", f"{side}_player1",
+                           f"{side}_player2").alias("find"))
+        sides.append(one)
+    frame = pl.concat(sides).explode("find").drop_nulls("find")
+    return frame.select("find", "team_no", "team_name", "table", "seat").unique().sort(
+        ["find", "team_no"])
 
 
 def _html(title: str, tables: pl.DataFrame, index: pl.DataFrame) -> str:
