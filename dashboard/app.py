@@ -16,6 +16,7 @@ pages = [
     st.Page(VIEWS / "pairings.py", title="对阵 Pairings", url_path="pairings"),
     st.Page(VIEWS / "bracket.py", title="赛程 Bracket", url_path="bracket"),
     st.Page(VIEWS / "history.py", title="历史 History", url_path="history"),
+    st.Page(VIEWS / "clock.py", title="计时 Clock", url_path="clock"),
     st.Page(VIEWS / "admin.py", title="控制台 Admin", url_path="admin"),
 ]
 

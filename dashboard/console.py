@@ -204,3 +204,58 @@ def _default_base() -> str:
     except Exception:  # outside a browser session (AppTest)
         host = "127.0.0.1:8501"
     return f"http://{host}"
+
+
+def clock(event_id: str, language: str) -> None:
+    st.subheader(t("clock", language))
+    from dashboard import clockview
+    from pipeline import clockstore
+
+    clockview.header(database(), event_id, size=40)
+    cols = st.columns(6)
+    actions = [("start", "开始 start", 0), ("pause", "暂停 pause", 0), ("resume", "继续 resume", 0),
+               ("add-minutes", "+1 分钟", 1), ("add-minutes", "−1 分钟", -1),
+               ("stop", "结束 stop", 0)]
+    for col, (action, label, minutes) in zip(cols, actions, strict=True):
+        if col.button(label, key=f"clock-{label}"):
+            try:
+                with db.writing(database()) as con:
+                    clockstore.change(con, events.load(con, event_id), action, None, minutes)
+            except PaisaiError as exc:
+                st.error(str(exc))
+    with db.reading(database()) as con:
+        chime_on = clockstore.chime(con, event_id)
+    wanted = st.toggle(t("chime", language), value=chime_on)
+    if wanted != chime_on:
+        with db.writing(database()) as con:
+            clockstore.set_chime(con, event_id, wanted)
+    with st.form("late"):
+        st.markdown(f"**{t('late', language)}**")
+        cols = st.columns(3)
+        team = cols[0].text_input("队号 team").strip().upper()
+        minutes = cols[1].number_input("迟到分钟 minutes", min_value=0.0, value=5.0, step=1.0)
+        round_no = cols[2].number_input(t("round", language), min_value=1, value=1)
+        decide = st.form_submit_button(t("late_decide", language))
+    if decide and team:
+        with db.reading(database()) as con:
+            event = events.load(con, event_id)
+            try:
+                action, kind, rows = clockstore.late_rows(con, event, int(round_no), team,
+                                                          minutes)
+            except PaisaiError as exc:
+                st.error(str(exc))
+                return
+        st.session_state["late"] = (team, minutes, int(round_no), kind, rows,
+                                    action.describe(minutes))
+    pending = st.session_state.get("late")
+    if pending:
+        team, minutes, round_no, kind, rows, text = pending
+        st.info(f"{team}: {text}")
+        if rows and st.button(t("late_confirm", language)):
+            try:
+                ingest_rows(database(), event_id, kind, rows, source=f"迟到 late {team}",
+                            reason=f"迟到 {minutes:g} 分钟")
+                st.success("✓")
+                del st.session_state["late"]
+            except SheetErrors as errors:
+                _problems(errors)

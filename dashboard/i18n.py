@@ -67,6 +67,11 @@ TEXT: dict[str, dict[str, str]] = {
     "avg_diff": {"zh": "平均级差", "en": "Avg. level diff."},
     "rating_over_time": {"zh": "评分变化", "en": "Rating over time"},
     "opponent": {"zh": "对手姓名（相互战绩）", "en": "Opponent (head to head)"},
+    "clock": {"zh": "本轮计时", "en": "Round clock"},
+    "chime": {"zh": "提醒与时间到时响铃", "en": "Chime at the reminder and at time-up"},
+    "late": {"zh": "迟到处理", "en": "Late arrival"},
+    "late_decide": {"zh": "按规则判定", "en": "Apply the ladder"},
+    "late_confirm": {"zh": "确认记录", "en": "Record it"},
     "page_of": {"zh": "第 {p}/{n} 页", "en": "page {p} of {n}"},
 }
 

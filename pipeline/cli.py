@@ -368,6 +368,51 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("clock")
+def cmd_clock(args: argparse.Namespace) -> int:
+    import json
+
+    from pipeline import clockstore
+
+    if args.action == "status":
+        with db.reading(_db(args)) as con:
+            event = events.load(con, args.event)
+            state = clockstore.status(con, event, args.round)
+    else:
+        minutes = getattr(args, "minutes", None)
+        if args.action == "add-minutes" and minutes is None:
+            raise UsageError("paisai clock add-minutes --event ID N（减时：-- -5）")
+        with db.writing(_db(args)) as con:
+            event = events.load(con, args.event)
+            state = clockstore.change(con, event, args.action, args.round, minutes or 0)
+    if getattr(args, "format", "table") == "json":
+        _out(json.dumps(state.as_dict(), ensure_ascii=False) + "\n")
+    else:
+        minutes, seconds = divmod(state.remaining_seconds, 60)
+        _out(f"第 {state.round} 轮 round {state.round}: {state.state} · 剩余 remaining "
+             f"{minutes:02d}:{seconds:02d} · 已用 elapsed {state.elapsed_seconds // 60} 分钟\n")
+    return 0
+
+
+@command("late")
+def cmd_late(args: argparse.Namespace) -> int:
+    from pipeline import clockstore
+    from pipeline.ingest import ingest_rows
+
+    team = args.team.strip().upper()
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        action, kind, rows = clockstore.late_rows(con, event, args.round, team, args.minutes)
+    _out(f"{team}: {action.describe(args.minutes)}\n")
+    if rows:
+        ingest_rows(_db(args), args.event, kind, rows, source=f"迟到 late {team}",
+                    reason=f"迟到 {args.minutes:g} 分钟")
+        _out(f"已记录 recorded as {KIND_LABELS[kind]}\n")
+    elif action.action not in ("none", "warning"):
+        _out("请在拖拉机罚分表中录入 enter it on the Tractor penalty sheet\n")
+    return 0
+
+
 # -- keeping the data safe -------------------------------------------------------------------
 
 
@@ -676,6 +721,26 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, default=1, help="随机种子 seed")
     simulate.add_argument("--ruleset", default="suzhou-2025", help="规则 ruleset")
 
+    clock = sub.add_parser("clock", help="本轮计时 the round clock")
+    clock_sub = clock.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for action, text in (("start", "开始 start"), ("pause", "暂停 pause"),
+                         ("resume", "继续 resume"), ("add-minutes", "加减时间 add minutes"),
+                         ("stop", "结束 stop"), ("status", "状态 status")):
+        one = clock_sub.add_parser(action, help=text)
+        _common(one)
+        one.add_argument("--event", required=True, help="赛事编号 event id")
+        one.add_argument("--round", type=int, help="轮次（默认当前轮） round")
+        if action == "add-minutes":
+            one.add_argument("minutes", type=float, nargs="?", help="分钟（负数减时 use -- -5）")
+        if action == "status":
+            one.add_argument("--format", choices=["table", "json"], default="table")
+    late = sub.add_parser("late", help="迟到处理 a late arrival")
+    _common(late)
+    late.add_argument("--event", required=True, help="赛事编号 event id")
+    late.add_argument("--round", type=int, required=True, help="轮次 round")
+    late.add_argument("team", metavar="TEAM_NO", help="队号 team")
+    late.add_argument("--minutes", type=float, required=True, help="迟到分钟数 minutes late")
+
     uploads = sub.add_parser("uploads", help="收到的文件 files received")
     _common(uploads)
     uploads.add_argument("--event", required=True, help="赛事编号 event id")
@@ -748,7 +813,7 @@ EXTENSIONS: list[Callable] = []
 
 def _name(args: argparse.Namespace) -> str:
     action = getattr(args, "action", None)
-    if args.command in {"event", "export", "clock", "bracket", "meet"} and action:
+    if args.command in {"event", "export", "bracket", "meet"} and action:
         return f"{args.command} {action}"
     return args.command
 

@@ -63,6 +63,12 @@ DEFAULTS: dict[str, Any] = {
         "advance": 2,
         "redraw": True,
     },
+    "clock": {
+        "round_minutes": 45,
+        "reminder_at_minutes": 0,
+        "reminder_message": "本副打完后不再发新牌",
+        "late": [],
+    },
     "awards": {
         "names": ["冠军", "亚军", "季军"],
         "counts": [1, 1, 2],
@@ -112,6 +118,7 @@ class Ruleset:
     pairing: dict[str, Any]
     tractor: dict[str, Any]
     stages: dict[str, Any]
+    clock: dict[str, Any]
     awards: dict[str, Any]
     source: str
 
@@ -158,6 +165,8 @@ def _merge(defaults: dict[str, Any], given: dict[str, Any], path: tuple[str, ...
             raise UsageError(
                 f"规则设置 {where} = {value!r} 不可用 not allowed; 可选 choose from {sorted(choices)}"
             )
+        if key == "late" and path == ("clock",):
+            _check_ladder(value, where)
         if isinstance(value, list) and key in {"keys", "pairing_keys"}:
             unknown = [k for k in value if k not in RANKING_KEYS]
             if unknown:
@@ -167,6 +176,22 @@ def _merge(defaults: dict[str, Any], given: dict[str, Any], path: tuple[str, ...
                 )
         merged[key] = value
     return merged
+
+
+LATE_ACTIONS = {"warning", "penalty", "forfeit_game", "forfeit_round"}
+
+
+def _check_ladder(ladder: list, where: str) -> None:
+    """Each rung: `up_to` minutes (inclusive), an action, and for a penalty its target and
+    amount."""
+    for rung in ladder:
+        if not isinstance(rung, dict) or not isinstance(rung.get("up_to"), int | float):
+            raise UsageError(f"规则设置 {where} 每一级须有 up_to 分钟数 each rung needs up_to")
+        if rung.get("action") not in LATE_ACTIONS:
+            raise UsageError(f"规则设置 {where} 的 action 应为 {sorted(LATE_ACTIONS)}")
+        if rung["action"] == "penalty" and not (rung.get("target") and
+                                                isinstance(rung.get("amount"), int)):
+            raise UsageError(f"规则设置 {where}: penalty 须有 target 与整数 amount")
 
 
 def parse_ruleset(text: str, source: str) -> Ruleset:

@@ -15,6 +15,7 @@ console.create_event(language)
 event_id = selected_event()
 if event_id is None:
     st.stop()
+console.clock(event_id, language)
 console.upload(event_id, language)
 console.enter_table(event_id, language)
 console.pair_next(event_id, language)

@@ -2,7 +2,16 @@
 
 import streamlit as st
 
-from dashboard.common import bracket_html, database, html_table, lang, rotate_if_due, selected_event
+from dashboard import clockview
+from dashboard.common import (
+    bracket_html,
+    database,
+    html_table,
+    lang,
+    projector,
+    rotate_if_due,
+    selected_event,
+)
 from dashboard.i18n import t
 from pipeline import db, events
 from pipeline.tractor import stages
@@ -12,6 +21,8 @@ event_id = selected_event()
 if event_id is None:
     st.info(t("no_event", language))
     st.stop()
+if projector():
+    clockview.header(database(), event_id)
 
 
 @st.fragment(run_every=5)

@@ -5,7 +5,7 @@ import time
 
 import streamlit as st
 
-from dashboard import charts
+from dashboard import charts, clockview
 from dashboard.common import database, html_table, lang, projector, rotate_if_due, selected_event
 from dashboard.i18n import t
 from pipeline import queries
@@ -19,6 +19,8 @@ event_id = selected_event()
 if event_id is None:
     st.info(t("no_event", language))
     st.stop()
+if projector():
+    clockview.header(database(), event_id)
 
 
 @st.fragment(run_every=5)

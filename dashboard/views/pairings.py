@@ -3,7 +3,8 @@
 import polars as pl
 import streamlit as st
 
-from dashboard.common import database, html_table, lang, rotate_if_due, selected_event
+from dashboard import clockview
+from dashboard.common import database, html_table, lang, projector, rotate_if_due, selected_event
 from dashboard.i18n import t
 from pipeline import queries
 
@@ -13,6 +14,8 @@ if event_id is None:
     st.info(t("no_event", language))
     st.stop()
 
+if projector():
+    clockview.header(database(), event_id)
 rotate_if_due("pairings")
 round_no, pairs = queries.current_pairings(database(), event_id)
 if round_no is None:

@@ -34,7 +34,21 @@ def _login(page, url):
     page.goto(f"{url}/admin?event=big")
     page.get_by_label("密码").fill(PASSWORD)
     page.get_by_role("button", name="登录").click()
-    page.wait_for_selector("text=上传报名表、成绩表", timeout=30_000)
+    page.wait_for_selector("text=上传报名表、成绩表", timeout=60_000)
+    page.wait_for_selector("input[type=file]", state="attached", timeout=60_000)
+    page.wait_for_timeout(1500)  # let the app finish the rerun after logging in
+
+
+def _upload(page, path, selector: str) -> None:
+    """Give the uploader a file and wait for what it shows; once more if a rerun ate it."""
+    for attempt in range(2):
+        page.set_input_files("input[type=file]", str(path))
+        try:
+            page.locator(selector).first.wait_for(timeout=45_000)
+            return
+        except Exception:
+            if attempt:
+                raise
 
 
 def _first_row(page):
@@ -52,8 +66,7 @@ def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_
     _login(admin, event_server.url)
     # a sheet with an error first: shown as a table, nothing stored
     bad = write_csv(tmp_path / "bad.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "16", "9"]])
-    admin.set_input_files("input[type=file]", str(bad))
-    admin.locator("table[data-testid=problems]").wait_for(timeout=30_000)
+    _upload(admin, bad, "table[data-testid=problems]")
     assert "有错误，未导入任何内容" in admin.inner_text("body")
     assert "不是有效的级数" in admin.inner_text("table[data-testid=problems]")
     shot(admin, "admin-errors")
@@ -62,7 +75,7 @@ def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_
     good = write_csv(tmp_path / "r1.csv", [RESULT_HEADER] + [
         [1, t, f"A{2 * t - 1}", f"A{2 * t}", "过A" if t == 30 else "10", "8"]
         for t in range(1, 31)])
-    admin.set_input_files("input[type=file]", str(good))
+    _upload(admin, good, "button:has-text('确认导入')")
     admin.get_by_role("button", name="确认导入").click()
     admin.get_by_text("已导入: r1.csv").wait_for(timeout=60_000)
     shot(admin, "admin-stored")

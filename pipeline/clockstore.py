@@ -1,0 +1,114 @@
+"""The round clock of a stored event: reading and changing it, and late arrivals.
+
+`now` is the server's clock (time.time) unless a test passes its own.
+"""
+
+from __future__ import annotations
+
+import time
+
+import duckdb
+
+from pipeline import db
+from pipeline.clock import Clock, ClockStatus, LateAction, late_action
+from pipeline.errors import UsageError
+from pipeline.events import Event
+
+
+def current_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
+    """The latest paired round, else the latest round with a result, else 1."""
+    found = db.scalar(con, "select greatest(coalesce((select max(round) from pairings where "
+                           "event_id = $e), 0), coalesce((select max(round) from results where "
+                           "event_id = $e), 0))", {"e": event_id})
+    return int(found or 0) or 1
+
+
+def load(con: duckdb.DuckDBPyConnection, event: Event, round_no: int | None = None) -> Clock:
+    round_no = round_no or current_round(con, event.event_id)
+    rules = event.ruleset.clock
+    found = db.rows(con, "select started_at, paused_at, paused_seconds, added_seconds, "
+                         "stopped_at from round_clocks where event_id = ? and round = ?",
+                    [event.event_id, round_no])
+    clock = Clock(rules["round_minutes"], rules["reminder_at_minutes"], round_no)
+    if found:
+        started, paused, paused_seconds, added, stopped = found[0]
+        clock = Clock(rules["round_minutes"], rules["reminder_at_minutes"], round_no, started,
+                      paused, paused_seconds, added, stopped)
+    return clock
+
+
+def save(con: duckdb.DuckDBPyConnection, event_id: str, clock: Clock) -> None:
+    con.execute("insert or replace into round_clocks values (?, ?, ?, ?, ?, ?, ?)",
+                [event_id, clock.round, clock.started_at, clock.paused_at, clock.paused_seconds,
+                 clock.added_seconds, clock.stopped_at])
+
+
+def change(con: duckdb.DuckDBPyConnection, event: Event, action: str, round_no: int | None,
+           minutes: float = 0.0, now: float | None = None) -> ClockStatus:
+    now = time.time() if now is None else now
+    clock = load(con, event, round_no)
+    try:
+        if action == "start":
+            clock = clock.start(now)
+        elif action == "pause":
+            clock = clock.pause(now)
+        elif action == "resume":
+            clock = clock.resume(now)
+        elif action == "add-minutes":
+            clock = clock.add_minutes(minutes)
+        elif action == "stop":
+            clock = clock.stop(now)
+        else:
+            raise UsageError(f"unknown clock action {action}")
+    except ValueError as exc:
+        words = {"the clock is already started": "计时已经开始",
+                 "the clock is not running": "计时没有在走",
+                 "the clock is not paused": "计时没有暂停",
+                 "the clock is not started": "计时还没开始"}
+        raise UsageError(f"{words.get(str(exc), '')} {exc}") from None
+    save(con, event.event_id, clock)
+    return clock.status(now)
+
+
+def status(con: duckdb.DuckDBPyConnection, event: Event, round_no: int | None = None,
+           now: float | None = None) -> ClockStatus:
+    return load(con, event, round_no).status(time.time() if now is None else now)
+
+
+def chime(con: duckdb.DuckDBPyConnection, event_id: str) -> bool:
+    return bool(db.scalar(con, "select chime from clock_settings where event_id = ?",
+                          [event_id]))
+
+
+def set_chime(con: duckdb.DuckDBPyConnection, event_id: str, on: bool) -> None:
+    con.execute("insert or replace into clock_settings values (?, ?)", [event_id, on])
+
+
+def late(event: Event, minutes: float) -> LateAction:
+    if minutes < 0:
+        raise UsageError("迟到分钟数不能为负 minutes late must be ≥ 0")
+    return late_action(event.ruleset.clock["late"], minutes)
+
+
+def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_no: str,
+              minutes: float) -> tuple[LateAction, str, list[dict]]:
+    """The ladder's action and the sheet rows that record it (penalty or forfeit)."""
+    action = late(event, minutes)
+    reason = f"迟到 {minutes:g} 分钟"
+    if action.action == "penalty" and action.target in ("match_points", "level_diff_score",
+                                                        "levels"):
+        return action, "penalties", [{"round": round_no, "team_no": team_no,
+                                      "target": action.target, "amount": action.amount,
+                                      "reason": reason}]
+    if action.action == "forfeit_round" and event.ruleset.discipline == "guandan":
+        found = db.rows(con, "select table_no, ew_team, ns_team from pairings where event_id = ? "
+                             "and round = ? and ? in (ew_team, ns_team) and table_no is not null",
+                        [event.event_id, round_no, team_no])
+        if not found:
+            raise UsageError(f"第 {round_no} 轮编排中没有 {team_no} the team is not paired in "
+                             "that round")
+        table, ew, _ = found[0]
+        return action, "results", [{"round": round_no, "table": table,
+                                    "forfeit": "ew" if team_no == ew else "ns",
+                                    "note": reason}]
+    return action, "", []
