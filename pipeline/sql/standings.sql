@@ -29,6 +29,19 @@ totals as (
     group by team_no
 ),
 
+orphan_penalties as (
+    -- penalties of a round in which the team has no game (yet): they count all the same
+    select p.team_no,
+           sum(p.amount) filter (where p.target = 'match_points')::bigint as match_points,
+           sum(p.amount) filter (where p.target = 'level_diff_score')::bigint as level_diff_score,
+           sum(p.amount) filter (where p.target = 'levels')::bigint as levels
+    from penalties as p
+    where p.event_id = $event_id and p.round <= $max_round
+      and not exists (select 1 from team_rounds as tr
+                      where tr.round = p.round and tr.team_no = p.team_no)
+    group by p.team_no
+),
+
 quiz_scores as (
     select team_no, quiz_score, quiz_seconds from quiz where event_id = $event_id
 ),
@@ -40,15 +53,16 @@ joined as (
         coalesce(t.wins, 0) as wins,
         coalesce(t.draws, 0) as draws,
         coalesce(t.losses, 0) as losses,
-        coalesce(t.match_points, 0) as match_points,
-        coalesce(t.level_diff_score, 0) as level_diff_score,
+        coalesce(t.match_points, 0) - coalesce(o.match_points, 0) as match_points,
+        coalesce(t.level_diff_score, 0) - coalesce(o.level_diff_score, 0) as level_diff_score,
         coalesce(t.vp, 0) as vp,
-        coalesce(t.levels, 0) as levels,
+        coalesce(t.levels, 0) - coalesce(o.levels, 0) as levels,
         coalesce(t.net_levels, 0) as net_levels,
         q.quiz_score,
         q.quiz_seconds
     from registered as r
     left join totals as t using (team_no)
+    left join orphan_penalties as o using (team_no)
     left join quiz_scores as q using (team_no)
 ),
 
