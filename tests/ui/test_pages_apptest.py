@@ -123,3 +123,8 @@ def test_history_page(monkeypatch, demo_db):
     at.text_input[0].input(name).run()
     assert not at.exception
     assert at.metric[0].value == "1"  # one event
+
+
+def test_clock_page(monkeypatch, demo_db):
+    at = _run(monkeypatch, demo_db, "clock", event="demo")
+    assert not at.exception
