@@ -138,7 +138,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
             raise UsageError("轮次不能为负 round must not be negative")
         ranking = scoring.standings(con, event, after)
     keys = event.ruleset.ranking["keys"]
-    columns = scoring.STANDINGS_COLUMNS + [k for k in scoring.EXTRA_COLUMNS if k in keys]
+    columns = scoring.STANDINGS_COLUMNS + [k for k in scoring.EXTRA_COLUMNS if k in keys] + \
+        ["status"]
     title = f"{event.name} — 第 {after} 轮后排名 ranking after round {after}"
     _out(output.render(ranking.select(columns), args.format, title))
     return 0
@@ -365,6 +366,60 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     made = simulate(args.teams, args.rounds, Path(args.out), args.seed, args.ruleset)
     _out(f"已生成 wrote {made.entries} 与 and {len(made.rounds)} 轮成绩 round sheets in "
          f"{made.folder}\n")
+    return 0
+
+
+@command("draw")
+def cmd_draw(args: argparse.Namespace) -> int:
+    from pipeline import registration
+
+    with db.writing(_db(args)) as con:
+        events.load(con, args.event)
+        drawn, seed, unpaired = registration.draw(con, args.event, args.prefix, args.seed,
+                                                  args.in_order, args.separate_affiliations)
+    title = f"抽签结果 draw: {drawn.height} 队 teams · 种子 seed {seed}"
+    _out(output.render(drawn, args.format, title))
+    if args.format != "table":
+        _err(f"抽签种子 draw seed: {seed}")
+    for name in unpaired:
+        _err(f"单人报名 {name} 暂无搭档，未编号 single without a partner, not numbered yet")
+    return 0
+
+
+@command("checkin")
+def cmd_checkin(args: argparse.Namespace) -> int:
+    from pipeline import registration
+
+    if not args.all and not args.teams:
+        raise UsageError("请给出队号或 --all give team numbers or --all")
+    with db.writing(_db(args)) as con:
+        events.load(con, args.event)
+        count = registration.checkin(con, args.event, [t.upper() for t in args.teams],
+                                     args.all)
+    _out(f"已报到 checked in: {count}\n")
+    return 0
+
+
+@command("withdraw")
+def cmd_withdraw(args: argparse.Namespace) -> int:
+    from pipeline import registration
+
+    with db.writing(_db(args)) as con:
+        events.load(con, args.event)
+        registration.withdraw(con, args.event, args.team.upper(), args.after_round, args.reason)
+    _out(f"{args.team.upper()} 第 {args.after_round} 轮后退赛 withdrawn after round "
+         f"{args.after_round}\n")
+    return 0
+
+
+@command("reinstate")
+def cmd_reinstate(args: argparse.Namespace) -> int:
+    from pipeline import registration
+
+    with db.writing(_db(args)) as con:
+        events.load(con, args.event)
+        registration.reinstate(con, args.event, args.team.upper())
+    _out(f"{args.team.upper()} 已恢复 reinstated\n")
     return 0
 
 
@@ -720,6 +775,31 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--out", required=True, help="输出文件夹 output folder")
     simulate.add_argument("--seed", type=int, default=1, help="随机种子 seed")
     simulate.add_argument("--ruleset", default="suzhou-2025", help="规则 ruleset")
+
+    draw = sub.add_parser("draw", help="抽签编号、单人配对 number the teams by lot")
+    _common(draw)
+    draw.add_argument("--event", required=True, help="赛事编号 event id")
+    draw.add_argument("--prefix", default="A", help="编号前缀 prefix (A → A1, A2 …)")
+    draw.add_argument("--seed", type=int, help="抽签种子 seed")
+    draw.add_argument("--in-order", action="store_true", help="按表中顺序编号 in sheet order")
+    draw.add_argument("--separate-affiliations", action="store_true",
+                      help="单人配对时尽量不同单位 partners from different units where possible")
+    draw.add_argument("--format", choices=["table", "csv"], default="table")
+    checkin = sub.add_parser("checkin", help="报到 check teams in")
+    _common(checkin)
+    checkin.add_argument("--event", required=True, help="赛事编号 event id")
+    checkin.add_argument("teams", nargs="*", metavar="TEAM_NO")
+    checkin.add_argument("--all", action="store_true", help="全部报到 every team")
+    withdraw = sub.add_parser("withdraw", help="退赛 a team withdraws")
+    _common(withdraw)
+    withdraw.add_argument("--event", required=True, help="赛事编号 event id")
+    withdraw.add_argument("team", metavar="TEAM_NO")
+    withdraw.add_argument("--after-round", type=int, required=True, help="在第 N 轮后 after round N")
+    withdraw.add_argument("--reason", help="原因 reason")
+    reinstate = sub.add_parser("reinstate", help="撤销退赛 undo a withdrawal")
+    _common(reinstate)
+    reinstate.add_argument("--event", required=True, help="赛事编号 event id")
+    reinstate.add_argument("team", metavar="TEAM_NO")
 
     clock = sub.add_parser("clock", help="本轮计时 the round clock")
     clock_sub = clock.add_subparsers(dest="action", metavar="ACTION", required=True)

@@ -25,7 +25,7 @@ from pipeline.store import STORERS, Stored, store_results
 from pipeline.tractor import sheets as tractor_sheets
 from pipeline.validate import EventContext, check_sheets
 
-KIND_ORDER = ["entries", "results", "deals", "penalties", "fouls", "quiz", "point_penalties",
+KIND_ORDER = ["entries", "players", "results", "deals", "penalties", "fouls", "quiz", "point_penalties",
               "matches", "tractor_deals"]
 
 

@@ -8,7 +8,7 @@ import secrets
 import duckdb
 import polars as pl
 
-from pipeline import db, scoring
+from pipeline import db, registration, scoring
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.events import Event
 from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
@@ -69,8 +69,7 @@ def pair(
                  [event_id, round_no]):
         raise UsageError(f"第 {round_no} 轮已有成绩，不能重新编排 round {round_no} has results "
                          "and cannot be paired again")
-    teams = [r[0] for r in db.rows(con, "select team_no, affiliation from teams "
-                                        "where event_id = ?", [event_id])]
+    teams = registration.playing(con, event_id, round_no)
     if len(teams) < 2:
         raise UsageError("报名队伍不足两队 fewer than two registered teams")
     if round_no > 1:
@@ -90,7 +89,8 @@ def pair(
         keys = list(event.ruleset.ranking["pairing_keys"])
         if "team_no" not in keys:
             keys.append("team_no")
-        ranking = scoring.standings(con, event, round_no - 1, keys)
+        ranking = scoring.standings(con, event, round_no - 1, keys).filter(
+            pl.col("team_no").is_in(teams))
         pairing = pair_round(
             ranking["team_no"].to_list(), rules["system"],
             scores=ranking["match_points"].cast(pl.Float64).to_list(),

@@ -153,6 +153,11 @@ CASTS = {
         *(pl.col(c).str.strip_chars() for c in ("team_name", "player1", "player2",
                                                 "player3", "player4", "affiliation")),
     ],
+    "players": lambda: [
+        pl.col("player").str.strip_chars(),
+        pl.col("affiliation").str.strip_chars(),
+        ck.normalized("pair").alias("pair"),
+    ],
     "penalties": lambda: [
         ck.as_int("round").alias("round"),
         ck.normalized("team_no").alias("team_no"),
@@ -352,6 +357,10 @@ def _check_entries(
     for row in typed.iter_rows(named=True):
         team = row["team_no"]
         if team is None:
+            if not (row["player1"] or row["team_name"]):
+                problems.append(where.problem(row, "player1", None,
+                                              "没有队号时须有队员或队名 required: a player or a "
+                                              "team name when there is no team number"))
             continue
         if team in first_row:
             problems.append(where.problem(row, "team_no", team,
@@ -359,6 +368,26 @@ def _check_entries(
                                           "duplicate team number"))
         else:
             first_row[team] = row[ROW]
+    return typed, problems
+
+
+def _check_players(
+    typed: pl.DataFrame, context: EventContext, where: _Where
+) -> tuple[pl.DataFrame, list[Problem]]:
+    """Partners share a marker: a marker used once or more than twice names its rows."""
+    problems = []
+    rows_of: dict[str, list[dict]] = {}
+    for row in typed.iter_rows(named=True):
+        if row["pair"]:
+            rows_of.setdefault(row["pair"], []).append(row)
+    for marker, rows in rows_of.items():
+        if len(rows) != 2:
+            numbers = "、".join(str(r[ROW]) for r in rows)
+            for row in rows:
+                problems.append(where.problem(
+                    row, "pair", marker,
+                    f"配对标记 {marker} 出现 {len(rows)} 次（第 {numbers} 行），应恰好两人 a pair "
+                    f"marker must mark exactly two players"))
     return typed, problems
 
 
@@ -464,6 +493,7 @@ CROSS_CHECKS = {
     "fouls": _check_team_refs,
     "results": _check_results,
     "entries": _check_entries,
+    "players": _check_players,
     "penalties": _check_team_refs,
     "quiz": _check_team_refs,
 }

@@ -10,12 +10,14 @@ from schemas.deals import DealsSheet
 from schemas.entries import EntriesSheet
 from schemas.fouls import FoulsSheet
 from schemas.penalties import PenaltiesSheet
+from schemas.players import PlayersSheet
 from schemas.quiz import QuizSheet
 from schemas.results import ResultsSheet
 from schemas.tractor import MatchesSheet, PointPenaltiesSheet, TractorDealsSheet
 
 SCHEMAS = {
     "entries": EntriesSheet,
+    "players": PlayersSheet,
     "results": ResultsSheet,
     "penalties": PenaltiesSheet,
     "quiz": QuizSheet,
@@ -27,5 +29,5 @@ SCHEMAS = {
 }
 
 __all__ = ["SCHEMAS", "DealsSheet", "EntriesSheet", "FoulsSheet", "PenaltiesSheet",
-           "MatchesSheet", "PointPenaltiesSheet", "QuizSheet", "ResultsSheet",
+           "MatchesSheet", "PlayersSheet", "PointPenaltiesSheet", "QuizSheet", "ResultsSheet",
            "TractorDealsSheet"]

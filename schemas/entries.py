@@ -4,9 +4,10 @@ import pandera.polars as pa
 
 
 class EntriesSheet(pa.DataFrameModel):
-    """`team_no, team_name, player1, player2, affiliation`; team_no required and unique."""
+    """`team_no, team_name, player1, player2, affiliation`; team_no unique where given (a team
+    without one gets it at the draw)."""
 
-    team_no: str = pa.Field(nullable=False)
+    team_no: str = pa.Field(nullable=True)
     team_name: str = pa.Field(nullable=True)
     player1: str = pa.Field(nullable=True)
     player2: str = pa.Field(nullable=True)

@@ -95,11 +95,11 @@ def test_duplicate_team_no_in_registration(cli, tmp_path, db_file):
     assert _state(db_file)[1] == []
 
 
-def test_missing_team_no_in_registration(cli, tmp_path, db_file):
+def test_registration_row_with_nobody(cli, tmp_path, db_file):
     cli("event", "create", "--id", "d", "--name", "缺号", "--ruleset", "suzhou-2025")
-    rows = entries(2) + [["", "无号队", "王", "赵", "单位"]]
+    rows = entries(2) + [["", "", "", "", "单位"]]  # no number, no name, no player
     run = cli("ingest", "--event", "d", write_csv(tmp_path / "e.csv", rows))
-    assert run.code == 2 and "必填" in run.err and "队号" in run.err
+    assert run.code == 2 and "须有队员或队名" in run.err and " 4 " in run.err
     assert _state(db_file)[1] == []
 
 

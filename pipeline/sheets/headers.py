@@ -20,13 +20,19 @@ from dataclasses import dataclass
 ALIASES: dict[str, dict[str, list[str]]] = {
     "entries": {
         "team_no": ["队号", "队伍编号", "编号", "参赛编号", "team_no", "teamno", "team"],
-        "team_name": ["队名", "队伍名称", "组合名称", "team_name", "teamname", "name"],
+        "team_name": ["队名", "队伍名称", "组合名称", "team_name", "teamname"],
         "player1": ["队员1", "选手1", "队员一", "运动员1", "player1"],
         "player2": ["队员2", "选手2", "队员二", "运动员2", "player2"],
         "player3": ["队员3", "选手3", "队员三", "运动员3", "player3"],
         "player4": ["队员4", "选手4", "队员四", "运动员4", "player4"],
         "affiliation": ["单位", "所属单位", "所属", "商会", "工会", "社团", "部门", "所属俱乐部",
-                        "affiliation", "unit"],
+                        "所属俱乐部/社团", "affiliation", "unit"],
+    },
+    "players": {
+        "player": ["姓名", "运动员", "选手", "队员", "player", "name"],
+        "affiliation": ["单位", "所属单位", "所属", "商会", "工会", "社团", "部门", "所属俱乐部",
+                        "所属俱乐部/社团", "affiliation", "unit"],
+        "pair": ["配对", "备注", "配对编号", "搭档", "pair"],
     },
     "results": {
         "round": ["轮次", "轮", "round"],
@@ -97,7 +103,8 @@ ALIASES: dict[str, dict[str, list[str]]] = {
 }
 
 REQUIRED: dict[str, list[str]] = {
-    "entries": ["team_no"],
+    "entries": [],  # any one of ANY_OF["entries"]
+    "players": ["player"],
     "results": ["round", "table", "ew_level", "ns_level"],
     "penalties": ["round", "team_no", "target", "amount"],
     "quiz": ["team_no", "quiz_score"],
@@ -108,7 +115,10 @@ REQUIRED: dict[str, list[str]] = {
     "point_penalties": ["stage", "match", "game", "deal", "team_no", "points"],
 }
 
+ANY_OF: dict[str, list[str]] = {"entries": ["team_no", "player1", "team_name"]}
+
 KIND_NAMES = {
+    "players": "个人报名表 one row per player",
     "entries": "报名表 registration",
     "results": "成绩表 results",
     "penalties": "罚分表 penalties",
@@ -164,6 +174,8 @@ def match_kind(cells: list[object], kind: str) -> HeaderMatch | None:
         written[code] = str(cell).strip()
     if not all(code in positions for code in REQUIRED[kind]):
         return None
+    if kind in ANY_OF and not any(code in positions for code in ANY_OF[kind]):
+        return None
     return HeaderMatch(kind, positions, written, duplicates)
 
 
@@ -173,4 +185,5 @@ def recognise(cells: list[object], kind: str | None = None) -> HeaderMatch | Non
     matches = [m for k in kinds if (m := match_kind(cells, k)) is not None]
     if not matches:
         return None
-    return max(matches, key=lambda m: (len(REQUIRED[m.kind]), len(m.positions)))
+    return max(matches, key=lambda m: (len(REQUIRED[m.kind]) + (m.kind in ANY_OF),
+                                       len(m.positions)))

@@ -4,6 +4,13 @@ with
 
 registered as (
     select team_no, team_name, player1, player2, affiliation,
+           case
+               when withdrawn_after is not null then 'withdrawn'
+               when not coalesce(checked_in, false) and exists (
+                   select 1 from teams t where t.event_id = $event_id and t.checked_in)
+                   then 'absent'
+               else 'active'
+           end as status,
            row_number() over (
                order by regexp_extract(team_no, '^[^0-9]*'),
                         try_cast(regexp_extract(team_no, '[0-9]+') as bigint) nulls first,
@@ -48,7 +55,7 @@ quiz_scores as (
 
 joined as (
     select
-        r.team_no, r.team_name, r.player1, r.player2, r.affiliation, r.team_order,
+        r.team_no, r.team_name, r.player1, r.player2, r.affiliation, r.team_order, r.status,
         coalesce(t.played, 0) as played,
         coalesce(t.wins, 0) as wins,
         coalesce(t.draws, 0) as draws,

@@ -1,0 +1,205 @@
+"""Registration as it arrives: unnumbered teams and singles, the draw (抽签), check-in and
+withdrawals."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import secrets
+
+import duckdb
+import polars as pl
+
+from pipeline import db
+from pipeline.errors import UsageError
+from pipeline.history.identity import normalize_name
+from pipeline.pairing.swiss import natural_key
+from pipeline.store import Stored, store_entries
+
+DRAW_COLUMNS = ["team_no", "team_name", "player1", "player2", "affiliation"]
+
+
+def _key(players: list[str | None], affiliation: str | None, single: bool) -> str:
+    names = sorted(normalize_name(p) for p in players if p)
+    text = f"{'|'.join(names)}#{normalize_name(affiliation)}#{single}"
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def _next_order(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
+    return int(db.scalar(con, "select coalesce(max(sheet_order), 0) from registrations "
+                              "where event_id = ?", [event_id]) or 0)
+
+
+def _register(con, event_id: str, rows: list[dict]) -> Stored:
+    """Add waiting registrations; one already known (same people, same unit) changes nothing."""
+    order = _next_order(con, event_id)
+    new = unchanged = 0
+    for row in rows:
+        key = _key([row["player1"], row["player2"]], row["affiliation"], row["single"])
+        if db.scalar(con, "select count(*) from registrations where event_id = ? and "
+                          "reg_key = ?", [event_id, key]):
+            unchanged += 1
+            continue
+        order += 1
+        new += 1
+        con.execute("insert into registrations values (?, ?, ?, ?, ?, ?, ?, ?, null)",
+                    [event_id, key, row.get("team_name"), row["player1"], row["player2"],
+                     row["affiliation"], row["single"], order])
+    return Stored("entries", new, 0, unchanged)
+
+
+def store_entry_rows(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    """Numbered teams are registered; the others wait for the draw."""
+    numbered = rows.filter(pl.col("team_no").is_not_null())
+    waiting = rows.filter(pl.col("team_no").is_null())
+    stored = store_entries(con, event_id, numbered, source) if numbered.height else \
+        Stored("entries")
+    if waiting.height:
+        extra = _register(con, event_id, [{**r, "single": not r["player2"]}
+                                          for r in waiting.iter_rows(named=True)])
+        stored = Stored("entries", stored.new + extra.new, stored.replaced,
+                        stored.unchanged + extra.unchanged)
+    return stored
+
+
+def store_players(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    """One row per player: two rows with the same marker are a team, the others singles."""
+    teams = []
+    seen: dict[str, dict] = {}
+    for row in rows.iter_rows(named=True):
+        if row["pair"]:
+            if row["pair"] in seen:
+                first = seen.pop(row["pair"])
+                teams.append({"team_name": None, "player1": first["player"],
+                              "player2": row["player"],
+                              "affiliation": first["affiliation"] or row["affiliation"],
+                              "single": False})
+            else:
+                seen[row["pair"]] = row
+        else:
+            teams.append({"team_name": None, "player1": row["player"], "player2": None,
+                          "affiliation": row["affiliation"], "single": True})
+    return _register(con, event_id, teams)
+
+
+def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
+         seed: int | None = None, in_order: bool = False,
+         separate_affiliations: bool = False) -> tuple[pl.DataFrame, int, list[str]]:
+    """Pair the singles, number every new team. Returns (new teams, seed, unpaired singles)."""
+    if db.scalar(con, "select count(*) from pairings where event_id = ? and round = 1",
+                 [event_id]):
+        raise UsageError("第 1 轮已编排，不能再抽签 round 1 is paired: the draw is closed")
+    if not re.fullmatch(r"[A-Za-z\u4e00-\u9fff]{0,4}", prefix):
+        raise UsageError("编号前缀应为 0–4 个字母 the prefix is up to four letters")
+    seed = secrets.randbelow(10**6) if seed is None else seed
+    rng = random.Random(seed)
+    waiting = db.frame(con, "select reg_key, team_name, player1, player2, affiliation, single, "
+                            "sheet_order from registrations where event_id = $e and team_no "
+                            "is null order by sheet_order", {"e": event_id}).to_dicts()
+    singles = [r for r in waiting if r["single"]]
+    teams = [{**r, "keys": [r["reg_key"]]} for r in waiting if not r["single"]]
+    rng.shuffle(singles)
+    unpaired = []
+    while singles:
+        first = singles.pop(0)
+        if not singles:
+            unpaired.append(first["player1"])
+            break
+        index = 0
+        if separate_affiliations:
+            index = next((i for i, s in enumerate(singles)
+                          if normalize_name(s["affiliation"]) != normalize_name(
+                              first["affiliation"])), 0)
+        second = singles.pop(index)
+        units = first["affiliation"] if first["affiliation"] == second["affiliation"] else \
+            "、".join(u for u in (first["affiliation"], second["affiliation"]) if u)
+        teams.append({"team_name": None, "player1": first["player1"],
+                      "player2": second["player1"], "affiliation": units or None,
+                      "sheet_order": min(first["sheet_order"], second["sheet_order"]),
+                      "keys": [first["reg_key"], second["reg_key"]]})
+    if in_order:
+        teams.sort(key=lambda t: t["sheet_order"])
+    else:
+        rng.shuffle(teams)
+    taken = [r[0] for r in db.rows(con, "select team_no from teams where event_id = ?",
+                                   [event_id])]
+    numbers = [int(m.group(1)) for t in taken
+               if (m := re.fullmatch(rf"{re.escape(prefix.upper())}(\d+)", t))]
+    start = max(numbers, default=0)
+    new_rows = []
+    for offset, team in enumerate(teams, start=1):
+        team_no = f"{prefix.upper()}{start + offset}"
+        name = team["team_name"] or "、".join(p for p in (team["player1"], team["player2"]) if p)
+        new_rows.append({"team_no": team_no, "team_name": name, "player1": team["player1"],
+                         "player2": team["player2"], "affiliation": team["affiliation"],
+                         "player3": None, "player4": None})
+        for key in team["keys"]:
+            con.execute("update registrations set team_no = ? where event_id = ? and "
+                        "reg_key = ?", [team_no, event_id, key])
+    frame = pl.DataFrame(new_rows, schema=dict.fromkeys(
+        [*DRAW_COLUMNS, "player3", "player4"], pl.String))
+    if frame.height:
+        store_entries(con, event_id, frame, "draw")
+    con.execute("insert into draws (event_id, seed, prefix, in_order) values (?, ?, ?, ?)",
+                [event_id, seed, prefix.upper(), in_order])
+    return frame.select(DRAW_COLUMNS).sort(pl.col("team_no").map_elements(
+        lambda t: natural_key(t)[1], return_dtype=pl.Int64)), seed, unpaired
+
+
+def checkin(con: duckdb.DuckDBPyConnection, event_id: str, teams: list[str], every: bool) -> int:
+    if every:
+        con.execute("update teams set checked_in = true where event_id = ?", [event_id])
+        return int(db.scalar(con, "select count(*) from teams where event_id = ?", [event_id]))
+    known = {r[0] for r in db.rows(con, "select team_no from teams where event_id = ?",
+                                   [event_id])}
+    unknown = [t for t in teams if t not in known]
+    if unknown:
+        raise UsageError(f"未报名的队号 teams not registered: {', '.join(unknown)}")
+    for team in teams:
+        con.execute("update teams set checked_in = true where event_id = ? and team_no = ?",
+                    [event_id, team])
+    return len(teams)
+
+
+def withdraw(con: duckdb.DuckDBPyConnection, event_id: str, team: str, after_round: int,
+             reason: str | None) -> None:
+    if not db.scalar(con, "select count(*) from teams where event_id = ? and team_no = ?",
+                     [event_id, team]):
+        raise UsageError(f"未报名的队号 team not registered: {team}")
+    if after_round < 0:
+        raise UsageError("--after-round 不能为负 must be ≥ 0")
+    paired_later = db.scalar(con, "select count(*) from pairings where event_id = ? and "
+                                  "round > ? and ? in (ew_team, ns_team)",
+                             [event_id, after_round, team])
+    if paired_later:
+        raise UsageError(f"{team} 已在第 {after_round} 轮之后被编排；请先重新编排 the team is "
+                         "already paired in a later round")
+    con.execute("update teams set withdrawn_after = ?, withdraw_reason = ? where event_id = ? "
+                "and team_no = ?", [after_round, reason, event_id, team])
+
+
+def reinstate(con: duckdb.DuckDBPyConnection, event_id: str, team: str) -> None:
+    found = db.rows(con, "select withdrawn_after from teams where event_id = ? and team_no = ?",
+                    [event_id, team])
+    if not found or found[0][0] is None:
+        raise UsageError(f"{team} 没有退赛 the team has not withdrawn")
+    later = db.scalar(con, "select coalesce(max(round), 0) from pairings where event_id = ?",
+                      [event_id])
+    if later > found[0][0]:
+        raise UsageError("退赛后已编排了新的一轮，不能恢复 a round was paired since the "
+                         "withdrawal")
+    con.execute("update teams set withdrawn_after = null, withdraw_reason = null where "
+                "event_id = ? and team_no = ?", [event_id, team])
+
+
+def playing(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> list[str]:
+    """The teams to pair in a round: not withdrawn before it; checked in, when check-in is
+    used."""
+    return [r[0] for r in db.rows(con, """
+        select team_no from teams
+        where event_id = $e
+          and (withdrawn_after is null or withdrawn_after >= $r)
+          and (coalesce(checked_in, false)
+               or not exists (select 1 from teams t where t.event_id = $e and t.checked_in))
+        """, {"e": event_id, "r": round_no})]

@@ -1,0 +1,141 @@
+"""Registration as it arrives: sheets from tests/sheets/registration, the draw, check-in and
+withdrawals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SHEETS, read_csv_output, write_csv
+
+from pipeline import db
+
+REG = SHEETS / "registration"
+# file → (exit code, teams numbered straight away, registrations waiting, words on stderr)
+EXPECTED = {
+    "numbered.csv": (0, 2, 0, None),
+    "unnumbered.csv": (0, 0, 3, None),             # two 性别 columns are fine: both ignored
+    "one_row_per_player.csv": (0, 0, 7, None),     # two marked pairs and five singles
+    "bad_markers.csv": (2, 0, 0, "出现 1 次"),
+}
+
+
+def _counts(database: Path) -> tuple[int, int]:
+    with db.reading(database) as con:
+        return (con.execute("select count(*) from teams").fetchall()[0][0],
+                con.execute("select count(*) from registrations").fetchall()[0][0])
+
+
+@pytest.mark.parametrize("sheet", sorted(p.name for p in REG.glob("*.csv")))
+def test_each_registration_shape(cli, db_file, sheet):
+    assert cli("event", "create", "--id", "r", "--name", "报名", "--ruleset",
+               "suzhou-2025").code == 0
+    code, numbered, waiting, words = EXPECTED[sheet]
+    run = cli("ingest", "--event", "r", REG / sheet)
+    assert run.code == code, run.err
+    if words:
+        assert words in run.err and "出现 3 次" in run.err and "第 3、4、5 行" in run.err
+    assert _counts(db_file) == (numbered, waiting)
+    again = cli("ingest", "--event", "r", REG / sheet)  # the same file again: nothing new
+    assert _counts(db_file) == (numbered, waiting) and again.code == code
+
+
+def _draw(cli, *extra):
+    run = cli("draw", "--event", "r", "--format", "csv", *extra)
+    assert run.code == 0, run.err
+    return read_csv_output(run.out), run.err
+
+
+def test_draw_is_reproducible_and_numbers_only_what_is_new(cli, tmp_path):
+    for event in ("r", "s"):
+        cli("event", "create", "--id", event, "--name", "抽签", "--ruleset", "suzhou-2025")
+        cli("ingest", "--event", event, REG / "numbered.csv")
+        cli("ingest", "--event", event, REG / "unnumbered.csv")
+    first, _ = _draw(cli, "--seed", "11")
+    run = cli("draw", "--event", "s", "--format", "csv", "--seed", "11")
+    assert read_csv_output(run.out) == first and "抽签种子 draw seed: 11" in run.err
+    assert sorted(r["team_no"] for r in first) == ["A3", "A4", "A5"]  # after A1, A2
+    assert list(first[0]) == ["team_no", "team_name", "player1", "player2", "affiliation"]
+    in_order, _ = _draw(cli)
+    assert in_order == []  # nothing new
+    write_csv(tmp_path / "more.csv", [["队伍名称", "选手1", "选手2"], ["新来队", "冯甲", "陈乙"]])
+    cli("ingest", "--event", "r", tmp_path / "more.csv")
+    more, _ = _draw(cli, "--in-order")
+    assert [(r["team_no"], r["team_name"]) for r in more] == [("A6", "新来队")]
+    table = {r["team_no"]: r["team_name"] for r in read_csv_output(
+        cli("standings", "--event", "r", "--format", "csv").out)}
+    assert table["A1"] == "老队一" and len(table) == 6  # numbered teams keep their numbers
+
+
+def test_singles_paired_with_and_without_units_apart(cli):
+    for seed in range(5):
+        cli("event", "create", "--id", f"p{seed}", "--name", "单人", "--ruleset", "suzhou-2025")
+        cli("ingest", "--event", f"p{seed}", REG / "one_row_per_player.csv")
+        run = cli("draw", "--event", f"p{seed}", "--format", "csv", "--seed", str(seed),
+                  "--separate-affiliations")
+        teams = read_csv_output(run.out)
+        assert len(teams) == 4  # two marked pairs and two pairs of singles
+        assert "暂无搭档" in run.err  # five singles: one waits
+        marked = {frozenset((r["player1"], r["player2"])) for r in teams}
+        assert frozenset(("郑一", "王二")) in marked and frozenset(("冯三", "陈四")) in marked
+        for r in teams:
+            if frozenset((r["player1"], r["player2"])) not in (frozenset(("郑一", "王二")),
+                                                               frozenset(("冯三", "陈四"))):
+                assert "、" in r["affiliation"]  # two different units
+    # without the option, partners are drawn by lot alone: some seed pairs one unit's singles
+    units = {"褚五": "远航供应链", "卫六": "远航供应链", "蒋七": "金桥国际", "沈八": "金桥国际",
+             "韩九": "新港货代"}
+    same_unit = False
+    for seed in range(12):
+        cli("event", "create", "--id", f"q{seed}", "--name", "单人", "--ruleset", "suzhou-2025")
+        cli("ingest", "--event", f"q{seed}", REG / "one_row_per_player.csv")
+        run = cli("draw", "--event", f"q{seed}", "--format", "csv", "--seed", str(seed))
+        for r in read_csv_output(run.out):
+            if r["player1"] in units and units[r["player1"]] == units.get(r["player2"]):
+                same_unit = True
+    assert same_unit
+
+
+def test_checkin_and_no_shows(cli, tmp_path):
+    cli("event", "create", "--id", "r", "--name", "报到", "--ruleset", "suzhou-2025")
+    rows = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
+    cli("ingest", "--event", "r", write_csv(tmp_path / "e.csv", rows))
+    assert cli("checkin", "--event", "r", "A1", "A2", "A3", "A5").code == 0
+    assert cli("checkin", "--event", "r", "Z9").code == 2
+    pairs = read_csv_output(cli("pair", "--event", "r", "--format", "csv").out)
+    seated = {t for r in pairs for t in (r["ew_team"], r["ns_team"]) if t}
+    assert seated == {"A1", "A2", "A3", "A5"}  # A4 and A6 did not show
+    status = {r["team_no"]: r["status"] for r in read_csv_output(
+        cli("standings", "--event", "r", "--format", "csv").out)}
+    assert status["A4"] == "absent" and status["A1"] == "active"
+
+
+def test_withdrawn_team_never_paired_again_and_still_ranked(cli, tmp_path):
+    cli("event", "create", "--id", "r", "--name", "退赛", "--ruleset", "suzhou-2025")
+    rows = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
+    cli("ingest", "--event", "r", write_csv(tmp_path / "e.csv", rows))
+    cli("pair", "--event", "r")
+    results = [["轮次", "桌号", "东西级数", "南北级数"], [1, 1, "K", "9"], [1, 2, "10", "10"],
+               [1, 3, "8", "J"]]
+    cli("ingest", "--event", "r", write_csv(tmp_path / "r1.csv", results))
+    assert cli("withdraw", "--event", "r", "A1", "--after-round", "1", "--reason",
+               "有事").code == 0
+    assert cli("reinstate", "--event", "r", "A1").code == 0
+    assert cli("withdraw", "--event", "r", "A1", "--after-round", "1").code == 0
+    second = read_csv_output(cli("pair", "--event", "r", "--format", "csv").out)
+    assert "A1" not in {t for r in second for t in (r["ew_team"], r["ns_team"])}
+    bye = [r for r in second if not r["ns_team"]]
+    assert len(bye) == 1  # five teams left: one bye
+    assert cli("reinstate", "--event", "r", "A1").code == 2  # round 2 is paired already
+    table = {r["team_no"]: r for r in read_csv_output(
+        cli("standings", "--event", "r", "--format", "csv").out)}
+    assert table["A1"]["status"] == "withdrawn" and table["A1"]["wins"] == "1"
+    assert list(table["A1"])[-1] == "status"
+
+
+def test_draw_refused_once_round_one_is_paired(cli, tmp_path):
+    cli("event", "create", "--id", "r", "--name", "抽签", "--ruleset", "suzhou-2025")
+    cli("ingest", "--event", "r", REG / "numbered.csv")
+    cli("pair", "--event", "r")
+    run = cli("draw", "--event", "r")
+    assert run.code == 2 and "第 1 轮已编排" in run.err
