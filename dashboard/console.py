@@ -259,3 +259,55 @@ def clock(event_id: str, language: str) -> None:
                 del st.session_state["late"]
             except SheetErrors as errors:
                 _problems(errors)
+
+
+def registration_desk(event_id: str, language: str) -> None:
+    """The draw (seed shown large for the hall), check-in by search, withdrawals."""
+    from pipeline import registration
+
+    st.subheader(t("registration", language))
+    cols = st.columns(4)
+    prefix = cols[0].text_input("编号前缀 prefix", value="A")
+    seed = cols[1].number_input("抽签种子 seed", min_value=0, value=None, key="draw-seed")
+    in_order = cols[2].checkbox("按表中顺序 in sheet order")
+    apart = cols[3].checkbox("单人配对不同单位 units apart")
+    if st.button(t("draw", language)):
+        try:
+            with db.writing(database()) as con:
+                drawn, used, unpaired = registration.draw(
+                    con, event_id, prefix, int(seed) if seed is not None else None, in_order,
+                    apart)
+            st.markdown(f"<div data-testid='draw-seed' style='font-size:72px;font-weight:800'>"
+                        f"抽签种子 {used}</div>", unsafe_allow_html=True)
+            st.html(html_table(drawn, language, "drawn"))
+            for name in unpaired:
+                st.warning(f"{name}: 单人报名暂无搭档 single without a partner")
+        except PaisaiError as exc:
+            st.error(str(exc))
+    with db.reading(database()) as con:
+        teams = db.frame(con, "select team_no, team_name, player1, player2, checked_in, "
+                              "withdrawn_after from teams where event_id = $e",
+                         {"e": event_id})
+    query = st.text_input(t("checkin_search", language)).strip()
+    if query:
+        hits = teams.filter(pl.any_horizontal(
+            pl.col(c).cast(pl.String).str.contains(query, literal=True)
+            for c in ("team_no", "team_name", "player1", "player2")))
+        for row in hits.head(20).iter_rows(named=True):
+            cols = st.columns([4, 1, 2])
+            mark = "✅ " if row["checked_in"] else ""
+            cols[0].write(f"{mark}{row['team_no']} {row['team_name'] or ''} "
+                          f"{row['player1'] or ''} {row['player2'] or ''}")
+            if cols[1].button(t("checkin", language), key=f"in-{row['team_no']}"):
+                with db.writing(database()) as con:
+                    registration.checkin(con, event_id, [row["team_no"]], False)
+                st.rerun()
+            after = cols[2].number_input(t("withdraw_after", language), min_value=0, value=0,
+                                         key=f"after-{row['team_no']}")
+            if cols[2].button(t("withdraw", language), key=f"out-{row['team_no']}"):
+                try:
+                    with db.writing(database()) as con:
+                        registration.withdraw(con, event_id, row["team_no"], int(after), None)
+                    st.success(f"{row['team_no']} ✓")
+                except PaisaiError as exc:
+                    st.error(str(exc))

@@ -72,6 +72,12 @@ TEXT: dict[str, dict[str, str]] = {
     "late": {"zh": "迟到处理", "en": "Late arrival"},
     "late_decide": {"zh": "按规则判定", "en": "Apply the ladder"},
     "late_confirm": {"zh": "确认记录", "en": "Record it"},
+    "registration": {"zh": "报名、抽签与报到", "en": "Registration, draw and check-in"},
+    "draw": {"zh": "抽签编号", "en": "Draw the numbers"},
+    "checkin_search": {"zh": "报到：搜索队号、队名或姓名", "en": "Check-in: search"},
+    "checkin": {"zh": "报到", "en": "Check in"},
+    "withdraw": {"zh": "退赛", "en": "Withdraw"},
+    "withdraw_after": {"zh": "第几轮后", "en": "after round"},
     "page_of": {"zh": "第 {p}/{n} 页", "en": "page {p} of {n}"},
 }
 

@@ -17,6 +17,7 @@ if event_id is None:
     st.stop()
 console.clock(event_id, language)
 console.upload(event_id, language)
+console.registration_desk(event_id, language)
 console.enter_table(event_id, language)
 console.pair_next(event_id, language)
 console.downloads(event_id, language)

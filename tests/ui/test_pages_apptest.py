@@ -128,3 +128,34 @@ def test_history_page(monkeypatch, demo_db):
 def test_clock_page(monkeypatch, demo_db):
     at = _run(monkeypatch, demo_db, "clock", event="demo")
     assert not at.exception
+
+
+def test_console_draw_and_checkin(monkeypatch, tmp_path):
+    from conftest import SHEETS
+
+    from pipeline import db
+    from pipeline.cli import main
+
+    database = tmp_path / "reg.duckdb"
+    assert main(["event", "create", "--id", "r", "--name", "报名", "--ruleset", "suzhou-2025",
+                 "--db", str(database)]) == 0
+    assert main(["ingest", "--event", "r", str(SHEETS / "registration" / "unnumbered.csv"),
+                 "--db", str(database)]) == 0
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "pw")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = _run(monkeypatch, database, "admin", event="r")
+    at.text_input[0].input("pw")
+    at.button[0].click().run()
+    assert not at.exception
+    draw = next(b for b in at.button if b.label == "抽签编号")
+    draw.click().run()
+    assert not at.exception
+    assert any("抽签种子" in m.value for m in at.markdown)
+    search = next(x for x in at.text_input if "报到" in x.label)
+    search.input("A1").run()
+    next(b for b in at.button if b.label == "报到").click().run()
+    assert not at.exception
+    with db.reading(database) as con:
+        assert con.execute("select count(*) from teams where checked_in").fetchall()[0][0] == 1
