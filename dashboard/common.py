@@ -120,3 +120,17 @@ def bracket_html(knockout: list[dict]) -> str:
              "flex;justify-content:space-between;padding:4px 8px;font-size:20px}.slot.won{"
              "font-weight:700;background:#dbe8ff}.slot span{color:#556;margin-left:12px}</style>")
     return f"{style}<div class='tree' data-testid='knockout'>{''.join(columns)}</div>"
+
+
+def public_page_event(language: str) -> str:
+    """The event a public page shows, with the projector's countdown; stops when there is none."""
+    from dashboard import clockview
+    from dashboard.i18n import t
+
+    event_id = selected_event()
+    if event_id is None:
+        st.info(t("no_event", language))
+        st.stop()
+    if projector():
+        clockview.header(database(), event_id)
+    return event_id

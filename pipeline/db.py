@@ -96,8 +96,7 @@ def migrate(con: duckdb.DuckDBPyConnection) -> None:
 
 
 @contextmanager
-def writing(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A read-write connection inside one transaction: committed on success, else rolled back."""
+def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     path.parent.mkdir(parents=True, exist_ok=True)
     con = _open(path, read_only=False)
     try:
@@ -108,25 +107,19 @@ def writing(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         except BaseException:
             con.execute("rollback")
             raise
-        con.execute("commit")
+        con.execute("commit" if keep else "rollback")
     finally:
         con.close()
 
 
-@contextmanager
-def trial(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+def writing(path: Path):
+    """A read-write connection inside one transaction: committed on success, else rolled back."""
+    return _transaction(path, keep=True)
+
+
+def trial(path: Path):
     """A read-write transaction that is always rolled back: what a change would do."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    con = _open(path, read_only=False)
-    try:
-        migrate(con)
-        con.execute("begin transaction")
-        try:
-            yield con
-        finally:
-            con.execute("rollback")
-    finally:
-        con.close()
+    return _transaction(path, keep=False)
 
 
 @contextmanager

@@ -2,27 +2,20 @@
 
 import streamlit as st
 
-from dashboard import clockview
 from dashboard.common import (
     bracket_html,
     database,
     html_table,
     lang,
-    projector,
+    public_page_event,
     rotate_if_due,
-    selected_event,
 )
 from dashboard.i18n import t
 from pipeline import db, events
 from pipeline.tractor import stages
 
 language = lang()
-event_id = selected_event()
-if event_id is None:
-    st.info(t("no_event", language))
-    st.stop()
-if projector():
-    clockview.header(database(), event_id)
+event_id = public_page_event(language)
 
 
 @st.fragment(run_every=5)

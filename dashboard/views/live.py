@@ -5,8 +5,8 @@ import time
 
 import streamlit as st
 
-from dashboard import charts, clockview
-from dashboard.common import database, html_table, lang, projector, rotate_if_due, selected_event
+from dashboard import charts
+from dashboard.common import database, html_table, lang, projector, public_page_event, rotate_if_due
 from dashboard.i18n import t
 from pipeline import queries
 from pipeline.scoring import STANDINGS_COLUMNS
@@ -15,12 +15,7 @@ PAGE_ROWS = 20
 PAGE_SECONDS = 10
 
 language = lang()
-event_id = selected_event()
-if event_id is None:
-    st.info(t("no_event", language))
-    st.stop()
-if projector():
-    clockview.header(database(), event_id)
+event_id = public_page_event(language)
 
 
 @st.fragment(run_every=5)

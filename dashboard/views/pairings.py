@@ -3,19 +3,12 @@
 import polars as pl
 import streamlit as st
 
-from dashboard import clockview
-from dashboard.common import database, html_table, lang, projector, rotate_if_due, selected_event
+from dashboard.common import database, html_table, lang, public_page_event, rotate_if_due
 from dashboard.i18n import t
 from pipeline import queries
 
 language = lang()
-event_id = selected_event()
-if event_id is None:
-    st.info(t("no_event", language))
-    st.stop()
-
-if projector():
-    clockview.header(database(), event_id)
+event_id = public_page_event(language)
 rotate_if_due("pairings")
 round_no, pairs = queries.current_pairings(database(), event_id)
 if round_no is None:
