@@ -12,14 +12,18 @@ def _games() -> str:
     return f"with history_games as ({db.sql('history_games')}) "
 
 
+def _mine() -> str:
+    return f"with history_games as ({db.sql('history_player_games')}) "
+
+
 def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
-    summary = db.frame(con, _games() + """
+    summary = db.frame(con, _mine() + """
         select count(distinct event_id) as events, count(*) as rounds,
                count(*) filter (where outcome = 'win') as wins,
                count(*) filter (where outcome = 'draw') as draws,
                count(*) filter (where outcome = 'loss') as losses,
                round(avg(level_diff), 2) as avg_level_diff
-        from history_games where player_id = $p""", {"p": player_id}).to_dicts()[0]
+        from history_games""", {"player_id": player_id}).to_dicts()[0]
     names = db.rows(con, "select arg_max(name, event_id), string_agg(distinct affiliation, ', ')"
                          " from player_map where player_id = ?", [player_id])[0]
     finishes = db.frame(con, """
@@ -30,7 +34,7 @@ def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
         order by e.event_date desc nulls last, e.created_at desc""", {"p": player_id})
     ranked = finishes.drop_nulls("rank")
     best = ranked.sort(["rank", "field_size"], descending=[False, True]).head(1).to_dicts()
-    partners = db.frame(con, _games() + """
+    partners = db.frame(con, _mine() + """
         select p.player_id as partner_id, any_value(pm.name) as partner,
                count(distinct g.event_id) as events, count(*) as rounds,
                count(*) filter (where g.outcome = 'win') as wins,
@@ -40,8 +44,7 @@ def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
         join player_map pm on pm.event_id = g.event_id and pm.team_no = g.team_no
              and pm.player_id <> g.player_id
         join (select distinct player_id from player_map) p on p.player_id = pm.player_id
-        where g.player_id = $p
-        group by p.player_id order by rounds desc, partner_id""", {"p": player_id})
+        group by p.player_id order by rounds desc, partner_id""", {"player_id": player_id})
     rating = db.frame(con, "select event_id, round, mu, sigma, ordinal from rating_history "
                            "where player_id = $p order by rowid", {"p": player_id})
     return {"player_id": player_id, "name": names[0], "affiliations": names[1], **summary,
