@@ -47,6 +47,7 @@ def _upload(page, path, selector: str) -> None:
             page.locator(selector).first.wait_for(timeout=45_000)
             return
         except Exception:
+            shot(page, f"upload-wait-{attempt}")
             if attempt:
                 raise
 
