@@ -10,6 +10,7 @@ read-only for one query. Either kind waits, retrying, while another process hold
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +47,18 @@ def migrations() -> list[tuple[int, str]]:
 
 def latest_version() -> int:
     return max(version for version, _ in migrations())
+
+
+_PROCESS_LOCKS: dict[str, threading.RLock] = {}
+_GUARD = threading.Lock()
+
+
+def _process_lock(path: Path) -> threading.RLock:
+    """Within one process (the dashboard serves many sessions on threads) a file cannot be
+    open read-write and read-only at once, so connections to one file take turns."""
+    key = str(path.resolve())
+    with _GUARD:
+        return _PROCESS_LOCKS.setdefault(key, threading.RLock())
 
 
 def _lock_timeout() -> float:
@@ -98,6 +111,11 @@ def migrate(con: duckdb.DuckDBPyConnection) -> None:
 @contextmanager
 def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     path.parent.mkdir(parents=True, exist_ok=True)
+    with _process_lock(path):
+        yield from _transaction_locked(path, keep)
+
+
+def _transaction_locked(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     con = _open(path, read_only=False)
     try:
         migrate(con)
@@ -128,16 +146,17 @@ def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     if not path.exists():
         with writing(path):
             pass
-    con = _open(path, read_only=True)
-    try:
-        if _schema_version(con) < latest_version():
+    with _process_lock(path):
+        con = _open(path, read_only=True)
+        try:
+            if _schema_version(con) < latest_version():
+                con.close()
+                with writing(path):
+                    pass
+                con = _open(path, read_only=True)
+            yield con
+        finally:
             con.close()
-            with writing(path):
-                pass
-            con = _open(path, read_only=True)
-        yield con
-    finally:
-        con.close()
 
 
 def frame(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> pl.DataFrame:

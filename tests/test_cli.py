@@ -223,3 +223,28 @@ def test_entries_sent_again_change_nothing(cli, event16, tmp_path):
     assert "更正 replaced 1" in run.out
     rows = read_csv_output(cli("standings", "--event", event16, "--format", "csv").out)
     assert {r["team_no"]: r["team_name"] for r in rows}["A1"] == "新队名"
+
+
+def test_threads_of_one_process_take_turns(event16, db_file):
+    """The dashboard serves sessions on threads: a read and a write to one file never clash."""
+    from pipeline import db
+
+    opened = threading.Event()
+    errors = []
+
+    def reader():
+        with db.reading(db_file) as con:
+            opened.set()
+            time.sleep(0.5)
+            con.execute("select count(*) from teams").fetchall()
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    opened.wait(5)
+    try:
+        with db.writing(db_file) as con:
+            con.execute("update teams set team_name = '改名' where team_no = 'A1'")
+    except Exception as exc:  # noqa: BLE001 - the failure is what the test looks for
+        errors.append(exc)
+    thread.join()
+    assert errors == []
