@@ -39,7 +39,7 @@ run: install demo
 
 test: install-dev browser-deps
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest -q
 
 bench: install-dev
 	$(PY) -m bench
