@@ -129,14 +129,12 @@ def ingest_file(
         raise SheetErrors.single(path.name, f"文件超过 {max_upload_bytes() // 1024 // 1024} MB，"
                                             "未读取 the file is over the size limit; not read")
     digest = hashlib.sha256(data).hexdigest()
-    with db.reading(db_file) as con:
-        seen = db.scalar(con, "select count(*) from uploads where event_id = ? and sha256 = ? "
-                              "and status = 'stored'", [event_id, digest])
-    if seen:
-        return IngestReport(path.name, already_received=True)
     try:
         read = read_file(path, kind, data)
-        with db.writing(db_file) as con:
+        with db.writing(db_file) as con:  # one open of the file: the check and the change
+            if db.scalar(con, "select count(*) from uploads where event_id = ? and sha256 = ? "
+                              "and status = 'stored'", [event_id, digest]):
+                return IngestReport(path.name, already_received=True)
             stored = apply(con, event_id, read, path.name)
             summary = "; ".join(f"{s.kind}: +{s.new} ~{s.replaced} ={s.unchanged}"
                                 for s in stored)
