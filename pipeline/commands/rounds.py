@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import polars as pl
+
 from pipeline import db, events, output
 from pipeline.cli_support import KIND_LABELS, _db, _err, _out, command
 from pipeline.errors import UsageError
@@ -22,7 +24,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
     title = f"{event.name} — 第 {round_no} 轮对阵 pairing of round {round_no}"
     if args.format == "table":
         shown = listing.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
-            pl_bye())
+            pl.col("ns_team").fill_null("轮空 bye"))
         if seed is not None:
             title += f"\n抽签种子 draw seed: {seed}"
     _out(output.render(shown, args.format, title))
@@ -33,38 +35,31 @@ def cmd_pair(args: argparse.Namespace) -> int:
     return 0
 
 
-def pl_bye():
-    import polars as pl
+def _export(args: argparse.Namespace, exporter, what: str) -> int:
+    """Both exports read one stored round and write one file."""
+    from pipeline import rounds
 
-    return pl.col("ns_team").fill_null("轮空 bye")
+    with db.reading(_db(args)) as con:
+        event = events.load(con, args.event)
+        pairs = rounds.pairings(con, event.event_id, args.round)
+    out = Path(args.out)
+    exporter(pairs, f"{event.name} 第 {args.round} 轮{what}", out)
+    _out(f"已导出 exported {out}\n")
+    return 0
 
 
 @command("export pairings")
 def cmd_export_pairings(args: argparse.Namespace) -> int:
-    from pipeline import rounds
     from pipeline.export.pairings import export_pairings
 
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        pairs = rounds.pairings(con, event.event_id, args.round)
-    out = Path(args.out)
-    export_pairings(pairs, f"{event.name} 第 {args.round} 轮对阵表", out)
-    _out(f"已导出 exported {out}\n")
-    return 0
+    return _export(args, export_pairings, "对阵表")
 
 
 @command("export scoresheet")
 def cmd_export_scoresheet(args: argparse.Namespace) -> int:
-    from pipeline import rounds
     from pipeline.export.scoresheet import export_scoresheet
 
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        pairs = rounds.pairings(con, event.event_id, args.round)
-    out = Path(args.out)
-    export_scoresheet(pairs, f"{event.name} 第 {args.round} 轮成绩登记表", out)
-    _out(f"已导出 exported {out}\n")
-    return 0
+    return _export(args, export_scoresheet, "成绩登记表")
 
 
 @command("draw")
