@@ -18,7 +18,6 @@ from pipeline import db, events
 from pipeline.errors import SheetErrors
 from pipeline.events import Event
 from pipeline.history import identity
-from pipeline.history.stats import refresh_event_ranks
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.store import STORERS, Stored, store_results
@@ -95,8 +94,6 @@ def apply(
     kinds = {s.kind for s in stored}
     if "entries" in kinds:
         identity.refresh(con, event_id)
-    if kinds and event.ruleset.discipline == "guandan":
-        refresh_event_ranks(con, event)
     return stored
 
 

@@ -64,6 +64,7 @@ def test_identity_matches_traditional_and_spaced_names(history):
 
 def test_player_statistics(history):
     zhang = _id(history, "张三", "恒通贸易")
+    stats.keep_ranks_current(history)
     with db.reading(history) as con:
         p = stats.player_profile(con, zhang)
         wang = _id(history, "王五", "华信物流")
@@ -82,6 +83,27 @@ def test_player_statistics(history):
         == [("李四", 3, 1, 1, 1)]
     assert h2h == {"rounds": 3, "wins": 1, "draws": 1, "losses": 1}
     assert pair["rounds"] == 3 and pair["avg_level_diff"] == pytest.approx(-0.67)
+
+
+def test_cached_ranks_are_refreshed_when_read_after_a_change(history, cli, tmp_path):
+    """Ingest does not rank for history; the cache is brought up to date when it is read."""
+    with db.reading(history) as con:
+        assert stats.stale_rank_events(con) == ["e1", "e2", "e3"]
+    stats.keep_ranks_current(history)
+    with db.reading(history) as con:
+        assert stats.stale_rank_events(con) == []
+        assert db.rows(con, "select team_no, rank from event_ranks where event_id = 'e1' "
+                            "order by team_no") == [("A1", 1), ("A2", 2)]
+    # e1 corrected: A2 won 10–8, so 张三 (A1) finished second of two
+    cli("ingest", "--event", "e1", write_csv(tmp_path / "fix.csv",
+                                             [RESULT_HEADER, [1, 1, "A1", "A2", "8", "10"]]))
+    with db.reading(history) as con:
+        assert stats.stale_rank_events(con) == ["e1"]
+    run = cli("player", "张三", "--affiliation", "恒通贸易", "--format", "json")
+    finishes = {f["event_id"]: (f["rank"], f["field_size"])
+                for f in json.loads(run.out)["finishes"]}
+    assert finishes == {"e1": (2, 2), "e2": (1, 2), "e3": (3, 4)}
+    assert cli("check").code == 0
 
 
 def test_merge_and_split(history, cli):

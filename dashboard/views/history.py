@@ -17,6 +17,7 @@ with db.reading(path) as con:
 if stale:  # reading the history is a read; keeping the ratings current is a short write
     with db.writing(path) as con:
         ratings.recompute(con)
+stats.keep_ranks_current(path)
 
 search, board, units_tab, compare_tab = st.tabs(
     [t("player_search", language), t("leaderboard", language), t("units", language),

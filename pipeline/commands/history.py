@@ -39,6 +39,7 @@ def cmd_player(args: argparse.Namespace) -> int:
 
     from pipeline.history import identity, stats
 
+    stats.keep_ranks_current(_db(args))
     with db.reading(_db(args)) as con:
         found = identity.find(con, args.name, args.affiliation)
         if not found:
@@ -83,6 +84,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 def cmd_units(args: argparse.Namespace) -> int:
     from pipeline.history import stats
 
+    stats.keep_ranks_current(_db(args))
     with db.reading(_db(args)) as con:
         _out(output.render(stats.units(con), args.format))
     return 0

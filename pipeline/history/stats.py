@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 import polars as pl
 
@@ -121,15 +123,40 @@ def event_summary(con: duckdb.DuckDBPyConnection, event_id: str) -> dict:
             "upset_share": round(upsets / decided, 3) if decided else None}
 
 
-def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event: events.Event) -> None:
-    """Keep the event's latest ranking for history queries."""
-    if event.ruleset.discipline != "guandan":
-        return
-    ranking = scoring.standings(con, event).select("team_no", "rank")
-    con.execute("delete from event_ranks where event_id = ?", [event.event_id])
-    con.register("new_ranks", ranking)
-    try:
-        con.execute("insert into event_ranks select ?, team_no, rank, "
-                    "(select count(*) from new_ranks) from new_ranks", [event.event_id])
-    finally:
-        con.unregister("new_ranks")
+def stale_rank_events(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Events whose cached ranks (event_ranks) no longer match what their ranking reads."""
+    return [r[0] for r in db.rows(con, f"""
+        with fingerprints as ({db.sql('rank_fingerprints')})
+        select f.event_id from fingerprints f left join event_rank_state s using (event_id)
+        where s.fingerprint is distinct from f.fingerprint order by f.event_id""")]
+
+
+def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str]) -> None:
+    """Rewrite the cached latest ranking of the given events (Guandan only; a Tractor event
+    has no overall ranking) and note what it was computed from."""
+    for event_id in event_ids:
+        event = events.load(con, event_id)
+        con.execute("delete from event_ranks where event_id = ?", [event_id])
+        if event.ruleset.discipline == "guandan":
+            ranking = scoring.standings(con, event).select("team_no", "rank")
+            con.register("new_ranks", ranking)
+            try:
+                con.execute("insert into event_ranks select ?, team_no, rank, "
+                            "(select count(*) from new_ranks) from new_ranks", [event_id])
+            finally:
+                con.unregister("new_ranks")
+    con.execute(f"""
+        insert or replace into event_rank_state
+        with fingerprints as ({db.sql('rank_fingerprints')})
+        select event_id, fingerprint from fingerprints where event_id in (select unnest($ids))
+        """, {"ids": event_ids})
+
+
+def keep_ranks_current(path: Path) -> None:
+    """Before reading event_ranks: refresh the events whose results changed since (a short
+    write, only when something is stale; ingest does not pay for it)."""
+    with db.reading(path) as con:
+        stale = stale_rank_events(con)
+    if stale:
+        with db.writing(path) as con:
+            refresh_event_ranks(con, stale_rank_events(con))

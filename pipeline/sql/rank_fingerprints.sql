@@ -1,0 +1,33 @@
+-- marts: one row per event, a fingerprint of everything its ranking reads (results,
+-- penalties, fouls, quiz, teams, byes, ruleset). The cached event_ranks of an event are
+-- current while its fingerprint equals the one stored in event_rank_state.
+with
+
+parts as (
+    select event_id, 'r' as part, count(*) as n, bit_xor(hash(x)) as h
+    from results as x group by event_id
+    union all
+    select event_id, 'p', count(*), bit_xor(hash(x)) from penalties as x group by event_id
+    union all
+    select event_id, 'f', count(*), bit_xor(hash(x)) from fouls as x group by event_id
+    union all
+    select event_id, 'q', count(*), bit_xor(hash(x)) from quiz as x group by event_id
+    union all
+    select event_id, 't', count(*), bit_xor(hash(x)) from teams as x group by event_id
+    union all
+    select event_id, 'b', count(*), bit_xor(hash(x)) from pairings as x
+    where ns_team is null group by event_id
+),
+
+final as (
+    select
+        e.event_id,
+        hash(e.ruleset_toml)::varchar || ';'
+            || coalesce(string_agg(p.part || p.n || '.' || p.h, ',' order by p.part), '')
+            as fingerprint
+    from events as e
+    left join parts as p using (event_id)
+    group by e.event_id, e.ruleset_toml
+)
+
+select * from final
