@@ -32,23 +32,26 @@ def next_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
 
 
 def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
+    """Who has met whom, who had a bye, and how often each team sat East-West / North-South."""
+    params = {"e": event_id, "r": before}
     games = db.rows(
         con,
         "select ew_team, ns_team from results where event_id = $e and round < $r "
         "union select ew_team, ns_team from pairings where event_id = $e and round < $r "
-        "and ns_team is not null",
-        {"e": event_id, "r": before},
-    )
+        "and ns_team is not null", params)
     byes = {r[0] for r in db.rows(
         con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null",
-        {"e": event_id, "r": before})}
-    seats: dict[str, tuple[int, int]] = {}
-    for ew, ns in games:
-        e_ew, e_ns = seats.get(ew, (0, 0))
-        seats[ew] = (e_ew + 1, e_ns)
-        n_ew, n_ns = seats.get(ns, (0, 0))
-        seats[ns] = (n_ew, n_ns + 1)
-    return {frozenset(g) for g in games}, byes, seats
+        params)}
+    seats = {team: (ew, ns) for team, ew, ns in db.rows(con, """
+        with games as (
+            select ew_team, ns_team from results where event_id = $e and round < $r
+            union select ew_team, ns_team from pairings where event_id = $e and round < $r
+            and ns_team is not null)
+        select team, count(*) filter (where side = 'ew'), count(*) filter (where side = 'ns')
+        from (select ew_team as team, 'ew' as side from games
+              union all select ns_team, 'ns' from games)
+        group by team""", params)}
+    return games, byes, seats
 
 
 def pair(

@@ -7,8 +7,9 @@ polars expressions here. Each problem names file, sheet, spreadsheet row, column
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import pandera.polars as pa
 import polars as pl
@@ -64,7 +65,43 @@ class _Where:
                        message)
 
 
+@cache
+def _schema(kind: str) -> pa.DataFrameSchema:
+    return SCHEMAS[kind].to_schema()
+
+
+def schema_passes(kind: str, frame: pl.DataFrame) -> bool:
+    """True when every cell passes the kind's pandera schema, found in one polars query.
+
+    The schema's own definitions (each column's dtype, `nullable` and checks) are evaluated
+    together instead of one pandera step per column and check. Anything this shortcut does
+    not cover (frame-level checks, unique, coerce, another dtype) answers False, and so
+    does a failing cell: pandera then validates the sheet itself and names every failure.
+    """
+    schema = _schema(kind)
+    if schema.checks or schema.unique or schema.coerce:
+        return False
+    lazy = frame.lazy()
+    verdicts = []
+    for name, column in schema.columns.items():
+        if (frame.schema.get(name) != pl.String or str(column.dtype) != "String"
+                or column.unique or column.coerce or column.regex):
+            return False
+        if not column.nullable:
+            verdicts.append(lazy.select(pl.col(name).is_not_null().all().alias(f"{name}:n")))
+        for number, check in enumerate(column.checks):
+            if check.element_wise or not check.ignore_na:
+                return False
+            verdicts.append(check._check_fn(pa.PolarsData(lazy, name))
+                            .select(pl.all().all().name.suffix(f":{number}")))
+    if not verdicts:
+        return True
+    return all(pl.concat(verdicts, how="horizontal").collect().row(0))
+
+
 def _schema_problems(sheet: RawSheet, frame: pl.DataFrame) -> list[Problem]:
+    if schema_passes(sheet.kind, frame):
+        return []
     schema = SCHEMAS[sheet.kind]
     try:
         schema.validate(frame, lazy=True)
@@ -205,71 +242,74 @@ def _unregistered(rows: Iterable[dict], code: str, context: EventContext, where:
             yield where.problem(row, code, team, "队号未报名 team is not registered")
 
 
+def _flagged(frame: pl.DataFrame, mask: pl.Expr) -> Iterator[dict]:
+    """The rows where a check fails (the checks run column-wise; only failures are visited)."""
+    return frame.filter(mask.fill_null(False)).iter_rows(named=True)
+
+
 def _check_results(
     typed: pl.DataFrame, context: EventContext, where: _Where
 ) -> tuple[pl.DataFrame, list[Problem]]:
     problems: list[Problem] = []
+    col = pl.col
     # teams from the pairing where the sheet leaves them out, and agreement where it gives them
     pairing = context.pairings.rename({"ew_team": "paired_ew", "ns_team": "paired_ns"})
-    paired_rounds = set(context.pairings["round"].to_list())
-    typed = typed.join(pairing, on=["round", "table_no"], how="left")
-    for row in typed.iter_rows(named=True):
-        if row["round"] is None or row["table_no"] is None:
-            continue
-        if row["round"] in paired_rounds:
-            if row["paired_ew"] is None:
-                problems.append(where.problem(row, "table", row["table_no"],
-                                              f"第 {row['round']} 轮编排中没有这个桌号 "
-                                              "no such table in the round's pairing"))
-                continue
-            for code, paired in (("ew_team", row["paired_ew"]), ("ns_team", row["paired_ns"])):
-                if row[code] is not None and row[code] != paired:
-                    problems.append(where.problem(
-                        row, code, row[code],
-                        f"与编排不符，本桌应为 {row['paired_ew']} 对 {row['paired_ns']} "
-                        f"does not match the pairing of this table"))
-        else:
-            for code in ("ew_team", "ns_team"):
-                if row[code] is None:
-                    problems.append(where.problem(row, code, None,
-                                                  "本轮尚未编排，必须填写队号 required: the round "
-                                                  "is not paired, so the team must be given"))
+    typed = typed.join(pairing, on=["round", "table_no"], how="left", maintain_order="left")
+    keyed = col("round").is_not_null() & col("table_no").is_not_null()
+    paired_round = keyed & col("round").is_in(context.pairings["round"].unique().implode())
+    for row in _flagged(typed, paired_round & col("paired_ew").is_null()):
+        problems.append(where.problem(row, "table", row["table_no"],
+                                      f"第 {row['round']} 轮编排中没有这个桌号 "
+                                      "no such table in the round's pairing"))
+    for code, paired in (("ew_team", "paired_ew"), ("ns_team", "paired_ns")):
+        for row in _flagged(typed, paired_round & col("paired_ew").is_not_null()
+                            & col(code).is_not_null() & col(code).ne_missing(col(paired))):
+            problems.append(where.problem(
+                row, code, row[code],
+                f"与编排不符，本桌应为 {row['paired_ew']} 对 {row['paired_ns']} "
+                f"does not match the pairing of this table"))
+        for row in _flagged(typed, keyed & ~paired_round & col(code).is_null()):
+            problems.append(where.problem(row, code, None,
+                                          "本轮尚未编排，必须填写队号 required: the round "
+                                          "is not paired, so the team must be given"))
     typed = typed.with_columns(
         pl.coalesce("ew_team", "paired_ew").alias("ew_team"),
         pl.coalesce("ns_team", "paired_ns").alias("ns_team"),
     ).drop("paired_ew", "paired_ns")
-    rows = list(typed.iter_rows(named=True))
-    problems += _unregistered(rows, "ew_team", context, where)
-    problems += _unregistered(rows, "ns_team", context, where)
-    for row in rows:
-        if row["ew_team"] is not None and row["ew_team"] == row["ns_team"]:
-            problems.append(where.problem(row, "ns_team", row["ns_team"],
-                                          "东西和南北是同一队 both sides are the same team"))
-        if row["forfeit"] is None:
-            for code in ("ew_level", "ns_level"):
-                if row[f"{code}_empty"]:
-                    problems.append(where.problem(row, code, None,
-                                                  "必填：没有弃权时须填写级数 required: the level "
-                                                  "(empty only on a forfeited table)"))
-            ew, ns = row["ew_level"], row["ns_level"]
-            if (context.ruleset.scoring["equal_levels"] == "first_to_reach" and ew is not None
-                    and ew == ns and row["first_to_level"] is None):
-                problems.append(where.problem(row, "first_to_level", None,
-                                              "级数相同时须填写先到方（东西/南北） required: "
-                                              "who reached the level first, when levels are equal"))
-            if ew == PASSED_A and ns == PASSED_A:
-                problems.append(where.problem(row, "ns_level", "过A",
-                                              "双方都过A是不可能的 both sides cannot pass A"))
-            if ew is not None and ns is not None and row["deals"] is not None:
-                gained = (ew - 2) + (ns - 2)
-                if gained > 3 * row["deals"]:
-                    problems.append(where.problem(
-                        row, "deals", row["deals"],
-                        f"{row['deals']} 副牌最多共升 {3 * row['deals']} 级，但两队共升了 {gained} 级"
-                        f"（{format_level(ew)} / {format_level(ns)}） levels impossible in "
-                        f"{row['deals']} deals"))
-    problems += _against_stored_deals(rows, context, where)
-    problems += _duplicate_tables(rows, where)
+    registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
+    for code in ("ew_team", "ns_team"):
+        for row in _flagged(typed, col(code).is_not_null() & ~col(code).is_in(registered)):
+            problems.append(where.problem(row, code, row[code], "队号未报名 team is not registered"))
+    for row in _flagged(typed, col("ew_team") == col("ns_team")):
+        problems.append(where.problem(row, "ns_team", row["ns_team"],
+                                      "东西和南北是同一队 both sides are the same team"))
+    played = col("forfeit").is_null()
+    for code in ("ew_level", "ns_level"):
+        for row in _flagged(typed, played & col(f"{code}_empty")):
+            problems.append(where.problem(row, code, None,
+                                          "必填：没有弃权时须填写级数 required: the level "
+                                          "(empty only on a forfeited table)"))
+    if context.ruleset.scoring["equal_levels"] == "first_to_reach":
+        for row in _flagged(typed, played & (col("ew_level") == col("ns_level"))
+                            & col("first_to_level").is_null()):
+            problems.append(where.problem(row, "first_to_level", None,
+                                          "级数相同时须填写先到方（东西/南北） required: "
+                                          "who reached the level first, when levels are equal"))
+    for row in _flagged(typed, played & (col("ew_level") == PASSED_A)
+                        & (col("ns_level") == PASSED_A)):
+        problems.append(where.problem(row, "ns_level", "过A",
+                                      "双方都过A是不可能的 both sides cannot pass A"))
+    gained = col("ew_level") - 2 + col("ns_level") - 2
+    for row in _flagged(typed.with_columns(gained.alias("_gained")),
+                        played & (col("_gained") > 3 * col("deals"))):
+        ew, ns = row["ew_level"], row["ns_level"]
+        problems.append(where.problem(
+            row, "deals", row["deals"],
+            f"{row['deals']} 副牌最多共升 {3 * row['deals']} 级，但两队共升了 {row['_gained']} 级"
+            f"（{format_level(ew)} / {format_level(ns)}） levels impossible in "
+            f"{row['deals']} deals"))
+    problems += _against_stored_deals(typed, context, where)
+    problems += _duplicate_tables(typed, where)
     typed = typed.unique(subset=["round", "table_no", "ew_team", "ns_team", "ew_level",
                                  "ns_level", "deals", "forfeit"], keep="first",
                          maintain_order=True)
@@ -277,27 +317,30 @@ def _check_results(
     return typed, problems
 
 
-def _against_stored_deals(rows: list[dict], context: EventContext, where: _Where):
+def _against_stored_deals(typed: pl.DataFrame, context: EventContext, where: _Where):
     """A table replayed deal by deal keeps the levels its deals give."""
-    replayed = {(r["round"], r["table_no"]): (r["ew_level"], r["ns_level"]) for r in
-                context.results.filter(pl.col("has_deals")).iter_rows(named=True)}
-    for row in rows:
-        levels = replayed.get((row["round"], row["table_no"]))
-        if levels and row["forfeit"] is None and levels != (row["ew_level"], row["ns_level"]):
-            yield where.problem(
-                row, "ew_level", f"{format_level(row['ew_level'])} / {format_level(row['ns_level'])}",
-                f"与逐副记分推算的 {format_level(levels[0])} / {format_level(levels[1])} 不符 "
-                "does not match the levels replayed from the deals")
+    replayed = context.results.filter(pl.col("has_deals")).select(
+        "round", "table_no", pl.col("ew_level").alias("replayed_ew"),
+        pl.col("ns_level").alias("replayed_ns"))
+    joined = typed.join(replayed, on=["round", "table_no"], how="inner", maintain_order="left")
+    for row in _flagged(joined, pl.col("forfeit").is_null()
+                        & (pl.col("ew_level").ne_missing(pl.col("replayed_ew"))
+                           | pl.col("ns_level").ne_missing(pl.col("replayed_ns")))):
+        yield where.problem(
+            row, "ew_level", f"{format_level(row['ew_level'])} / {format_level(row['ns_level'])}",
+            f"与逐副记分推算的 {format_level(row['replayed_ew'])} / "
+            f"{format_level(row['replayed_ns'])} 不符 "
+            "does not match the levels replayed from the deals")
 
 
-def _duplicate_tables(rows: list[dict], where: _Where) -> list[Problem]:
+def _duplicate_tables(typed: pl.DataFrame, where: _Where) -> list[Problem]:
     problems = []
     seen: dict[tuple, dict] = {}
     values = ("ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit")
-    for row in rows:
+    repeated = pl.len().over("round", "table_no") > 1
+    for row in _flagged(typed, pl.col("round").is_not_null() & pl.col("table_no").is_not_null()
+                        & repeated):
         key = (row["round"], row["table_no"])
-        if None in key:
-            continue
         first = seen.setdefault(key, row)
         if first is row:
             continue
@@ -317,8 +360,9 @@ def _duplicate_tables(rows: list[dict], where: _Where) -> list[Problem]:
 def _team_twice(typed: pl.DataFrame, context: EventContext, where: _Where) -> list[Problem]:
     """A team at two tables of one round, in this file or against stored tables it keeps."""
     incoming = typed.select("round", "table_no", "ew_team", "ns_team", ROW, FILE, SHEET)
-    kept = context.results.join(incoming.select("round", "table_no"), on=["round", "table_no"],
-                                how="anti")
+    rounds = incoming["round"].drop_nulls().unique().implode()
+    kept = context.results.filter(pl.col("round").is_in(rounds)).join(
+        incoming.select("round", "table_no"), on=["round", "table_no"], how="anti")
     sides = []
     for code in ("ew_team", "ns_team"):
         sides.append(incoming.select("round", "table_no", pl.col(code).alias("team"), ROW, FILE,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.pairing import draw_order, pair_round
-from pipeline.pairing.matching import band_matching, min_cost_matching, rank_cost
+from pipeline.pairing.matching import Penalties, band_matching, min_cost_matching, rank_cost
 from pipeline.pairing.systems import plain_pairs
 
 TEAMS = [f"T{i}" for i in range(1, 13)]
@@ -163,6 +164,31 @@ def test_band_solver_is_exact_within_its_band(case, band):
     assert all(abs(a - b) <= band for a, b in got)
     assert sorted(x for pair in got for x in pair) == list(range(len(order)))
     assert total(got) == min(total(m) for m in banded)
+
+
+@settings(max_examples=150, deadline=None)
+@given(fields(), st.lists(st.integers(-1, 2), min_size=12, max_size=12),
+       st.integers(min_value=1, max_value=5))
+def test_vectorised_band_costs_equal_the_pair_by_pair_costs(case, groups, band):
+    """Large fields compute a whole band of penalties at once (numpy): it must give the
+    same costs, and so the same matching, as asking the penalty pair by pair."""
+    ranked, played, _, system, scores = case
+    if len(ranked) % 2:
+        ranked, scores = ranked[:-1], scores[:-1]
+    n = len(ranked)
+    weight = (n ** 2 + 1) * (n + 1)
+    met = {tuple(sorted(ranked.index(t) for t in pair)): weight for pair in played
+           if pair <= set(ranked)}
+    penalty = Penalties(met, groups[:n], n ** 2 + 1)
+    plain = plain_pairs(system, scores)
+    order = [k for pair in sorted(plain) for k in pair]
+    costs = penalty.band(np.array(order), band)
+    for a in range(n):
+        for k in range(1, band + 1):
+            expected = penalty(order[a], order[a + k]) if a + k < n else 0
+            assert costs[a, k] == expected
+    assert min_cost_matching(plain, penalty, full_limit=2, band=band) == \
+        min_cost_matching(plain, lambda i, j: penalty(i, j), full_limit=2, band=band)
 
 
 @settings(max_examples=50, deadline=None)

@@ -18,13 +18,57 @@ same-affiliation games, then the smallest total rank distance from the plain pai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
 
 FULL_LIMIT = 48
 BAND = 8
+NEVER = 1 << 60  # the cost of a move that cannot be made; sums of real costs stay far below
+
+
+@dataclass(frozen=True)
+class Penalties:
+    """What pairing positions i and j costs beyond its rank distance: named pairs (a rematch)
+    and pairs of one group (one affiliation). Callable like any penalty function, and able to
+    give a whole band of costs at once for large fields.
+
+    >>> p = Penalties({(0, 3): 100}, groups=[0, 0, 1, -1], group_cost=10)
+    >>> p(3, 0), p(0, 1), p(2, 3), p(1, 2)
+    (100, 10, 0, 0)
+    """
+
+    pairs: Mapping[tuple[int, int], int] = field(default_factory=dict)  # (low, high) → cost
+    groups: Sequence[int] | None = None  # group number of each position, −1 for none
+    group_cost: int = 0
+
+    def __call__(self, i: int, j: int) -> int:
+        cost = self.pairs.get((i, j) if i < j else (j, i), 0)
+        if self.groups is not None and self.groups[i] >= 0 and self.groups[i] == self.groups[j]:
+            cost += self.group_cost
+        return cost
+
+    def band(self, order: np.ndarray, band: int) -> np.ndarray:
+        """costs[a, k]: the penalty of pairing order[a] with order[a + k] (k = 1..band)."""
+        n = len(order)
+        costs = np.zeros((n, band + 1), dtype=np.int64)
+        if self.groups is not None:
+            groups = np.asarray(self.groups, dtype=np.int64)[order]
+            for k in range(1, min(band, n - 1) + 1):
+                same = (groups[:-k] >= 0) & (groups[:-k] == groups[k:])
+                costs[: n - k, k] += same * self.group_cost
+        if self.pairs:
+            place = np.empty(n, dtype=np.int64)
+            place[order] = np.arange(n)
+            ends = np.array(list(self.pairs), dtype=np.int64).reshape(-1, 2)
+            cost = np.fromiter(self.pairs.values(), dtype=np.int64, count=len(self.pairs))
+            first = np.minimum(place[ends[:, 0]], place[ends[:, 1]])
+            gap = np.abs(place[ends[:, 0]] - place[ends[:, 1]])
+            near = gap <= band
+            np.add.at(costs, (first[near], gap[near]), cost[near])
+        return costs
 
 
 def rank_cost(i: int, j: int, partner: Sequence[int]) -> int:
@@ -77,10 +121,25 @@ def min_cost_matching(
         return sorted(plain)
     if n <= full_limit:
         return _solve(list(range(n)), None, cost)
-    order = [k for pair in sorted(plain) for k in pair]
-    return sorted(tuple(sorted((order[a], order[b])))
-                  for a, b in band_matching(len(order), band,
-                                            lambda a, b: cost(order[a], order[b])))
+    order = np.array([k for pair in sorted(plain) for k in pair], dtype=np.int64)
+    if isinstance(penalty, Penalties):
+        costs = _band_costs(order, np.array(partner, dtype=np.int64), band) \
+            + penalty.band(order, band)
+        found = band_solve(np.minimum(costs, NEVER), band)
+    else:
+        found = band_matching(n, band, lambda a, b: cost(int(order[a]), int(order[b])))
+    return sorted(tuple(sorted((int(order[a]), int(order[b])))) for a, b in found)
+
+
+def _band_costs(order: np.ndarray, partner: np.ndarray, band: int) -> np.ndarray:
+    """costs[a, k]: the rank cost of pairing order[a] with order[a + k]; NEVER past the end."""
+    n = len(order)
+    costs = np.full((n, band + 1), NEVER, dtype=np.int64)
+    costs[:, 0] = 0
+    for k in range(1, min(band, n - 1) + 1):
+        i, j = order[: n - k], order[k:]
+        costs[: n - k, k] = np.abs(j - partner[i]) + np.abs(i - partner[j])
+    return costs
 
 
 def band_matching(
@@ -88,20 +147,28 @@ def band_matching(
 ) -> list[tuple[int, int]]:
     """Exact minimum-cost perfect matching of 0..n-1 using only pairs at most `band` apart.
 
-    Dynamic programming left to right; the state is which of the next `band` places are
-    already taken, so the work is n × 2**band × band, vectorised over the states.
-
     >>> band_matching(4, 2, lambda a, b: {(0, 1): 5, (2, 3): 5}.get((a, b), 1))
     [(0, 2), (1, 3)]
     """
-    width = band + 1
-    states = 1 << width
-    never = np.int64(1 << 62)
-    pair_cost = np.full((n, width), never, dtype=np.int64)
-    pair_cost[:, 0] = 0  # choice 0: the place is already taken, nothing to pay
+    pair_cost = np.full((n, band + 1), NEVER, dtype=np.int64)
+    pair_cost[:, 0] = 0
     for a in range(n):
         for k in range(1, min(band, n - 1 - a) + 1):
             pair_cost[a, k] = cost(a, a + k)
+    return band_solve(pair_cost, band)
+
+
+def band_solve(pair_cost: np.ndarray, band: int) -> list[tuple[int, int]]:
+    """The banded matching of least cost, given pair_cost[a, k] = cost of (a, a + k)
+    (column 0 is 0: place a already taken; NEVER where a + k is past the end).
+
+    Dynamic programming left to right; the state is which of the next `band` places are
+    already taken, so the work is n × 2**band × band, vectorised over the states.
+    """
+    n = pair_cost.shape[0]
+    width = band + 1
+    states = 1 << width
+    never = np.int64(NEVER)
     # static moves: (choice k, from state, to state); row k of a (width × states) table
     every = np.arange(states)
     taken = every[every & 1 == 1]

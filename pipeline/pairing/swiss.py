@@ -12,7 +12,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.pairing.matching import FULL_LIMIT, min_cost_matching
+from pipeline.pairing.matching import FULL_LIMIT, Penalties, min_cost_matching
 from pipeline.pairing.systems import plain_pairs
 
 
@@ -54,7 +54,7 @@ def pair_round(
     ranked: Sequence[str],
     system: str = "snake4",
     scores: Sequence[float] | None = None,
-    played: Collection[frozenset[str]] = (),
+    played: Collection[Collection[str]] = (),
     had_bye: Collection[str] = (),
     affiliations: Mapping[str, str | None] | None = None,
     seats: str = "rank",
@@ -75,18 +75,20 @@ def pair_round(
         index = ranked.index(bye)
         del ranked[index]
         del scores[index]
-    met = {frozenset(p) for p in played}
+    place = {team: i for i, team in enumerate(ranked)}
     rematch_weight = (len(ranked) ** 2 + 1) * (len(ranked) + 1)
-    affiliation_weight = len(ranked) ** 2 + 1
-
-    def penalty(i: int, j: int) -> int:
-        a, b = ranked[i], ranked[j]
-        cost = rematch_weight if frozenset((a, b)) in met else 0
-        if affiliations:
-            same = affiliations.get(a)
-            if same and same == affiliations.get(b):
-                cost += affiliation_weight
-        return cost
+    met: dict[tuple[int, int], int] = {}
+    for pair in played:
+        ends = [place.get(t) for t in pair]
+        if len(ends) == 2 and None not in ends and ends[0] != ends[1]:
+            i, j = ends
+            met[(i, j) if i < j else (j, i)] = rematch_weight
+    groups = None
+    if affiliations:
+        codes: dict[str, int] = {}
+        groups = [codes.setdefault(affiliations[t], len(codes)) if affiliations.get(t) else -1
+                  for t in ranked]
+    penalty = Penalties(met, groups, len(ranked) ** 2 + 1)
 
     plain = plain_pairs(system, scores)
     pairs = min_cost_matching(plain, penalty, full_limit)
@@ -94,11 +96,9 @@ def pair_round(
     for number, (i, j) in enumerate(sorted(pairs, key=min), start=1):
         ew, ns = _seat(ranked[i], ranked[j], seats, seat_counts or {})
         tables.append(Table(number, ew, ns))
-    rematches = [(ranked[i], ranked[j]) for i, j in pairs
-                 if frozenset((ranked[i], ranked[j])) in met]
-    same = [(ranked[i], ranked[j]) for i, j in pairs if affiliations
-            and affiliations.get(ranked[i]) and
-            affiliations.get(ranked[i]) == affiliations.get(ranked[j])]
+    rematches = [(ranked[i], ranked[j]) for i, j in pairs if (min(i, j), max(i, j)) in met]
+    same = [(ranked[i], ranked[j]) for i, j in pairs
+            if groups is not None and groups[i] >= 0 and groups[i] == groups[j]]
     return Pairing(tables, bye, rematches, same)
 
 

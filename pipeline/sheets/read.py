@@ -88,54 +88,60 @@ MAX_UNPACKED = 200 * 1024 * 1024
 MAX_TEXT = 200
 
 
-def _header_again(texts: list[str | None], found: HeaderMatch) -> bool:
-    """A data row that repeats the header (a second header row in the middle of the data)."""
-    same = sum(1 for code, pos in found.positions.items()
-               if pos < len(texts) and texts[pos] == found.written[code])
-    return same >= 2
+def _is_blank(cells: list[object]) -> bool:
+    """A row with nothing in any cell (blank rows are not rows of data)."""
+    try:
+        return not "".join(cells).strip()  # type: ignore[arg-type]  # text cells: the fast way
+    except TypeError:
+        return not any(_cell_text(c) for c in cells)
+
+
+def _column(data_rows: list[list[object]], position: int) -> pl.Series:
+    """One column's cells as text: stripped, empty as null (column-wise, for speed)."""
+    cells = [r[position] if position < len(r) else None for r in data_rows]
+    if any(c is not None and type(c) is not str for c in cells):
+        cells = [c if type(c) is str else _cell_text(c) for c in cells]
+    return pl.Series(cells, dtype=pl.String).str.strip_chars().replace("", None)
 
 
 def _to_sheet(
     file: str, sheet: str, rows: list[list[object]], index: int, found: HeaderMatch
 ) -> RawSheet:
     data_rows = rows[index + 1 :]
-    problems: list[Problem] = []
-    columns: dict[str, list[str | None]] = {code: [] for code in found.positions}
-    numbers: list[int] = []
-    for offset, cells in enumerate(data_rows):
-        texts = [_cell_text(c) for c in cells]
-        if not any(texts):
-            continue  # blank rows are not rows of data
-        if _header_again(texts, found):
-            problems.append(Problem(file, sheet, index + 2 + offset, "", "",
-                                    "表头在数据中又出现了一次，请删除这一行 the header row appears "
-                                    "again among the data: delete this row"))
-            continue
-        for code, position in found.positions.items():
-            text = texts[position] if position < len(texts) else None
-            if text is not None and len(text) > MAX_TEXT:
-                problems.append(Problem(file, sheet, index + 2 + offset, found.written[code],
-                                        text[:20] + "…", f"内容过长（超过 {MAX_TEXT} 字） "
-                                        f"the cell is longer than {MAX_TEXT} characters"))
-        numbers.append(index + 2 + offset)
-        for code, position in found.positions.items():
-            columns[code].append(texts[position] if position < len(texts) else None)
+    kept = [offset for offset, cells in enumerate(data_rows) if not _is_blank(cells)]
+    data_rows = [data_rows[offset] for offset in kept]
+    codes = list(found.positions)
     frame = pl.DataFrame(
-        {**columns, ROW: numbers},
-        schema={**{code: pl.String for code in columns}, ROW: pl.Int64},
+        {**{code: _column(data_rows, found.positions[code]) for code in codes},
+         ROW: [index + 2 + offset for offset in kept]},
+        schema={**{code: pl.String for code in codes}, ROW: pl.Int64},
     )
-    sheet_read = RawSheet(file, sheet, found.kind, index + 1, found.written, frame)
-    problems += [
+    # a data row that repeats the header (a second header row in the middle of the data)
+    again = pl.sum_horizontal([(pl.col(c) == found.written[c]).fill_null(False) for c in codes]) >= 2
+    repeated = frame.filter(again)[ROW].to_list()
+    problems = [(row, -1, Problem(file, sheet, row, "", "",
+                                  "表头在数据中又出现了一次，请删除这一行 the header row appears "
+                                  "again among the data: delete this row")) for row in repeated]
+    if repeated:
+        frame = frame.filter(~again)
+    for position, code in enumerate(codes):
+        for row, text in frame.filter(pl.col(code).str.len_chars() > MAX_TEXT) \
+                .select(ROW, code).iter_rows():
+            problems.append((row, position, Problem(
+                file, sheet, row, found.written[code], text[:20] + "…",
+                f"内容过长（超过 {MAX_TEXT} 字） the cell is longer than {MAX_TEXT} characters")))
+    found_problems = [problem for *_, problem in sorted(problems, key=lambda p: p[:2])]
+    found_problems += [
         Problem(file, sheet, index + 1, found.written[code], "",
                 f"列重复出现 column appears {len(places)} times")
         for code, places in found.duplicates.items()
     ]
-    if not numbers and not problems:
-        problems.append(Problem(file, sheet, index + 1, "", "",
-                                "只有表头，没有数据行 only a header row, no data"))
-    if problems:
-        raise SheetErrors(problems)
-    return sheet_read
+    if frame.is_empty() and not found_problems:
+        found_problems.append(Problem(file, sheet, index + 1, "", "",
+                                      "只有表头，没有数据行 only a header row, no data"))
+    if found_problems:
+        raise SheetErrors(found_problems)
+    return RawSheet(file, sheet, found.kind, index + 1, found.written, frame)
 
 
 def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
