@@ -38,6 +38,7 @@ def sql(name: str) -> str:
     return (resources.files("pipeline") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
 
 
+@cache
 def migrations() -> list[tuple[int, str]]:
     folder = resources.files("pipeline") / "sql" / "migrations"
     found = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
@@ -82,19 +83,19 @@ def _open(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
 
 
 def _schema_version(con: duckdb.DuckDBPyConnection) -> int:
-    exists = scalar(
-        con, "select count(*) from information_schema.tables where table_name = 'schema_version'"
-    )
-    if not exists:
+    try:
+        return scalar(con, "select coalesce(max(version), 0) from schema_version")
+    except duckdb.CatalogException:  # a new file
         return 0
-    return scalar(con, "select coalesce(max(version), 0) from schema_version")
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> None:
     """Apply the migrations newer than the file's schema version, each in one transaction."""
+    current = _schema_version(con)
+    if current >= latest_version():
+        return
     con.execute("create table if not exists schema_version (version integer primary key, "
                 "applied_at timestamp default current_timestamp)")
-    current = _schema_version(con)
     for version, text in migrations():
         if version <= current:
             continue

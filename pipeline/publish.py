@@ -17,7 +17,7 @@ import segno
 
 from pipeline import db, events, rounds, scoring
 from pipeline.levels import format_level
-from pipeline.output import HEADERS_ZH
+from pipeline.output import HEADERS_ZH, html_text
 
 CSS = """body{font-family:"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
 margin:0;padding:12px;background:#f5f7fb;color:#112}h1{font-size:22px;margin:8px 0}
@@ -40,19 +40,54 @@ def _page(title: str, body: str, depth: int = 0) -> str:
             "</body></html>\n")
 
 
+def _head(columns: list[str]) -> str:
+    return "".join(f"<th>{html.escape(HEADERS_ZH.get(c, c))}</th>" for c in columns)
+
+
+def _row_html(schema: pl.Schema, linked: bool) -> pl.Expr:
+    """One <tr> per row, built column-wise: cells escaped, numbers right-aligned, and the
+    team number linked to its page when the frame carries a `_link` column."""
+    cells = []
+    for column, dtype in schema.items():
+        if column == "_link":
+            continue
+        text = html_text(pl.col(column))
+        if linked and column == "team_no":
+            text = pl.when(pl.col("_link").is_not_null()).then(pl.concat_str(
+                [pl.lit('<a href="'), pl.col("_link"), pl.lit('">'), text, pl.lit("</a>")])
+            ).otherwise(text)
+        opening = pl.lit('<td class="">')
+        if dtype.is_numeric():
+            opening = pl.when(pl.col(column).is_null()).then(opening).otherwise(
+                pl.lit('<td class="n">'))
+        cells.append(pl.concat_str([opening, text, pl.lit("</td>")]))
+    return pl.concat_str([pl.lit("<tr>"), *cells, pl.lit("</tr>")])
+
+
 def _table(frame: pl.DataFrame, links: dict[str, str] | None = None) -> str:
-    head = "".join(f"<th>{html.escape(HEADERS_ZH.get(c, c))}</th>" for c in frame.columns)
-    rows = []
-    for row in frame.iter_rows(named=True):
-        cells = []
-        for column, value in row.items():
-            text = html.escape("" if value is None else str(value))
-            if links and column == "team_no" and value in links:
-                text = f'<a href="{links[value]}">{text}</a>'
-            numeric = isinstance(value, int | float) and not isinstance(value, bool)
-            cells.append(f'<td class="{"n" if numeric else ""}">{text}</td>')
-        rows.append(f"<tr>{''.join(cells)}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    linked = bool(links) and "team_no" in frame.columns
+    if linked:
+        frame = frame.with_columns(pl.col("team_no").replace_strict(
+            links, default=None, return_dtype=pl.String).alias("_link"))
+    rows = "".join(frame.select(_row_html(frame.schema, linked)).to_series().to_list())
+    head = _head([c for c in frame.columns if c != "_link"])
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _results_by_team(played: pl.DataFrame) -> dict[str, str]:
+    """Each team's results so far as one HTML table, for all teams in one pass."""
+    if played.is_empty():
+        return {}
+    shown = ["round", "opponent", "outcome", "match_points", "level_diff_score", "levels"]
+    spelled = {v: format_level(v) for v in played["levels"].drop_nulls().unique().to_list()}
+    games = played.sort("team_no", "round").select(
+        "team_no", *shown[:-1],
+        pl.col("levels").replace_strict(spelled, default=None, return_dtype=pl.String))
+    rows = games.group_by("team_no", maintain_order=True).agg(
+        _row_html(games.select(shown).schema, False).str.join("").alias("rows"))
+    head = _head(shown)
+    return {team: f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            for team, body in rows.iter_rows()}
 
 
 def team_file(team_no: str) -> str:
@@ -108,8 +143,7 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
                     f'{html.escape(n or "")}</a></li>'
                     for t, n in ranking.select("team_no", "team_name").iter_rows())
     _write(out, "teams.html", _page(f"{event.name} · 各队", f"<ul>{index}</ul>"), changed)
-    by_team = {key[0]: frame for key, frame in played.group_by("team_no")} if played.height \
-        else {}
+    results_of = _results_by_team(played)
     for r in ranking.iter_rows(named=True):
         team = r["team_no"]
         seat = seats.get(team)
@@ -121,12 +155,7 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
             now = f'<div class="card">第 {latest} 轮：轮空 bye</div>'
         else:
             now = ""
-        games = by_team.get(team)
-        results = ""
-        if games is not None:
-            results = _table(games.sort("round").select(
-                "round", "opponent", "outcome", "match_points", "level_diff_score",
-                pl.col("levels").map_elements(format_level, return_dtype=pl.String)))
+        results = results_of.get(team, "")
         summary = (f'<div class="card">名次 rank <span class="big">{r["rank"]}</span> · '
                    f'积分 {r["match_points"]} · 级差分 {r["level_diff_score"]}</div>')
         _write(out, team_file(team), _page(f"{team} {r['team_name'] or ''}",

@@ -9,7 +9,7 @@ import polars as pl
 
 from pipeline.errors import UsageError
 from pipeline.export.workbook import new_workbook, write_sheet
-from pipeline.output import to_csv
+from pipeline.output import html_text, to_csv
 
 TABLE_HEADERS = ["桌号", "东西队号", "东西队名", "东西队员", "南北队号", "南北队名", "南北队员"]
 INDEX_HEADERS = ["查找 (队号/队名/队员)", "队号", "队名", "桌号", "方位"]
@@ -52,11 +52,9 @@ def seat_index(pairs: pl.DataFrame) -> pl.DataFrame:
 
 def _html(title: str, tables: pl.DataFrame, index: pl.DataFrame) -> str:
     def rows(frame: pl.DataFrame) -> str:
-        return "\n".join(
-            "<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>"
-                             for v in r) + "</tr>"
-            for r in frame.iter_rows()
-        )
+        cells = [pl.lit("<td>") + html_text(pl.col(c)) + pl.lit("</td>") for c in frame.columns]
+        return "\n".join(frame.select(
+            pl.concat_str([pl.lit("<tr>"), *cells, pl.lit("</tr>")])).to_series().to_list())
 
     def head(headers: list[str]) -> str:
         return "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>"
