@@ -11,7 +11,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-import pandera.polars as pa
 import polars as pl
 
 from pipeline.deals import Deal, RoundState, play
@@ -23,6 +22,7 @@ from pipeline.sheets.read import ROW, RawSheet
 from pipeline.tractor import sheets as tractor_sheets
 from schemas import SCHEMAS
 from schemas import checks as ck
+from schemas._pandera import pa
 
 SHEET = "_sheet"
 FILE = "_file"

@@ -6,10 +6,10 @@ Each check passes empty cells: whether a cell may be empty is the field's `nulla
 
 from __future__ import annotations
 
-import pandera.polars as pa
 import polars as pl
 
 from pipeline.levels import ACCEPTED, level_mapping
+from schemas._pandera import pa
 
 LEVEL_SPELLINGS = sorted(level_mapping())
 FORFEIT_SIDES = {"ew": "ew", "ns": "ns", "东西": "ew", "南北": "ns", "EW": "ew", "NS": "ns"}

@@ -1,8 +1,7 @@
 """Deal by deal (逐副记分): one row per deal of a table (RULES 2)."""
 
-import pandera.polars as pa
-
 from schemas import checks
+from schemas._pandera import pa
 
 
 class DealsSheet(pa.DataFrameModel):

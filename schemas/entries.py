@@ -1,6 +1,6 @@
 """Registration: one row per team (pair)."""
 
-import pandera.polars as pa
+from schemas._pandera import pa
 
 
 class EntriesSheet(pa.DataFrameModel):

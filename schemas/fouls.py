@@ -1,8 +1,7 @@
 """Fouls (犯规) per team per round, as the referee records them (seed 003)."""
 
-import pandera.polars as pa
-
 from schemas import checks
+from schemas._pandera import pa
 
 
 class FoulsSheet(pa.DataFrameModel):

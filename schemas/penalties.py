@@ -1,8 +1,7 @@
 """Penalties: a deduction from one total of one team in one round, with its reason."""
 
-import pandera.polars as pa
-
 from schemas import checks
+from schemas._pandera import pa
 
 
 class PenaltiesSheet(pa.DataFrameModel):

@@ -1,6 +1,6 @@
 """Registration one row per player (seed 001): partners share a marker in the pair column."""
 
-import pandera.polars as pa
+from schemas._pandera import pa
 
 
 class PlayersSheet(pa.DataFrameModel):

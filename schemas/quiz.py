@@ -1,8 +1,7 @@
 """Quiz (掼蛋测试题) scores, seed 004's last tiebreak: score, then time."""
 
-import pandera.polars as pa
-
 from schemas import checks
+from schemas._pandera import pa
 
 
 class QuizSheet(pa.DataFrameModel):

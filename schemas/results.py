@@ -1,8 +1,7 @@
 """Round results: one row per table."""
 
-import pandera.polars as pa
-
 from schemas import checks
+from schemas._pandera import pa
 
 
 class ResultsSheet(pa.DataFrameModel):

@@ -1,8 +1,7 @@
 """Tractor sheets: one row per game, one row per deal, point penalties of a deal."""
 
-import pandera.polars as pa
-
 from schemas import checks
+from schemas._pandera import pa
 
 
 class MatchesSheet(pa.DataFrameModel):

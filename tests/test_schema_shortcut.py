@@ -46,3 +46,15 @@ def test_a_clean_results_sheet_takes_the_shortcut():
     wrong = frame.with_columns(ns_level=pl.lit("Z"))
     assert not _pandera_passes("results", wrong)
     assert not schema_passes("results", wrong)
+
+
+def test_validation_does_not_import_pandas():
+    """A fresh `paisai ingest` process validates with pandera without loading pandas."""
+    import subprocess
+    import sys
+
+    code = ("import sys, pipeline.ingest, pipeline.cli; "
+            "print('pandas' in sys.modules, 'pandera' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert run.stdout.split() == ["False", "True"]
