@@ -9,7 +9,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import history, pairing, publish, turnaround
+from bench import cli, history, pairing, publish, turnaround
 
 TARGETS = {
     "turnaround at round 7, 1,000 teams": 0.5,
@@ -29,7 +29,8 @@ TARGETS = {
 
 def main() -> int:
     rows = [*turnaround.run(16), *turnaround.run(1_000), *turnaround.run(10_000, repeats=3),
-            pairing.run(16), pairing.run(10_000), *publish.run(10_000), *history.run()]
+            *cli.run(1_000), pairing.run(16), pairing.run(10_000), *publish.run(10_000),
+            *history.run()]
     lines = [
         "# Benchmarks",
         "",

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
 import numpy as np
 
 FULL_LIMIT = 48
@@ -85,6 +84,8 @@ def _solve(
     nodes: list[int], max_gap: int | None, cost: Callable[[int, int], int]
 ) -> list[tuple[int, int]]:
     """Exact minimum-cost perfect matching on the given positions (edges up to max_gap apart)."""
+    import networkx as nx  # only small fields come here; importing it takes most of a second
+
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     costs = {}
