@@ -4,6 +4,7 @@ engine, and stores the tables. Also the per-round reporting summary."""
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 
 import duckdb
 import polars as pl
@@ -42,15 +43,9 @@ def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
     byes = {r[0] for r in db.rows(
         con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null",
         params)}
-    seats = {team: (ew, ns) for team, ew, ns in db.rows(con, """
-        with games as (
-            select ew_team, ns_team from results where event_id = $e and round < $r
-            union select ew_team, ns_team from pairings where event_id = $e and round < $r
-            and ns_team is not null)
-        select team, count(*) filter (where side = 'ew'), count(*) filter (where side = 'ns')
-        from (select ew_team as team, 'ew' as side from games
-              union all select ns_team, 'ns' from games)
-        group by team""", params)}
+    as_ew = Counter(ew for ew, _ in games)
+    as_ns = Counter(ns for _, ns in games)
+    seats = {team: (as_ew[team], as_ns[team]) for team in as_ew.keys() | as_ns.keys()}
     return games, byes, seats
 
 

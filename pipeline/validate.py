@@ -7,7 +7,7 @@ polars expressions here. Each problem names file, sheet, spreadsheet row, column
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -236,11 +236,10 @@ def check_sheets(sheets: list[RawSheet], context: EventContext) -> Checked:
     return Checked(kind, typed, problems)
 
 
-def _unregistered(rows: Iterable[dict], code: str, context: EventContext, where: _Where):
-    for row in rows:
-        team = row[code]
-        if team is not None and team not in context.teams:
-            yield where.problem(row, code, team, "队号未报名 team is not registered")
+def _unregistered(frame: pl.DataFrame, code: str, context: EventContext, where: _Where):
+    registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
+    for row in _flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered)):
+        yield where.problem(row, code, row[code], "队号未报名 team is not registered")
 
 
 def _flagged(frame: pl.DataFrame, mask: pl.Expr) -> Iterator[dict]:
@@ -277,10 +276,8 @@ def _check_results(
         pl.coalesce("ew_team", "paired_ew").alias("ew_team"),
         pl.coalesce("ns_team", "paired_ns").alias("ns_team"),
     ).drop("paired_ew", "paired_ns")
-    registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
     for code in ("ew_team", "ns_team"):
-        for row in _flagged(typed, col(code).is_not_null() & ~col(code).is_in(registered)):
-            problems.append(where.problem(row, code, row[code], "队号未报名 team is not registered"))
+        problems += _unregistered(typed, code, context, where)
     for row in _flagged(typed, col("ew_team") == col("ns_team")):
         problems.append(where.problem(row, "ns_team", row["ns_team"],
                                       "东西和南北是同一队 both sides are the same team"))
@@ -439,7 +436,7 @@ def _check_players(
 def _check_team_refs(
     typed: pl.DataFrame, context: EventContext, where: _Where
 ) -> tuple[pl.DataFrame, list[Problem]]:
-    return typed, list(_unregistered(typed.iter_rows(named=True), "team_no", context, where))
+    return typed, list(_unregistered(typed, "team_no", context, where))
 
 
 def _check_deals(
@@ -507,8 +504,7 @@ def _check_deals(
         derived.append({"round": round_no, "table_no": table_no, "ew_team": teams[0],
                         "ns_team": teams[1], "table_ew_level": levels[0],
                         "table_ns_level": levels[1], "table_deals": len(rows)})
-    first_rows = list(typed.unique(["round", "table_no"], keep="first", maintain_order=True)
-                      .iter_rows(named=True))
+    first_rows = typed.unique(["round", "table_no"], keep="first", maintain_order=True)
     problems += _unregistered(first_rows, "ew_team", context, where)
     problems += _unregistered(first_rows, "ns_team", context, where)
     derived_frame = pl.DataFrame(derived, schema={
