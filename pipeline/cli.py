@@ -12,7 +12,7 @@ import traceback
 
 from pipeline import output
 from pipeline.cli_support import COMMANDS, FORMATS, _common, _err
-from pipeline.errors import PROBLEM_COLUMNS, PaisaiError, SheetErrors
+from pipeline.errors import PaisaiError, SheetErrors
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[_name(args)](args)
     except PaisaiError as exc:
         if isinstance(exc, SheetErrors):
-            _err(output.table(exc.frame().rename(PROBLEM_COLUMNS)))
+            _err(output.problem_report(exc))
         _err(f"错误 error: {exc}")
         if debug:
             traceback.print_exc()

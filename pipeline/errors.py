@@ -41,14 +41,35 @@ PROBLEM_COLUMNS = {
 }
 
 
+REPORT_LIMIT = 200
+
+
 class SheetErrors(PaisaiError):
-    """A file with errors: nothing from it is stored (exit code 2)."""
+    """A file with errors: nothing from it is stored (exit code 2).
+
+    The report names the first REPORT_LIMIT problems; the rest are counted by column
+    (`more`), never all built or printed: a 19 MB sheet of bad cells gets a readable report.
+    """
 
     exit_code = 2
 
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__(f"{len(problems)} 处错误 error(s)")
+    def __init__(self, problems: list[Problem], more: dict[str, int] | None = None):
+        counts = dict(more or {})
+        for problem in problems[REPORT_LIMIT:]:
+            counts[problem.column] = counts.get(problem.column, 0) + 1
+        self.problems = problems[:REPORT_LIMIT]
+        self.more = {column: n for column, n in counts.items() if n}
+        self.total = len(self.problems) + sum(self.more.values())
+        super().__init__(f"{self.total} 处错误 error(s)")
+
+    def more_line(self) -> str:
+        """'… N more, by column: …' when the report was cut, else ''."""
+        if not self.more:
+            return ""
+        by_column = "; ".join(f"{column or '—'} {n}" for column, n in
+                              sorted(self.more.items(), key=lambda item: -item[1]))
+        return (f"… 另有 {sum(self.more.values())} 处错误未列出 {sum(self.more.values())} more "
+                f"not listed, by column 按列: {by_column}")
 
     @classmethod
     def single(cls, file: str, message: str, sheet: str = "") -> SheetErrors:

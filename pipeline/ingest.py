@@ -41,6 +41,13 @@ def max_upload_bytes() -> int:
     return int(float(os.environ.get("PAISAI_MAX_UPLOAD_MB", "20")) * 1024 * 1024)
 
 
+def refuse_oversized(name: str, data: bytes) -> None:
+    """A file over the size limit is refused before anything reads it."""
+    if len(data) > max_upload_bytes():
+        raise SheetErrors.single(name, f"文件超过 {max_upload_bytes() // 1024 // 1024} MB，"
+                                       "未读取 the file is over the size limit; not read")
+
+
 def load_context(con: duckdb.DuckDBPyConnection, event: Event) -> EventContext:
     event_id = event.event_id
     teams = frozenset(r[0] for r in db.rows(
@@ -71,6 +78,7 @@ def apply(
     event = events.load(con, event_id)
     context = load_context(con, event)
     problems = []
+    more: dict[str, int] = {}
     stored = []
     for kind in KIND_ORDER:
         sheets = [s for s in read.sheets if s.kind == kind]
@@ -78,6 +86,8 @@ def apply(
             continue
         checked = check_sheets(sheets, context)
         problems += checked.problems
+        for column, n in checked.more.items():
+            more[column] = more.get(column, 0) + n
         if kind == "entries":
             new_teams = checked.frame["team_no"].drop_nulls().to_list()
             context = EventContext(context.teams | frozenset(new_teams), context.pairings,
@@ -89,8 +99,8 @@ def apply(
                 stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
             if kind == "point_penalties":
                 context = load_context(con, event)
-    if problems:
-        raise SheetErrors(problems)
+    if problems or more:
+        raise SheetErrors(problems, more)
     kinds = {s.kind for s in stored}
     if "entries" in kinds:
         identity.refresh(con, event_id)
@@ -122,17 +132,18 @@ def ingest_file(
         except OSError as exc:
             raise SheetErrors.single(path.name, f"无法读取文件 cannot read file: {exc.strerror}") \
                 from None
-    if len(data) > max_upload_bytes():
-        raise SheetErrors.single(path.name, f"文件超过 {max_upload_bytes() // 1024 // 1024} MB，"
-                                            "未读取 the file is over the size limit; not read")
     digest = hashlib.sha256(data).hexdigest()
     try:
+        refuse_oversized(path.name, data)
         read = read_file(path, kind, data)
         with db.writing(db_file) as con:  # one open of the file: the check and the change
-            if db.scalar(con, "select count(*) from uploads where event_id = ? and sha256 = ? "
-                              "and status = 'stored'", [event_id, digest]):
-                return IngestReport(path.name, already_received=True)
+            # a file received before is applied again all the same: a correction made since
+            # may have changed what it says is stored (it is then put back, audited)
+            received = db.scalar(con, "select count(*) from uploads where event_id = ? and "
+                                      "sha256 = ? and status = 'stored'", [event_id, digest])
             stored = apply(con, event_id, read, path.name)
+            if received and not any(s.new or s.replaced for s in stored):
+                return IngestReport(path.name, already_received=True)
             summary = "; ".join(f"{s.kind}: +{s.new} ~{s.replaced} ={s.unchanged}"
                                 for s in stored)
             _note_upload(con, event_id, path.name, data, source, "stored", summary)
@@ -147,6 +158,7 @@ def ingest_file(
 def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
                  kind: str | None = None) -> IngestReport:
     """What ingesting the file would store, without storing it (raises SheetErrors)."""
+    refuse_oversized(name, data)
     read = read_file(Path(name), kind, data)
     with db.trial(db_file) as con:
         stored = apply(con, event_id, read, name)

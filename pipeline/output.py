@@ -9,9 +9,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import unicodedata
 
 import polars as pl
+
+from pipeline.errors import PROBLEM_COLUMNS, SheetErrors
 
 HEADERS_ZH = {
     "rank": "名次",
@@ -124,8 +127,24 @@ def to_csv(frame: pl.DataFrame) -> str:
     return out.getvalue()
 
 
+def _json_value(value: object) -> object:
+    """JSON has no NaN or Infinity: a non-finite number is written as null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def to_json(frame: pl.DataFrame) -> str:
-    return json.dumps(frame.to_dicts(), ensure_ascii=False, indent=2, default=str)
+    rows = [{k: _json_value(v) for k, v in row.items()} for row in frame.to_dicts()]
+    return json.dumps(rows, ensure_ascii=False, indent=2, default=str, allow_nan=False)
+
+
+def problem_report(errors: SheetErrors) -> str:
+    """A file's problems as a table for people, with the count of those not listed."""
+    lines = [table(errors.frame().rename(PROBLEM_COLUMNS))]
+    if errors.more:
+        lines.append(errors.more_line())
+    return "\n".join(lines)
 
 
 def render(frame: pl.DataFrame, fmt: str, title: str | None = None) -> str:

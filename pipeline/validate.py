@@ -14,7 +14,7 @@ from functools import cache
 import polars as pl
 
 from pipeline.deals import Deal, RoundState, play
-from pipeline.errors import Problem
+from pipeline.errors import REPORT_LIMIT, Problem
 from pipeline.levels import PASSED_A, format_level
 from pipeline.ruleset import Ruleset
 from pipeline.sheets.headers import ALIASES
@@ -46,14 +46,30 @@ class Checked:
     kind: str
     frame: pl.DataFrame
     problems: list[Problem]
+    more: dict[str, int]  # failures not built, by column as written (beyond REPORT_LIMIT)
 
 
 class _Where:
-    """Turns a row of a typed frame and a code name into a Problem as the user sees it."""
+    """Turns a row of a typed frame and a code name into a Problem as the user sees it, and
+    counts the failures beyond the report's limit by column instead of building them."""
 
     def __init__(self, sheets: list[RawSheet]):
         self.written = {s.sheet: s.written for s in sheets}
         self.kind = sheets[0].kind
+        self.more: dict[str, int] = {}
+
+    def flagged(self, frame: pl.DataFrame, mask: pl.Expr, code: str) -> Iterator[dict]:
+        """The rows where a check on column `code` fails (the checks run column-wise; only
+        failures are visited, and only the first REPORT_LIMIT of them)."""
+        failing = frame.filter(mask.fill_null(False))
+        if failing.height > REPORT_LIMIT:
+            self.count_more(code, failing.height - REPORT_LIMIT)
+            failing = failing.head(REPORT_LIMIT)
+        return failing.iter_rows(named=True)
+
+    def count_more(self, code: str, n: int) -> None:
+        column = self.column(next(iter(self.written), ""), code)
+        self.more[column] = self.more.get(column, 0) + n
 
     def column(self, sheet: str, code: str) -> str:
         written = self.written.get(sheet, {})
@@ -100,7 +116,7 @@ def schema_passes(kind: str, frame: pl.DataFrame) -> bool:
     return all(pl.concat(verdicts, how="horizontal").collect().row(0))
 
 
-def _schema_problems(sheet: RawSheet, frame: pl.DataFrame) -> list[Problem]:
+def _schema_problems(sheet: RawSheet, frame: pl.DataFrame, where: _Where) -> list[Problem]:
     if schema_passes(sheet.kind, frame):
         return []
     schema = SCHEMAS[sheet.kind]
@@ -110,8 +126,12 @@ def _schema_problems(sheet: RawSheet, frame: pl.DataFrame) -> list[Problem]:
         failures = exc.failure_cases
     else:
         return []
+    # each column's failures of one check: the first REPORT_LIMIT named, the rest counted
+    rank = pl.int_range(pl.len()).over("column", "check")
+    for code, n in failures.filter(rank >= REPORT_LIMIT).group_by("column").len().iter_rows():
+        where.count_more(code or "", n)
     problems = []
-    for case in failures.iter_rows(named=True):
+    for case in failures.filter(rank < REPORT_LIMIT).iter_rows(named=True):
         index = case["index"]
         row = int(frame[ROW][index]) if index is not None else None
         code = case["column"] or ""
@@ -221,30 +241,26 @@ def _typed(sheet: RawSheet, frame: pl.DataFrame) -> pl.DataFrame:
 def check_sheets(sheets: list[RawSheet], context: EventContext) -> Checked:
     """Validate all sheets of one kind from one file together."""
     kind = sheets[0].kind
+    where = _Where(sheets)
     problems: list[Problem] = []
     typed_frames = []
     for sheet in sheets:
         frame = _complete(sheet)
-        problems += _schema_problems(sheet, frame)
+        problems += _schema_problems(sheet, frame, where)
         typed_frames.append(_typed(sheet, frame))
     typed = pl.concat(typed_frames, how="vertical_relaxed")
-    where = _Where(sheets)
     cross = CROSS_CHECKS[kind]
     typed, more = cross(typed, context, where)
     problems += more
     problems.sort(key=lambda p: (p.sheet, p.row or 0, p.column))
-    return Checked(kind, typed, problems)
+    return Checked(kind, typed, problems, where.more)
 
 
 def _unregistered(frame: pl.DataFrame, code: str, context: EventContext, where: _Where):
     registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
-    for row in _flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered)):
+    for row in where.flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered),
+                              code):
         yield where.problem(row, code, row[code], "队号未报名 team is not registered")
-
-
-def _flagged(frame: pl.DataFrame, mask: pl.Expr) -> Iterator[dict]:
-    """The rows where a check fails (the checks run column-wise; only failures are visited)."""
-    return frame.filter(mask.fill_null(False)).iter_rows(named=True)
 
 
 def _check_results(
@@ -257,18 +273,19 @@ def _check_results(
     typed = typed.join(pairing, on=["round", "table_no"], how="left", maintain_order="left")
     keyed = col("round").is_not_null() & col("table_no").is_not_null()
     paired_round = keyed & col("round").is_in(context.pairings["round"].unique().implode())
-    for row in _flagged(typed, paired_round & col("paired_ew").is_null()):
+    for row in where.flagged(typed, paired_round & col("paired_ew").is_null(), "table"):
         problems.append(where.problem(row, "table", row["table_no"],
                                       f"第 {row['round']} 轮编排中没有这个桌号 "
                                       "no such table in the round's pairing"))
     for code, paired in (("ew_team", "paired_ew"), ("ns_team", "paired_ns")):
-        for row in _flagged(typed, paired_round & col("paired_ew").is_not_null()
-                            & col(code).is_not_null() & col(code).ne_missing(col(paired))):
+        for row in where.flagged(typed, paired_round & col("paired_ew").is_not_null()
+                                 & col(code).is_not_null() & col(code).ne_missing(col(paired)),
+                                 code):
             problems.append(where.problem(
                 row, code, row[code],
                 f"与编排不符，本桌应为 {row['paired_ew']} 对 {row['paired_ns']} "
                 f"does not match the pairing of this table"))
-        for row in _flagged(typed, keyed & ~paired_round & col(code).is_null()):
+        for row in where.flagged(typed, keyed & ~paired_round & col(code).is_null(), code):
             problems.append(where.problem(row, code, None,
                                           "本轮尚未编排，必须填写队号 required: the round "
                                           "is not paired, so the team must be given"))
@@ -278,28 +295,28 @@ def _check_results(
     ).drop("paired_ew", "paired_ns")
     for code in ("ew_team", "ns_team"):
         problems += _unregistered(typed, code, context, where)
-    for row in _flagged(typed, col("ew_team") == col("ns_team")):
+    for row in where.flagged(typed, col("ew_team") == col("ns_team"), "ns_team"):
         problems.append(where.problem(row, "ns_team", row["ns_team"],
                                       "东西和南北是同一队 both sides are the same team"))
     played = col("forfeit").is_null()
     for code in ("ew_level", "ns_level"):
-        for row in _flagged(typed, played & col(f"{code}_empty")):
+        for row in where.flagged(typed, played & col(f"{code}_empty"), code):
             problems.append(where.problem(row, code, None,
                                           "必填：没有弃权时须填写级数 required: the level "
                                           "(empty only on a forfeited table)"))
     if context.ruleset.scoring["equal_levels"] == "first_to_reach":
-        for row in _flagged(typed, played & (col("ew_level") == col("ns_level"))
-                            & col("first_to_level").is_null()):
+        for row in where.flagged(typed, played & (col("ew_level") == col("ns_level"))
+                                 & col("first_to_level").is_null(), "first_to_level"):
             problems.append(where.problem(row, "first_to_level", None,
                                           "级数相同时须填写先到方（东西/南北） required: "
                                           "who reached the level first, when levels are equal"))
-    for row in _flagged(typed, played & (col("ew_level") == PASSED_A)
-                        & (col("ns_level") == PASSED_A)):
+    for row in where.flagged(typed, played & (col("ew_level") == PASSED_A)
+                             & (col("ns_level") == PASSED_A), "ns_level"):
         problems.append(where.problem(row, "ns_level", "过A",
                                       "双方都过A是不可能的 both sides cannot pass A"))
     gained = col("ew_level") - 2 + col("ns_level") - 2
-    for row in _flagged(typed.with_columns(gained.alias("_gained")),
-                        played & (col("_gained") > 3 * col("deals"))):
+    for row in where.flagged(typed.with_columns(gained.alias("_gained")),
+                             played & (col("_gained") > 3 * col("deals")), "deals"):
         ew, ns = row["ew_level"], row["ns_level"]
         problems.append(where.problem(
             row, "deals", row["deals"],
@@ -321,9 +338,10 @@ def _against_stored_deals(typed: pl.DataFrame, context: EventContext, where: _Wh
         "round", "table_no", pl.col("ew_level").alias("replayed_ew"),
         pl.col("ns_level").alias("replayed_ns"))
     joined = typed.join(replayed, on=["round", "table_no"], how="inner", maintain_order="left")
-    for row in _flagged(joined, pl.col("forfeit").is_null()
-                        & (pl.col("ew_level").ne_missing(pl.col("replayed_ew"))
-                           | pl.col("ns_level").ne_missing(pl.col("replayed_ns")))):
+    for row in where.flagged(joined, pl.col("forfeit").is_null()
+                             & (pl.col("ew_level").ne_missing(pl.col("replayed_ew"))
+                                | pl.col("ns_level").ne_missing(pl.col("replayed_ns"))),
+                             "ew_level"):
         yield where.problem(
             row, "ew_level", f"{format_level(row['ew_level'])} / {format_level(row['ns_level'])}",
             f"与逐副记分推算的 {format_level(row['replayed_ew'])} / "
@@ -336,8 +354,8 @@ def _duplicate_tables(typed: pl.DataFrame, where: _Where) -> list[Problem]:
     seen: dict[tuple, dict] = {}
     values = ("ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit")
     repeated = pl.len().over("round", "table_no") > 1
-    for row in _flagged(typed, pl.col("round").is_not_null() & pl.col("table_no").is_not_null()
-                        & repeated):
+    for row in typed.filter((pl.col("round").is_not_null() & pl.col("table_no").is_not_null()
+                             & repeated).fill_null(False)).iter_rows(named=True):
         key = (row["round"], row["table_no"])
         first = seen.setdefault(key, row)
         if first is row:
@@ -378,15 +396,20 @@ def _team_twice(typed: pl.DataFrame, context: EventContext, where: _Where) -> li
     size = context.ruleset.team_size
     clashes = seats.filter((pl.col("table_no").n_unique().over("round", "team") > size)
                            | (pl.col("opponent").n_unique().over("round", "team") > 1))
+    shown = 5  # the other tables named in a message (a team on every row has thousands)
+    tables = clashes.group_by("round", "team").agg(
+        pl.col("table_no").unique().sort().head(shown + 1).alias("_tables"),
+        pl.col("table_no").n_unique().alias("_n_tables"))
+    named = clashes.join(tables, on=["round", "team"])
     problems = []
-    for row in clashes.filter(pl.col(ROW).is_not_null()).iter_rows(named=True):
-        others = sorted(set(clashes.filter((pl.col("round") == row["round"])
-                                           & (pl.col("team") == row["team"])
-                                           & (pl.col("table_no") != row["table_no"]))
-                            ["table_no"].to_list()))
+    for row in (row for code in ("ew_team", "ns_team") for row in where.flagged(
+            named, pl.col(ROW).is_not_null() & (pl.col("code") == code), code)):
+        others = [str(t) for t in row["_tables"] if t != row["table_no"]][:shown]
+        if row["_n_tables"] - 1 > len(others):
+            others.append(f"…共 {row['_n_tables']} 桌 {row['_n_tables']} tables")
         problems.append(where.problem(
             row, row["code"], row["team"],
-            f"该队在第 {row['round']} 轮出现两次（另在 {','.join(map(str, others))} 号桌） "
+            f"该队在第 {row['round']} 轮出现两次（另在 {','.join(others)} 号桌） "
             f"team plays twice in the round"))
     return problems
 

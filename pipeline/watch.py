@@ -15,7 +15,7 @@ from pathlib import Path
 from pipeline import db
 from pipeline.errors import PaisaiError, SheetErrors
 from pipeline.ingest import ingest_file
-from pipeline.output import table
+from pipeline.output import problem_report
 
 SUFFIXES = {".csv", ".xlsx", ".xls", ".txt"}
 
@@ -32,32 +32,43 @@ def _candidates(folder: Path) -> list[Path]:
 
 
 def scan(database: Path, event_id: str, folder: Path, seen: dict[Path, tuple[int, int]],
-         log: Callable[[str], None]) -> int:
-    """One pass: ingest the files that have stayed unchanged since the last pass."""
-    received = _received(database, event_id)
+         log: Callable[[str], None], done: dict[Path, tuple[int, int]] | None = None) -> int:
+    """One pass: ingest the files that have stayed unchanged since the last pass.
+
+    A file is ingested when it is new or saved again (`done` keeps the state it was last
+    handled in); on first sight, a file whose content was received before is passed over, so
+    a restarted watch does not send the whole folder again. A file saved again with what it
+    said before is applied again: a correction made since is then put back, audited."""
+    done = {} if done is None else done
+    received: set[str] | None = None
     handled = 0
     for path in _candidates(folder):
         stat = path.stat()
         state = (stat.st_size, stat.st_mtime_ns)
         stable = seen.get(path) == state
         seen[path] = state
-        if not stable:
+        if not stable or done.get(path) == state:
             continue
         data = path.read_bytes()
-        if hashlib.sha256(data).hexdigest() in received:
-            continue
+        first_sight = path not in done
+        done[path] = state
+        if first_sight:
+            received = _received(database, event_id) if received is None else received
+            if hashlib.sha256(data).hexdigest() in received:
+                continue
         handled += 1
         try:
             report = ingest_file(database, event_id, path, source="watch", data=data)
             summary = "; ".join(f"{s.kind} +{s.new} ~{s.replaced} ={s.unchanged}"
-                                for s in report.stored)
+                                for s in report.stored) or "未变 unchanged"
             log(f"{time.strftime('%H:%M:%S')} 已导入 stored {path.name}: {summary}")
         except SheetErrors as errors:
             log(f"{time.strftime('%H:%M:%S')} 有错误未导入 rejected {path.name}:\n"
-                + table(errors.frame()))
+                + problem_report(errors))
         except PaisaiError as exc:
             log(f"{time.strftime('%H:%M:%S')} 失败 failed {path.name}: {exc}")
-        received.add(hashlib.sha256(data).hexdigest())
+        except Exception as exc:  # one file never stops the watch
+            log(f"{time.strftime('%H:%M:%S')} 失败 failed {path.name}: {type(exc).__name__}: {exc}")
     return handled
 
 
@@ -67,9 +78,10 @@ def watch(database: Path, event_id: str, folder: Path, interval: float = 2.0,
     if not folder.is_dir():
         raise PaisaiError(f"不是文件夹 not a folder: {folder}")
     seen: dict[Path, tuple[int, int]] = {}
+    done: dict[Path, tuple[int, int]] = {}
     count = 0
     while passes is None or count < passes:
-        scan(database, event_id, folder, seen, log)
+        scan(database, event_id, folder, seen, log, done)
         count += 1
         if passes is None or count < passes:
             time.sleep(interval)

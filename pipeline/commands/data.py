@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pipeline import db, events, output
 from pipeline.cli_support import KIND_LABELS, _db, _err, _out, command
-from pipeline.errors import PROBLEM_COLUMNS, SheetErrors
+from pipeline.errors import SheetErrors
 
 
 @command("ingest")
@@ -21,9 +21,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             report = ingest_file(_db(args), args.event, path, args.kind)
         except SheetErrors as errors:
             failed = True
-            _err(f"{path.name}: 有 {len(errors.problems)} 处错误，未保存任何内容 "
-                 f"{len(errors.problems)} error(s), nothing stored")
-            _err(output.table(errors.frame().rename(PROBLEM_COLUMNS)))
+            _err(f"{path.name}: 有 {errors.total} 处错误，未保存任何内容 "
+                 f"{errors.total} error(s), nothing stored")
+            _err(output.problem_report(errors))
             continue
         if report.already_received:
             _out(f"{report.file}: 同一文件已经收到过，未作任何改动 the same file was received "
@@ -104,8 +104,8 @@ def cmd_import_event(args: argparse.Namespace) -> int:
         reports = import_event(_db(args), args.id, args.name, args.ruleset, args.date,
                                Path(args.source))
     except SheetErrors as errors:
-        _err(f"有 {len(errors.problems)} 处错误，未导入任何内容 nothing imported")
-        _err(output.table(errors.frame().rename(PROBLEM_COLUMNS)))
+        _err(f"有 {errors.total} 处错误，未导入任何内容 {errors.total} error(s), nothing imported")
+        _err(output.problem_report(errors))
         return 2
     for report in reports:
         for stored in report.stored:

@@ -17,7 +17,9 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.errors import Problem, SheetErrors
+from pipeline.sheets import isolated
 from pipeline.sheets.headers import KIND_NAMES, HeaderMatch, recognise
+from pipeline.sheets.xlsx_scan import SheetScan, scan_workbook
 
 MAX_TITLE_ROWS = 10
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"}
@@ -48,19 +50,33 @@ def _file_problem(file: str, message: str, sheet: str = "") -> SheetErrors:
     return SheetErrors.single(file, message, sheet)
 
 
-def decode(data: bytes, file: str) -> str:
-    """Text of a CSV file in any encoding Excel in China saves."""
+def decodings(data: bytes) -> list[str]:
+    """The readings of a CSV file's bytes, most likely first: UTF-16 (with its BOM), UTF-8,
+    GB18030/GBK (mainland Excel), Big5 (halls using traditional characters). Big5 bytes also
+    decode as GB18030, as nonsense: the reader keeps the first reading with a header row."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
-    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return [data.decode("utf-16")]
+        except UnicodeDecodeError:
+            return []
+    texts = []
+    for encoding in ("utf-8-sig", "gb18030", "big5"):
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
         if "\x00" not in text:
-            return text
-    raise _file_problem(file, "无法识别文件编码，请另存为 UTF-8 或 GBK 的 CSV "
-                              "unknown text encoding: save as UTF-8 or GBK CSV")
+            texts.append(text)
+    return texts
+
+
+def decode(data: bytes, file: str) -> str:
+    """Text of a CSV file in any encoding Excel in China saves."""
+    texts = decodings(data)
+    if not texts:
+        raise _file_problem(file, "无法识别文件编码，请另存为 UTF-8 或 GBK 的 CSV "
+                                  "unknown text encoding: save as UTF-8 or GBK CSV")
+    return texts[0]
 
 
 def _cell_text(value: object) -> str | None:
@@ -86,6 +102,8 @@ def _find_header(rows: list[list[object]], kind: str | None) -> tuple[int, Heade
 
 MAX_UNPACKED = 200 * 1024 * 1024
 MAX_TEXT = 200
+MAX_CELLS = 5_000_000  # a sheet's used range, rows × columns (10,000 teams use ~100,000)
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # .xls (and encrypted workbooks)
 
 
 def _is_blank(cells: list[object]) -> bool:
@@ -105,9 +123,12 @@ def _column(data_rows: list[list[object]], position: int) -> pl.Series:
 
 
 def _to_sheet(
-    file: str, sheet: str, rows: list[list[object]], index: int, found: HeaderMatch
+    file: str, sheet: str, rows: list[list[object]], index: int, found: HeaderMatch,
+    uncalculated: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
 ) -> RawSheet:
     data_rows = rows[index + 1 :]
+    formulas = sorted((row, found.written[code]) for code, position in found.positions.items()
+                      for row, column in uncalculated if column == position and row > index)
     kept = [offset for offset, cells in enumerate(data_rows) if not _is_blank(cells)]
     data_rows = [data_rows[offset] for offset in kept]
     codes = list(found.positions)
@@ -130,9 +151,19 @@ def _to_sheet(
             problems.append((row, position, Problem(
                 file, sheet, row, found.written[code], text[:20] + "…",
                 f"内容过长（超过 {MAX_TEXT} 字） the cell is longer than {MAX_TEXT} characters")))
+    problems += [(row + 1, 0, Problem(
+        file, sheet, row + 1, written, "",
+        "这是 Excel 尚未计算的公式（没有保存计算结果）：请用 Excel 打开并保存后再上传 the cell is a "
+        "formula Excel has not calculated: open the file in Excel, save it, and send it again"))
+        for row, written in formulas]
     found_problems = [problem for *_, problem in sorted(problems, key=lambda p: p[:2])]
+    # a title row has one cell; a header row above the header (merged group names) has several
+    two_rows = index > 0 and sum(1 for c in rows[index - 1] if _cell_text(c)) >= 2
     found_problems += [
         Problem(file, sheet, index + 1, found.written[code], "",
+                "表头占了两行（合并单元格）：请只留一行表头，每列一个名称，如 东西队号、东西级数 "
+                "the header spans two rows (merged cells): keep one header row with one name "
+                "per column, e.g. 东西队号" if two_rows else
                 f"列重复出现 column appears {len(places)} times")
         for code, places in found.duplicates.items()
     ]
@@ -146,22 +177,27 @@ def _to_sheet(
 
 def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
     file = path.name
-    text = decode(data, file)
-    if not text.strip():
+    texts = decodings(data)
+    if not texts:
+        decode(data, file)  # raises: no encoding fits
+    if not texts[0].strip():
         raise _file_problem(file, "文件是空的 the file is empty")
-    best: tuple[list[list[object]], int, HeaderMatch] | None = None
+    for text in texts:
+        found = _locate_csv(text, kind)
+        if found is not None:
+            rows, index, header = found
+            return FileRead(file, [_to_sheet(file, "", rows, index, header)])
+    raise _file_problem(file, _no_header_message(kind))
+
+
+def _locate_csv(text: str, kind: str | None) -> tuple[list[list[object]], int, HeaderMatch] | None:
+    head_text = "\n".join(text.splitlines()[: MAX_TITLE_ROWS + 1])
     for delimiter in (",", "\t", ";"):
-        head = list(csv.reader(io.StringIO("\n".join(text.splitlines()[: MAX_TITLE_ROWS + 1])),
-                               delimiter=delimiter))
-        located = _find_header(head, kind)
+        located = _find_header(list(csv.reader(io.StringIO(head_text), delimiter=delimiter)),
+                               kind)
         if located is not None:
-            rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
-            best = (rows, *located)
-            break
-    if best is None:
-        raise _file_problem(file, _no_header_message(kind))
-    rows, index, found = best
-    return FileRead(file, [_to_sheet(file, "", rows, index, found)])
+            return list(csv.reader(io.StringIO(text), delimiter=delimiter)), *located
+    return None
 
 
 def _no_header_message(kind: str | None) -> str:
@@ -171,35 +207,88 @@ def _no_header_message(kind: str | None) -> str:
 
 
 def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
-    from python_calamine import CalamineWorkbook, SheetVisibleEnum
-
     file = path.name
     _refuse_zip_bomb(file, data)
+    result = FileRead(file)
+    for name, rows, uncalculated in _excel_sheets(file, data):
+        if rows is None:
+            result.skipped.append(f"{name}: 隐藏的工作表，已忽略 hidden sheet ignored")
+            continue
+        located = _find_header(rows, kind)
+        if located is None:
+            result.skipped.append(f"{name}: 不是成绩或报名表，已跳过 not a score sheet, skipped")
+            continue
+        result.sheets.append(_to_sheet(file, name, rows, *located, uncalculated))
+    if not result.sheets:
+        raise _file_problem(file, "没有一个工作表的表头能识别 no sheet has a recognised header; "
+                                  + _no_header_message(kind))
+    return result
+
+
+def _too_large(file: str, sheet: str, rows: int, columns: int) -> SheetErrors:
+    return _file_problem(
+        file, f"工作表的使用范围 {rows} 行 × {columns} 列 超过 {MAX_CELLS:,} 个单元格，拒绝读取"
+              f"（表外远处是否有误填的单元格？） the sheet's used range ({rows} rows × {columns} "
+              f"columns) is beyond {MAX_CELLS:,} cells; refused (a stray cell far outside the "
+              "table?)", sheet)
+
+
+def _excel_sheets(file: str, data: bytes):
+    """(sheet name, rows or None when hidden, formula cells without a value) per sheet.
+
+    An xlsx is scanned before calamine builds any sheet, and a sheet whose used range is
+    beyond MAX_CELLS is refused; other workbook formats are read in a child process."""
+    if not data.startswith(b"PK") or data[:8] == OLE_MAGIC:
+        yield from _excel_sheets_isolated(file, data)
+        return
+    from python_calamine import CalamineWorkbook, SheetVisibleEnum
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            scans = scan_workbook(archive)
+    except (zipfile.BadZipFile, KeyError, ValueError):
+        scans = {}
+    if not scans:  # a zip that is not an xlsx (an .ods): its size is only known by building it
+        yield from _excel_sheets_isolated(file, data)
+        return
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
     except Exception as exc:  # calamine raises several types for unreadable files
-        raise _file_problem(file, f"无法打开工作簿（文件损坏、加密或不是 Excel 文件） "
-                                  f"cannot open workbook (damaged, encrypted or not Excel): {exc}") \
-            from None
-    result = FileRead(file)
+        raise _unreadable(file, exc) from None
     for meta in workbook.sheets_metadata:
         if meta.visible != SheetVisibleEnum.Visible:
-            result.skipped.append(f"{meta.name}: 隐藏的工作表，已忽略 hidden sheet ignored")
+            yield meta.name, None, set()
             continue
+        scan = scans.get(meta.name, SheetScan())
+        if scan.cells > MAX_CELLS:
+            raise _too_large(file, meta.name, scan.rows, scan.columns)
         try:
             rows = workbook.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
         except Exception as exc:
             raise _file_problem(file, f"无法读取工作表 cannot read sheet: {exc}", meta.name) \
                 from None
-        located = _find_header(rows, kind)
-        if located is None:
-            result.skipped.append(f"{meta.name}: 不是成绩或报名表，已跳过 not a score sheet, skipped")
-            continue
-        result.sheets.append(_to_sheet(file, meta.name, rows, *located))
-    if not result.sheets:
-        raise _file_problem(file, "没有一个工作表的表头能识别 no sheet has a recognised header; "
-                                  + _no_header_message(kind))
-    return result
+        yield meta.name, rows, scan.uncalculated
+
+
+def _excel_sheets_isolated(file: str, data: bytes):
+    try:
+        sheets = isolated.read_sheets(data, MAX_CELLS)
+    except ValueError as exc:
+        raise _unreadable(file, exc) from None
+    for name, visible, rows, problem in sheets:
+        if not visible:
+            yield name, None, set()
+        elif problem and problem[0] == "size":
+            raise _too_large(file, name, problem[1], problem[2])
+        elif problem:
+            raise _file_problem(file, f"无法读取工作表 cannot read sheet: {problem[1]}", name)
+        else:
+            yield name, rows, set()
+
+
+def _unreadable(file: str, exc: object) -> SheetErrors:
+    return _file_problem(file, "无法打开工作簿（文件损坏、加密或不是 Excel 文件） "
+                               f"cannot open workbook (damaged, encrypted or not Excel): {exc}")
 
 
 def _refuse_zip_bomb(file: str, data: bytes) -> None:
@@ -227,6 +316,8 @@ def read_file(path: Path, kind: str | None = None, data: bytes | None = None) ->
     suffix = path.suffix.lower()
     if not data:
         raise _file_problem(path.name, "文件是空的 the file is empty")
+    if suffix in CSV_SUFFIXES and data.startswith((OLE_MAGIC, b"PK\x03\x04")):
+        return read_excel(path, data, kind)  # a workbook saved under a .csv name
     if suffix in EXCEL_SUFFIXES:
         return read_excel(path, data, kind)
     if suffix in CSV_SUFFIXES:
