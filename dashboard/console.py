@@ -19,7 +19,12 @@ from pipeline.errors import PaisaiError, SheetErrors
 from pipeline.export.pairings import export_pairings
 from pipeline.export.scoresheet import export_scoresheet
 from pipeline.export.standings import export_frame
-from pipeline.ingest import ingest_file, ingest_rows, preview_file
+from pipeline.ingest import (
+    ingest_file,
+    ingest_rows,
+    preview_file,
+    refuse_oversized,
+)
 from pipeline.levels import format_level
 from pipeline.ruleset import preset_names
 
@@ -54,15 +59,19 @@ def upload(event_id: str, language: str) -> None:
         return
     ready = []
     for file in files:
-        data = file.getvalue()
         st.markdown(f"**{file.name}**")
         try:
+            refuse_oversized(file.name, file.size)  # the limit, before any reading
+            data = file.getvalue()
             report = preview_file(database(), event_id, file.name, data)
         except SheetErrors as errors:
             _problems(errors)
             continue
         except PaisaiError as exc:
             st.error(str(exc))
+            continue
+        except Exception as exc:  # a file that breaks the reader is a refused file
+            st.error(f"{file.name}: {type(exc).__name__}: {exc}")
             continue
         for line in report.skipped:
             st.caption(line)

@@ -41,9 +41,9 @@ def max_upload_bytes() -> int:
     return int(float(os.environ.get("PAISAI_MAX_UPLOAD_MB", "20")) * 1024 * 1024)
 
 
-def refuse_oversized(name: str, data: bytes) -> None:
+def refuse_oversized(name: str, size: int) -> None:
     """A file over the size limit is refused before anything reads it."""
-    if len(data) > max_upload_bytes():
+    if size > max_upload_bytes():
         raise SheetErrors.single(name, f"文件超过 {max_upload_bytes() // 1024 // 1024} MB，"
                                        "未读取 the file is over the size limit; not read")
 
@@ -134,7 +134,7 @@ def ingest_file(
                 from None
     digest = hashlib.sha256(data).hexdigest()
     try:
-        refuse_oversized(path.name, data)
+        refuse_oversized(path.name, len(data))
         read = read_file(path, kind, data)
         with db.writing(db_file) as con:  # one open of the file: the check and the change
             # a file received before is applied again all the same: a correction made since
@@ -158,7 +158,7 @@ def ingest_file(
 def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
                  kind: str | None = None) -> IngestReport:
     """What ingesting the file would store, without storing it (raises SheetErrors)."""
-    refuse_oversized(name, data)
+    refuse_oversized(name, len(data))
     read = read_file(Path(name), kind, data)
     with db.trial(db_file) as con:
         stored = apply(con, event_id, read, name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import tempfile
@@ -42,32 +43,79 @@ def _quote(path: Path) -> str:
     return str(path.resolve()).replace("'", "''")
 
 
-def restore(database: Path, source: Path) -> None:
-    """Replace the database with a backup, atomically, once it is checked to be one."""
+def restore(database: Path, source: Path) -> Path | None:
+    """Replace the database with a backup once the backup is known to be whole: opened, every
+    table read to its last block, the same checks as `paisai check` passed. The file it
+    replaces is kept beside it (`NAME.before-restore-<time>`); that path is returned."""
     if not source.is_file():
         raise UsageError(f"找不到备份文件 no such backup file: {source}")
-    with tempfile.TemporaryDirectory(dir=database.parent if database.parent.exists() else None) \
-            as scratch:
+    database.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=database.parent) as scratch:
         candidate = Path(scratch) / "restore.duckdb"
         shutil.copyfile(source, candidate)
-        try:
-            con = duckdb.connect(str(candidate))
-            try:
-                db.scalar(con, "select max(version) from schema_version")
-                db.migrate(con)
-                con.execute("checkpoint")
-            finally:
-                con.close()
-        except duckdb.Error:
-            raise UsageError(f"不是 paisai 的备份文件 not a paisai backup: {source}") from None
-        database.parent.mkdir(parents=True, exist_ok=True)
+        _verify_backup(candidate, source)
+        kept = None
         if database.exists():
-            with db.writing(database):  # nobody else may hold the file while it is replaced
-                pass
+            with db.writing(database) as con:  # nobody else may hold the file while it is replaced
+                con.execute("checkpoint")
+            stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+            kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+            n = 1
+            while kept.exists():
+                n += 1
+                kept = database.with_name(f"{database.name}.before-restore-{stamp}-{n}")
+            shutil.copyfile(database, kept)
         wal = database.with_name(database.name + ".wal")
         if wal.exists():
             wal.unlink()
         os.replace(candidate, database)
+    return kept
+
+
+def _verify_backup(candidate: Path, source: Path) -> None:
+    """Refuse (UsageError) a file that is not a whole paisai database of a known version."""
+    def refuse(zh: str, en: str) -> UsageError:
+        return UsageError(f"不能恢复 {source}：{zh}，当前数据库未改动 cannot restore {source}: "
+                          f"{en}; the database is unchanged")
+
+    try:
+        con = duckdb.connect(str(candidate))
+    except duckdb.Error as exc:
+        raise refuse("文件损坏或不是数据库", f"damaged or not a database ({exc})") from None
+    try:
+        version = db.scalar(con, "select max(version) from schema_version")
+        if version is None or version > db.latest_version():
+            raise refuse(f"数据库版本 {version} 不是本程序能读的",
+                         f"schema version {version} is not one this paisai reads "
+                         f"(1…{db.latest_version()})")
+        db.migrate(con)
+        present = {name for name, in db.rows(con, "select table_name from duckdb_tables()")}
+        missing = sorted(_expected_tables() - present)
+        if missing:
+            raise refuse(f"缺少表 {', '.join(missing)}", f"tables missing: {', '.join(missing)}")
+        for table in sorted(present):  # every block read: a damaged one fails its checksum
+            db.rows(con, f'select count(*), max(hash(columns(*))) from "{table}"')
+        problems = check(con)
+        if problems:
+            raise refuse(f"一致性检查发现 {len(problems)} 个问题",
+                         f"the consistency check found {len(problems)} problem(s): "
+                         + "; ".join(problems[:5]))
+        con.execute("checkpoint")
+    except duckdb.Error as exc:
+        raise refuse("文件已损坏", f"the file is damaged ({type(exc).__name__}: {exc})") \
+            from None
+    finally:
+        con.close()
+
+
+def _expected_tables() -> set[str]:
+    """The tables a current paisai database has (a fresh one, migrated in memory)."""
+    con = duckdb.connect(":memory:")
+    try:
+        db.migrate(con)
+        return {name for name, in db.rows(con, "select table_name from duckdb_tables()")}
+    finally:
+        con.close()
 
 
 def check(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -15,11 +15,15 @@ def app_path() -> Path:
 
 
 def dashboard_command(host: str, port: int) -> list[str]:
+    from pipeline.ingest import max_upload_bytes
+
     return [
         sys.executable, "-m", "streamlit", "run", str(app_path()),
         "--server.address", host, "--server.port", str(port), "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal",
         "--theme.base", "light",
+        # the uploader states and applies paisai's own size limit, before any reading
+        "--server.maxUploadSize", str(max(1, max_upload_bytes() // 1024 // 1024)),
     ]
 
 

@@ -137,7 +137,7 @@ def _schema_problems(sheet: RawSheet, frame: pl.DataFrame, where: _Where) -> lis
         code = case["column"] or ""
         written = sheet.written.get(code) or (ALIASES[sheet.kind][code][0] if code in
                                               ALIASES[sheet.kind] else code)
-        message = ck.MESSAGES.get(case["check"], str(case["check"]))
+        message = ck.message(str(case["check"]))
         problems.append(Problem(sheet.file, sheet.sheet, row, written,
                                 case["failure_case"] or "", message))
     return problems

@@ -28,10 +28,6 @@ PENALTY_TARGETS = {
 MESSAGES = {
     "not_nullable": "必填，不能为空 required: the cell is empty",
     "level_spelling": f"不是有效的级数 not a level; 可用 accepted: {ACCEPTED}",
-    "positive_integer": "应为正整数 expected a positive whole number",
-    "non_negative_integer": "应为非负整数 expected a whole number ≥ 0",
-    "number": "应为数字 expected a number",
-    "integer": "应为整数 expected a whole number",
     "forfeit_side": "弃权方应为 东西/南北 (ew/ns) expected the side that forfeited: ew or ns",
     "partner_finish": "搭档名次应为 二游/三游/下游 (2/3/4) expected the partner's finish: 2, 3 or 4",
     "winner_side": "上游方应为 东西/南北 (ew/ns) expected the side of the first player out",
@@ -57,23 +53,58 @@ def level_spelling(data: pa.PolarsData) -> pl.LazyFrame:
     return _passes(data, normalized(data.key).is_in(LEVEL_SPELLINGS))
 
 
-def positive_integer(data: pa.PolarsData) -> pl.LazyFrame:
-    number = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
-    return _passes(data, number.is_not_null() & (number > 0))
+# The sane range of each numeric column: real events with room to spare, and always inside
+# the database's integer range (a value past it must be a cell error, not a failed write).
+ROUND = (1, 1_000)
+TABLE = (1, 100_000)
+DEAL = (1, 1_000)
+DEALS = (0, 1_000)
+PENALTY = (1, 10_000)  # a deduction: positive only
+FOULS = (0, 100)
+MATCH = (1, 100_000)
+GAME = (1, 100)
+TRUMP_CARDS = (1, 20)
+TRACTOR_POINTS = (0, 1_000)
+POINT_PENALTY = (-1_000, 1_000)
+QUIZ_SCORE = (0, 10_000)
+QUIZ_SECONDS = (0, 86_400)
 
 
-def non_negative_integer(data: pa.PolarsData) -> pl.LazyFrame:
-    number = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
-    return _passes(data, number.is_not_null() & (number >= 0))
+def whole_name(low: int, high: int) -> str:
+    """The check name that carries its range (`message` reads it back)."""
+    return f"whole:{low}:{high}"
 
 
-def integer(data: pa.PolarsData) -> pl.LazyFrame:
-    whole = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
-    return _passes(data, whole.is_not_null())
+def number_name(low: float, high: float) -> str:
+    return f"number:{low}:{high}"
 
 
-def number(data: pa.PolarsData) -> pl.LazyFrame:
-    return _passes(data, normalized(data.key).cast(pl.Float64, strict=False).is_not_null())
+def whole(data: pa.PolarsData, low: int, high: int) -> pl.LazyFrame:
+    """A whole number from low to high (`3`, `3.0`, full-width `３`)."""
+    value = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
+    return _passes(data, value.is_not_null() & value.is_between(low, high))
+
+
+def number(data: pa.PolarsData, low: float, high: float) -> pl.LazyFrame:
+    """A finite number from low to high (never nan or inf)."""
+    value = normalized(data.key).cast(pl.Float64, strict=False)
+    return _passes(data, value.is_not_null() & value.is_finite() & value.is_between(low, high))
+
+
+def message(check: str) -> str:
+    """What the organizer reads for a failed check.
+
+    >>> message("whole:1:1000")
+    '应为 1 到 1,000 的正整数 expected a whole number from 1 to 1,000'
+    """
+    kind, _, bounds = check.partition(":")
+    if kind in ("whole", "number") and bounds:
+        low, high = (f"{float(b):,g}" for b in bounds.split(":"))
+        if kind == "whole":
+            word = {"1": "正整数", "0": "非负整数"}.get(low, "整数")
+            return f"应为 {low} 到 {high} 的{word} expected a whole number from {low} to {high}"
+        return f"应为 {low} 到 {high} 之间的数 expected a number from {low} to {high}"
+    return MESSAGES.get(check, check)
 
 
 def one_of(choices: dict[str, str]):

@@ -15,9 +15,17 @@ class DealsSheet(pa.DataFrameModel):
     ew_team: str = pa.Field(nullable=True)
     ns_team: str = pa.Field(nullable=True)
 
-    @pa.check("round", "table", "deal", name="positive_integer")
-    def _positive(cls, data):
-        return checks.positive_integer(data)
+    @pa.check("round", name=checks.whole_name(*checks.ROUND))
+    def _round(cls, data):
+        return checks.whole(data, *checks.ROUND)
+
+    @pa.check("table", name=checks.whole_name(*checks.TABLE))
+    def _table(cls, data):
+        return checks.whole(data, *checks.TABLE)
+
+    @pa.check("deal", name=checks.whole_name(*checks.DEAL))
+    def _deal(cls, data):
+        return checks.whole(data, *checks.DEAL)
 
     @pa.check("winner_side", name="winner_side")
     def _side(cls, data):

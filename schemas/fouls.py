@@ -11,13 +11,13 @@ class FoulsSheet(pa.DataFrameModel):
     team_no: str = pa.Field(nullable=False)
     fouls: str = pa.Field(nullable=False)
 
-    @pa.check("round", name="positive_integer")
+    @pa.check("round", name=checks.whole_name(*checks.ROUND))
     def _round(cls, data):
-        return checks.positive_integer(data)
+        return checks.whole(data, *checks.ROUND)
 
-    @pa.check("fouls", name="non_negative_integer")
+    @pa.check("fouls", name=checks.whole_name(*checks.FOULS))
     def _fouls(cls, data):
-        return checks.non_negative_integer(data)
+        return checks.whole(data, *checks.FOULS)
 
     class Config:
         strict = "filter"

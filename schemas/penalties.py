@@ -13,17 +13,17 @@ class PenaltiesSheet(pa.DataFrameModel):
     amount: str = pa.Field(nullable=False)
     reason: str = pa.Field(nullable=True)
 
-    @pa.check("round", name="positive_integer")
+    @pa.check("round", name=checks.whole_name(*checks.ROUND))
     def _round(cls, data):
-        return checks.positive_integer(data)
+        return checks.whole(data, *checks.ROUND)
 
     @pa.check("target", name="penalty_target")
     def _target(cls, data):
         return checks.one_of(checks.PENALTY_TARGETS)(data)
 
-    @pa.check("amount", name="integer")
+    @pa.check("amount", name=checks.whole_name(*checks.PENALTY))
     def _amount(cls, data):
-        return checks.integer(data)
+        return checks.whole(data, *checks.PENALTY)
 
     class Config:
         strict = "filter"

@@ -11,9 +11,13 @@ class QuizSheet(pa.DataFrameModel):
     quiz_score: str = pa.Field(nullable=False)
     quiz_seconds: str = pa.Field(nullable=True)
 
-    @pa.check("quiz_score", "quiz_seconds", name="number")
-    def _number(cls, data):
-        return checks.number(data)
+    @pa.check("quiz_score", name=checks.number_name(*checks.QUIZ_SCORE))
+    def _score(cls, data):
+        return checks.number(data, *checks.QUIZ_SCORE)
+
+    @pa.check("quiz_seconds", name=checks.number_name(*checks.QUIZ_SECONDS))
+    def _seconds(cls, data):
+        return checks.number(data, *checks.QUIZ_SECONDS)
 
     class Config:
         strict = "filter"

@@ -23,17 +23,21 @@ class ResultsSheet(pa.DataFrameModel):
     first_to_level: str = pa.Field(nullable=True)
     note: str = pa.Field(nullable=True)
 
-    @pa.check("round", "table", name="positive_integer")
-    def _positive(cls, data):
-        return checks.positive_integer(data)
+    @pa.check("round", name=checks.whole_name(*checks.ROUND))
+    def _round(cls, data):
+        return checks.whole(data, *checks.ROUND)
+
+    @pa.check("table", name=checks.whole_name(*checks.TABLE))
+    def _table(cls, data):
+        return checks.whole(data, *checks.TABLE)
 
     @pa.check("ew_level", "ns_level", name="level_spelling")
     def _level(cls, data):
         return checks.level_spelling(data)
 
-    @pa.check("deals", name="non_negative_integer")
+    @pa.check("deals", name=checks.whole_name(*checks.DEALS))
     def _deals(cls, data):
-        return checks.non_negative_integer(data)
+        return checks.whole(data, *checks.DEALS)
 
     @pa.check("forfeit", "first_to_level", name="forfeit_side")
     def _forfeit(cls, data):

@@ -16,9 +16,13 @@ class MatchesSheet(pa.DataFrameModel):
     b_level: str = pa.Field(nullable=False)
     winner: str = pa.Field(nullable=True)
 
-    @pa.check("match", "game", name="positive_integer")
-    def _positive(cls, data):
-        return checks.positive_integer(data)
+    @pa.check("match", name=checks.whole_name(*checks.MATCH))
+    def _match(cls, data):
+        return checks.whole(data, *checks.MATCH)
+
+    @pa.check("game", name=checks.whole_name(*checks.GAME))
+    def _game(cls, data):
+        return checks.whole(data, *checks.GAME)
 
     @pa.check("a_level", "b_level", name="level_spelling")
     def _level(cls, data):
@@ -40,13 +44,25 @@ class TractorDealsSheet(pa.DataFrameModel):
     points: str = pa.Field(nullable=False)
     trump_cards: str = pa.Field(nullable=True)
 
-    @pa.check("match", "game", "deal", "trump_cards", name="positive_integer")
-    def _positive(cls, data):
-        return checks.positive_integer(data)
+    @pa.check("match", name=checks.whole_name(*checks.MATCH))
+    def _match(cls, data):
+        return checks.whole(data, *checks.MATCH)
 
-    @pa.check("points", name="non_negative_integer")
+    @pa.check("game", name=checks.whole_name(*checks.GAME))
+    def _game(cls, data):
+        return checks.whole(data, *checks.GAME)
+
+    @pa.check("deal", name=checks.whole_name(*checks.DEAL))
+    def _deal(cls, data):
+        return checks.whole(data, *checks.DEAL)
+
+    @pa.check("trump_cards", name=checks.whole_name(*checks.TRUMP_CARDS))
+    def _trump(cls, data):
+        return checks.whole(data, *checks.TRUMP_CARDS)
+
+    @pa.check("points", name=checks.whole_name(*checks.TRACTOR_POINTS))
     def _points(cls, data):
-        return checks.non_negative_integer(data)
+        return checks.whole(data, *checks.TRACTOR_POINTS)
 
     class Config:
         strict = "filter"
@@ -64,13 +80,21 @@ class PointPenaltiesSheet(pa.DataFrameModel):
     points: str = pa.Field(nullable=False)
     reason: str = pa.Field(nullable=True)
 
-    @pa.check("match", "game", "deal", name="positive_integer")
-    def _positive(cls, data):
-        return checks.positive_integer(data)
+    @pa.check("match", name=checks.whole_name(*checks.MATCH))
+    def _match(cls, data):
+        return checks.whole(data, *checks.MATCH)
 
-    @pa.check("points", name="integer")
+    @pa.check("game", name=checks.whole_name(*checks.GAME))
+    def _game(cls, data):
+        return checks.whole(data, *checks.GAME)
+
+    @pa.check("deal", name=checks.whole_name(*checks.DEAL))
+    def _deal(cls, data):
+        return checks.whole(data, *checks.DEAL)
+
+    @pa.check("points", name=checks.whole_name(*checks.POINT_PENALTY))
     def _points(cls, data):
-        return checks.integer(data)
+        return checks.whole(data, *checks.POINT_PENALTY)
 
     class Config:
         strict = "filter"

@@ -1,5 +1,7 @@
 """/bracket: Tractor group tables and the knockout tree, winners advancing, the champion."""
 
+import html
+
 import streamlit as st
 
 from dashboard.common import (
@@ -34,7 +36,7 @@ def show() -> None:
         return
     if data["champion"]:
         st.markdown(f"<h2 data-testid='champion'>🏆 {t('champion', language)}: "
-                    f"{data['champion']}</h2>", unsafe_allow_html=True)
+                    f"{html.escape(str(data['champion']))}</h2>", unsafe_allow_html=True)
     groups = [s for s in data["stages"] if s["kind"] == "group"]
     if groups:
         cols = st.columns(len(groups))

@@ -74,8 +74,10 @@ def cmd_backup(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     from pipeline import maintenance
 
-    maintenance.restore(_db(args), Path(args.file))
+    kept = maintenance.restore(_db(args), Path(args.file))
     _out(f"已恢复 restored {args.file} → {_db(args)}\n")
+    if kept:
+        _out(f"原数据库保存在 the replaced database is kept as {kept}\n")
     return 0
 
 
