@@ -43,6 +43,10 @@ class Failures:
                 self.times.pop(key, None)
             return len(kept)
 
+    def clear(self) -> None:
+        with self.lock:
+            self.times.clear()
+
     def add(self, key: str, now: float | None = None) -> None:
         with self.lock:
             self.times.setdefault(key, []).append(time.monotonic() if now is None else now)

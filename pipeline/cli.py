@@ -31,6 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--ruleset", required=True, help="规则预设名或 TOML 文件 preset or file")
     create.add_argument("--date", help="日期 YYYY-MM-DD")
 
+    for action, text in (("close", "结束赛事：桌报链接失效 close: table links stop working"),
+                         ("reopen", "重新开放赛事 open a closed event again")):
+        one = event_sub.add_parser(action, help=text)
+        _common(one)
+        one.add_argument("--event", required=True, help="赛事编号 event id")
+
     listing = sub.add_parser("events", help="列出赛事 list events")
     _common(listing)
     listing.add_argument("--format", choices=FORMATS, default="table")
@@ -48,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                                            "quiz", "matches", "tractor_deals",
                                            "point_penalties"],
                         help="表的种类（默认按表头识别） sheet kind (default: from the header)")
+    ingest.add_argument("--force", action="store_true",
+                        help="接受既未编排也不是下一轮的成绩 take results for a round beyond the "
+                             "next one")
     ingest.add_argument("files", nargs="+", metavar="FILE", help=".csv .xlsx .xls")
 
     standings = sub.add_parser("standings", help="排名 the ranking")
@@ -60,6 +69,16 @@ def build_parser() -> argparse.ArgumentParser:
     _common(rounds)
     rounds.add_argument("--event", required=True, help="赛事编号 event id")
     rounds.add_argument("--format", choices=FORMATS, default="table")
+
+    results = sub.add_parser("results", help="已保存的成绩 stored results")
+    results_sub = results.add_subparsers(dest="action", metavar="ACTION", required=True)
+    results_delete = results_sub.add_parser(
+        "delete", help="删除一轮或一桌的成绩（留审计记录） remove a round's or a table's results "
+                       "(audited)")
+    _common(results_delete)
+    results_delete.add_argument("--event", required=True, help="赛事编号 event id")
+    results_delete.add_argument("--round", type=int, required=True, help="轮次 round")
+    results_delete.add_argument("--table", type=int, help="只删这一桌 only this table")
 
     awards = sub.add_parser("awards", help="获奖名单 the prize list")
     _common(awards)
@@ -249,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _name(args: argparse.Namespace) -> str:
     action = getattr(args, "action", None)
-    if args.command in {"event", "export", "bracket", "meet"} and action:
+    if args.command in {"event", "export", "bracket", "meet", "results"} and action:
         return f"{args.command} {action}"
     return args.command
 

@@ -80,3 +80,10 @@ def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 def most_recent(con: duckdb.DuckDBPyConnection) -> str | None:
     return db.scalar(con, "select event_id from events order by event_date desc nulls last, "
                           "created_at desc limit 1")
+
+
+def close(con: duckdb.DuckDBPyConnection, event_id: str, closed: bool = True) -> None:
+    """Close an event (its table links stop working) or open it again."""
+    load(con, event_id)
+    con.execute("update events set closed_at = case when ? then current_timestamp end "
+                "where event_id = ?", [closed, event_id])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import duckdb
@@ -48,7 +48,8 @@ def refuse_oversized(name: str, size: int) -> None:
                                        "未读取 the file is over the size limit; not read")
 
 
-def load_context(con: duckdb.DuckDBPyConnection, event: Event) -> EventContext:
+def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool = False
+                 ) -> EventContext:
     event_id = event.event_id
     teams = frozenset(r[0] for r in db.rows(
         con, "select team_no from teams where event_id = ?", [event_id]))
@@ -67,16 +68,17 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event) -> EventContext:
     ).cast({"round": pl.Int64, "table_no": pl.Int64, "ew_level": pl.Int64, "ns_level": pl.Int64})
     tractor = tractor_sheets.load(con, event_id) if event.ruleset.discipline == "tractor" \
         else None
-    return EventContext(teams, pairings, results, event.ruleset, tractor)
+    return EventContext(teams, pairings, results, event.ruleset, tractor, any_round)
 
 
 def apply(
     con: duckdb.DuckDBPyConnection, event_id: str, read: FileRead, source_name: str,
-    reason: str = "sheet",
+    reason: str = "sheet", force: bool = False,
 ) -> list[Stored]:
-    """Validate every sheet of one read file against the event and store it (same transaction)."""
+    """Validate every sheet of one read file against the event and store it (same transaction).
+    `force` takes results for a round beyond the next one."""
     event = events.load(con, event_id)
-    context = load_context(con, event)
+    context = load_context(con, event, force)
     problems = []
     more: dict[str, int] = {}
     stored = []
@@ -90,15 +92,14 @@ def apply(
             more[column] = more.get(column, 0) + n
         if kind == "entries":
             new_teams = checked.frame["team_no"].drop_nulls().to_list()
-            context = EventContext(context.teams | frozenset(new_teams), context.pairings,
-                                   context.results, context.ruleset, context.tractor)
+            context = replace(context, teams=context.teams | frozenset(new_teams))
         if not problems:
             if kind == "results":
                 stored.append(store_results(con, event_id, checked.frame, source_name, reason))
             else:
                 stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
             if kind == "point_penalties":
-                context = load_context(con, event)
+                context = load_context(con, event, force)
     if problems or more:
         raise SheetErrors(problems, more)
     kinds = {s.kind for s in stored}
@@ -123,7 +124,7 @@ def _note_upload(
 
 def ingest_file(
     db_file: Path, event_id: str, path: Path, kind: str | None = None, source: str = "cli",
-    data: bytes | None = None,
+    data: bytes | None = None, force: bool = False,
 ) -> IngestReport:
     """Ingest one file. Raises SheetErrors (nothing stored) when anything in it is wrong."""
     if data is None:
@@ -141,7 +142,7 @@ def ingest_file(
             # may have changed what it says is stored (it is then put back, audited)
             received = db.scalar(con, "select count(*) from uploads where event_id = ? and "
                                       "sha256 = ? and status = 'stored'", [event_id, digest])
-            stored = apply(con, event_id, read, path.name)
+            stored = apply(con, event_id, read, path.name, force=force)
             if received and not any(s.new or s.replaced for s in stored):
                 return IngestReport(path.name, already_received=True)
             summary = "; ".join(f"{s.kind}: +{s.new} ~{s.replaced} ={s.unchanged}"

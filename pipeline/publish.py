@@ -7,15 +7,20 @@ address. Publishing again rewrites only the files whose content changed.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
+import os
+import re
+import shutil
+import tempfile
 from pathlib import Path
-from urllib.parse import quote
 
 import polars as pl
 import segno
 
 from pipeline import db, events, rounds, scoring
+from pipeline.errors import UsageError
 from pipeline.levels import format_level
 from pipeline.output import HEADERS_ZH, html_text
 
@@ -90,18 +95,61 @@ def _results_by_team(played: pl.DataFrame) -> dict[str, str]:
             for team, body in rows.iter_rows()}
 
 
+SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
 def team_file(team_no: str) -> str:
-    return f"teams/{quote(team_no, safe='')}.html"
+    """A team page's file: the team number where it is a safe file name, else a short hash
+    (`甲1`, a 30-character number), so every name is valid on any disk and in any URL.
+
+    >>> team_file("A12"), team_file("甲1")
+    ('teams/A12.html', 'teams/t-364c27363ba5.html')
+    """
+    if SAFE_NAME.fullmatch(team_no):
+        return f"teams/{team_no}.html"
+    return f"teams/t-{hashlib.sha256(team_no.encode()).hexdigest()[:12]}.html"
 
 
-def _write(out: Path, relative: str, text: str, changed: list[str]) -> None:
-    path = out / relative
-    data = text.encode("utf-8")
-    if path.exists() and path.read_bytes() == data:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    changed.append(relative)
+class _Site:
+    """The site built whole in a scratch folder beside `out`, then swapped in: a failure
+    leaves the published site as it was. A file whose content is unchanged is linked from
+    the published one (same file, same time), so a sync or a CDN sees only what changed."""
+
+    def __init__(self, out: Path):
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out 指向的是一个文件，不是文件夹 --out is a file, not a folder: "
+                             f"{out}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.out = out
+        self.build = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
+        self.changed: list[str] = []
+
+    def write(self, relative: str, text: str) -> None:
+        data = text.encode("utf-8")
+        published = self.out / relative
+        path = self.build / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if published.is_file() and published.read_bytes() == data:
+            try:
+                os.link(published, path)
+                return
+            except OSError:
+                shutil.copy2(published, path)
+                return
+        path.write_bytes(data)
+        self.changed.append(relative)
+
+    def swap(self) -> None:
+        old = None
+        if self.out.exists():
+            old = self.out.with_name(f".{self.out.name}.old-{os.getpid()}")
+            os.replace(self.out, old)
+        os.replace(self.build, self.out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+    def discard(self) -> None:
+        shutil.rmtree(self.build, ignore_errors=True)
 
 
 def publish(database: Path, event_id: str, out: Path, base_url: str | None = None) -> list[str]:
@@ -113,36 +161,46 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
         played = scoring.team_rounds(con, event, after)
         latest = rounds.latest_paired_round(con, event_id)
         pairs = rounds.pairings(con, event_id, latest) if latest else None
-    out.mkdir(parents=True, exist_ok=True)
-    changed: list[str] = []
+    site = _Site(out)
+    try:
+        _write_pages(site, event, after, ranking, played, latest, pairs, base_url)
+    except BaseException:
+        site.discard()
+        raise
+    site.swap()
+    return site.changed
+
+
+def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: pl.DataFrame,
+                 latest: int | None, pairs: pl.DataFrame | None, base_url: str | None) -> None:
+    event_id = event.event_id
     links = {t: team_file(t) for t in ranking["team_no"]}
     shown = ranking.select(scoring.STANDINGS_COLUMNS)
-    _write(out, "style.css", CSS, changed)
-    _write(out, "index.html", _page(f"{event.name} · 第 {after} 轮后排名",
-                                    _table(shown, links)), changed)
-    _write(out, "standings.json", json.dumps(
+    site.write("style.css", CSS)
+    site.write("index.html", _page(f"{event.name} · 第 {after} 轮后排名",
+                                    _table(shown, links)))
+    site.write("standings.json", json.dumps(
         {"event": event_id, "round": after, "standings": shown.to_dicts()},
-        ensure_ascii=False), changed)
+        ensure_ascii=False))
     seats: dict[str, tuple[int | None, str, str | None]] = {}
     if pairs is not None:
         table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
             pl.col("ns_team").fill_null("轮空 bye"))
-        _write(out, "pairings.html", _page(f"{event.name} · 第 {latest} 轮对阵",
-                                           _table(table)), changed)
-        _write(out, "pairings.json", json.dumps(
+        site.write("pairings.html", _page(f"{event.name} · 第 {latest} 轮对阵",
+                                           _table(table)))
+        site.write("pairings.json", json.dumps(
             {"event": event_id, "round": latest, "tables": pairs.select(
-                "table", "ew_team", "ns_team").to_dicts()}, ensure_ascii=False), changed)
+                "table", "ew_team", "ns_team").to_dicts()}, ensure_ascii=False))
         for r in pairs.iter_rows(named=True):
             seats[r["ew_team"]] = (r["table"], "东西 EW", r["ns_team"])
             if r["ns_team"]:
                 seats[r["ns_team"]] = (r["table"], "南北 NS", r["ew_team"])
     else:
-        _write(out, "pairings.html", _page(event.name, "<p>还没有编排 not paired yet</p>"),
-               changed)
-    index = "".join(f'<li><a href="{team_file(t)}">{html.escape(t)} '
+        site.write("pairings.html", _page(event.name, "<p>还没有编排 not paired yet</p>"))
+    index = "".join(f'<li><a href="{html.escape(team_file(t))}">{html.escape(t)} '
                     f'{html.escape(n or "")}</a></li>'
                     for t, n in ranking.select("team_no", "team_name").iter_rows())
-    _write(out, "teams.html", _page(f"{event.name} · 各队", f"<ul>{index}</ul>"), changed)
+    site.write("teams.html", _page(f"{event.name} · 各队", f"<ul>{index}</ul>"))
     results_of = _results_by_team(played)
     for r in ranking.iter_rows(named=True):
         team = r["team_no"]
@@ -158,11 +216,9 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
         results = results_of.get(team, "")
         summary = (f'<div class="card">名次 rank <span class="big">{r["rank"]}</span> · '
                    f'积分 {r["match_points"]} · 级差分 {r["level_diff_score"]}</div>')
-        _write(out, team_file(team), _page(f"{team} {r['team_name'] or ''}",
-                                           now + summary + results, depth=1), changed)
+        site.write(team_file(team), _page(f"{team} {r['team_name'] or ''}",
+                                           now + summary + results, depth=1))
     if base_url:
         qr = segno.make(base_url).svg_inline(scale=12)
-        _write(out, "qr.html", _page(event.name, f'<div style="text-align:center">{qr}'
-                                     f'<p class="big">{html.escape(base_url)}</p></div>'),
-               changed)
-    return changed
+        site.write("qr.html", _page(event.name, f'<div style="text-align:center">{qr}'
+                                     f'<p class="big">{html.escape(base_url)}</p></div>'))

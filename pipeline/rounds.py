@@ -9,7 +9,7 @@ from collections import Counter
 import duckdb
 import polars as pl
 
-from pipeline import db, registration, scoring
+from pipeline import db, registration, scoring, store
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.events import Event
 from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
@@ -169,3 +169,20 @@ def pairings(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> pl
 
 def latest_paired_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int | None:
     return db.scalar(con, "select max(round) from pairings where event_id = ?", [event_id])
+
+
+def delete_results(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
+                   table_no: int | None) -> int:
+    """Remove results of a round (or one table of it) while no later round is paired."""
+    later = db.scalar(con, "select max(round) from pairings where event_id = ? and round > ?",
+                      [event_id, round_no])
+    if later is not None:
+        raise UsageError(f"第 {later} 轮已编排，不能再删除第 {round_no} 轮的成绩 round {later} is "
+                         f"paired already: the results of round {round_no} can no longer be "
+                         "removed")
+    removed = store.delete_results(con, event_id, round_no, table_no, "删除 delete")
+    if not removed:
+        where = f"第 {table_no} 桌" if table_no else ""
+        raise UsageError(f"第 {round_no} 轮{where}没有已保存的成绩 no stored results for round "
+                         f"{round_no}" + (f", table {table_no}" if table_no else ""))
+    return removed

@@ -103,6 +103,47 @@ CHOICES = {
 }
 
 
+# The sane range of each number in a ruleset (for a list, of each of its items).
+RANGES: dict[tuple[str, ...], tuple[float, float]] = {
+    ("rounds",): (0, 1_000),  # 0: as many rounds as the organizer pairs
+    ("team_size",): (1, 8),
+    ("scoring", "win"): (-1_000, 1_000),
+    ("scoring", "draw"): (-1_000, 1_000),
+    ("scoring", "loss"): (-1_000, 1_000),
+    ("scoring", "level_diff_base"): (0, 1_000),
+    ("scoring", "forfeit_level_diff"): (0, 13),
+    ("scoring", "forfeit_penalty"): (0, 10_000),
+    ("scoring", "bye_level_diff"): (0, 13),
+    ("scoring", "vp_table"): (-1_000, 1_000),
+    ("scoring", "foul_limit"): (0, 100),
+    ("deals", "max_deals"): (0, 1_000),
+    ("deals", "a_fail_limit"): (0, 100),
+    ("pairing", "avoid_same_affiliation_rounds"): (0, 1_000),
+    ("tractor", "decks"): (1, 10),
+    ("tractor", "takeover"): (5, 1_000),
+    ("tractor", "step"): (5, 500),
+    ("tractor", "start_level"): (2, 14),
+    ("tractor", "games_to_win"): (1, 10),
+    ("tractor", "match_minutes"): (0, 1_440),
+    ("stages", "group_win_points"): (0, 100),
+    ("stages", "advance"): (1, 1_000),
+    ("clock", "round_minutes"): (1, 1_440),
+    ("clock", "reminder_at_minutes"): (0, 1_440),
+    ("awards", "counts"): (0, 100_000),
+    ("awards", "small_field"): (0, 100_000),
+    ("awards", "small_field_counts"): (0, 100_000),
+}
+
+
+def _check_range(value: Any, where: str, bounds: tuple[float, float]) -> None:
+    low, high = bounds
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, int | float) and not isinstance(item, bool) \
+                and not low <= item <= high:
+            raise UsageError(f"规则设置 {where} = {value!r} 超出范围 out of range: "
+                             f"应在 {low:g} 到 {high:g} 之间 expected {low:g} … {high:g}")
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A checked ruleset; sections are plain dicts with every default filled in."""
@@ -160,6 +201,8 @@ def _merge(defaults: dict[str, Any], given: dict[str, Any], path: tuple[str, ...
             raise UsageError(
                 f"规则设置 {where} 类型错误 wrong type: {value!r}, 应为 expected {expected.__name__}"
             )
+        if (*path, key) in RANGES:
+            _check_range(value, where, RANGES[(*path, key)])
         choices = CHOICES.get((*path, key))
         if choices and value not in choices:
             raise UsageError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from pathlib import Path
 
@@ -56,16 +57,36 @@ def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.Dat
         schema=["table", "ew_team", "ns_team", "url"], orient="row")
 
 
+def link_hours() -> float:
+    """How long the links of a round stay valid after it was paired (env PAISAI_LINK_HOURS,
+    default 12): the last round's links, which no later pairing closes, expire too."""
+    return float(os.environ.get("PAISAI_LINK_HOURS", "12"))
+
+
+def _require_open(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> None:
+    """A round takes reports until a later round is paired, the event is closed, or its
+    links have grown older than link_hours()."""
+    if db.scalar(con, "select closed_at is not null from events where event_id = ?",
+                 [event_id]):
+        raise UsageError("比赛已结束，链接已失效 the event is closed; the link has expired")
+    later = db.scalar(con, "select count(*) from pairings where event_id = ? and round > ?",
+                      [event_id, round_no])
+    if later:
+        raise UsageError("本轮已结束，链接已失效 the round is closed; the link has expired")
+    age = db.scalar(con, "select epoch(current_timestamp::timestamp) - epoch(max(paired_at)) "
+                         "from pairings where event_id = ? and round = ?", [event_id, round_no])
+    if age is not None and age > link_hours() * 3600:
+        raise UsageError(f"链接已超过 {link_hours():g} 小时，已失效 the link is older than "
+                         f"{link_hours():g} hours and has expired")
+
+
 def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
                signature: str) -> tuple[str, str]:
     """The table's teams, if the link is genuine and its round still open."""
     expected = sign(_secret(con, event_id), event_id, round_no, table_no)
     if not hmac.compare_digest(expected, signature or ""):
         raise UsageError("链接无效 this link is not valid")
-    later = db.scalar(con, "select count(*) from pairings where event_id = ? and round > ?",
-                      [event_id, round_no])
-    if later:
-        raise UsageError("本轮已结束，链接已失效 the round is closed; the link has expired")
+    _require_open(con, event_id, round_no)
     found = db.rows(con, "select ew_team, ns_team from pairings where event_id = ? and round = ? "
                          "and table_no = ?", [event_id, round_no, table_no])
     if not found:
@@ -75,11 +96,16 @@ def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, tab
 
 def submit(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
            ew_level: str, ns_level: str) -> None:
+    """A table's report waits for the organizer; a newer one from the same table replaces it."""
     ew, ns = parse_level(ew_level), parse_level(ns_level)
     if ew is None or ns is None:
         raise UsageError("请填写有效的级数 enter two levels (2…10 J Q K A 过A)")
     with db.writing(database) as con:
         check_link(con, event_id, round_no, table_no, signature)
+        con.execute("update pending_reports set status = 'rejected', decided_at = "
+                    "current_timestamp, note = '被同桌新的桌报取代 replaced by a newer report' "
+                    "where event_id = ? and round = ? and table_no = ? and status = 'pending'",
+                    [event_id, round_no, table_no])
         con.execute("insert into pending_reports (event_id, round, table_no, ew_level, ns_level) "
                     "values (?, ?, ?, ?, ?)", [event_id, round_no, table_no, ew, ns])
 
@@ -104,6 +130,8 @@ def decide(database: Path, event_id: str, report_id: int, accept: bool) -> None:
         raise UsageError("这条桌报已处理 this report was dealt with already")
     round_no, table_no, ew, ns = found[0]
     if accept:
+        with db.reading(database) as con:
+            _require_open(con, event_id, round_no)  # a closed round's report cannot count
         ingest_rows(database, event_id, "results",
                     [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
                       "ns_level": format_level(ns)}],

@@ -79,6 +79,30 @@ def store_results(
     return Stored("results", *counts)
 
 
+def delete_results(
+    con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int | None,
+    reason: str,
+) -> int:
+    """Remove the stored results (and their deals) of a round or one table; each removal is
+    kept in `result_audit` with empty new values. Returns the number of tables removed."""
+    where = "event_id = ? and round = ? and (? is null or table_no = ?)"
+    params = [event_id, round_no, table_no, table_no]
+    con.execute(
+        f"""
+        insert into result_audit (event_id, round, table_no, source_file, reason,
+            old_ew_team, old_ns_team, old_ew_level, old_ns_level, old_deals, old_forfeit)
+        select event_id, round, table_no, 'paisai results delete', ?,
+               ew_team, ns_team, ew_level, ns_level, deals, forfeit
+        from results where {where}
+        """,
+        [reason, *params],
+    )
+    removed = db.scalar(con, f"select count(*) from results where {where}", params)
+    con.execute(f"delete from deals where {where}", params)
+    con.execute(f"delete from results where {where}", params)
+    return removed
+
+
 def _upsert(
     con: duckdb.DuckDBPyConnection, table: str, event_id: str, rows: pl.DataFrame,
     columns: list[str], key: list[str], kind: str, extra: dict | None = None,

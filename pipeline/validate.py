@@ -37,6 +37,7 @@ class EventContext:
     results: pl.DataFrame  # round, table_no, ew_team, ns_team, ew_level, ns_level, has_deals
     ruleset: Ruleset
     tractor: object = None  # pipeline.tractor.sheets.TractorContext for Tractor events
+    any_round: bool = False  # --force: results for a round beyond the next one are taken
 
 
 @dataclass
@@ -324,6 +325,7 @@ def _check_results(
             f"（{format_level(ew)} / {format_level(ns)}） levels impossible in "
             f"{row['deals']} deals"))
     problems += _against_stored_deals(typed, context, where)
+    problems += _round_too_far(typed, context, where)
     problems += _duplicate_tables(typed, where)
     typed = typed.unique(subset=["round", "table_no", "ew_team", "ns_team", "ew_level",
                                  "ns_level", "deals", "forfeit"], keep="first",
@@ -347,6 +349,40 @@ def _against_stored_deals(typed: pl.DataFrame, context: EventContext, where: _Wh
             f"与逐副记分推算的 {format_level(row['replayed_ew'])} / "
             f"{format_level(row['replayed_ns'])} 不符 "
             "does not match the levels replayed from the deals")
+
+
+def allowed_rounds(known: set[int], incoming: set[int]) -> set[int]:
+    """The rounds a sheet may report: paired or reported ones, and each next round in turn.
+
+    >>> sorted(allowed_rounds({1}, {1, 2, 3, 5}))
+    [1, 2, 3]
+    >>> sorted(allowed_rounds(set(), {3}))
+    []
+    """
+    allowed = set(known)
+    latest = max(known, default=0)
+    for round_no in sorted(incoming):
+        if round_no <= latest + 1:
+            allowed.add(round_no)
+            latest = max(latest, round_no)
+    return allowed
+
+
+def _round_too_far(typed: pl.DataFrame, context: EventContext, where: _Where):
+    """Results for a round that is neither paired nor the next one (round 3 while round 1 is
+    unreported) could never be paired around: refused unless forced."""
+    if context.any_round:
+        return
+    known = set(context.pairings["round"].to_list()) | set(context.results["round"].to_list())
+    incoming = set(typed["round"].drop_nulls().to_list())
+    allowed = pl.Series(sorted(allowed_rounds(known, incoming)), dtype=pl.Int64).implode()
+    latest = max(known, default=0)
+    for row in where.flagged(typed, ~pl.col("round").is_in(allowed), "round"):
+        yield where.problem(
+            row, "round", row["round"],
+            f"第 {row['round']} 轮既未编排也不是下一轮（已到第 {latest} 轮）；确需录入请加 --force "
+            f"round {row['round']} is neither paired nor the next round (the event is at round "
+            f"{latest}); add --force to store it anyway")
 
 
 def _duplicate_tables(typed: pl.DataFrame, where: _Where) -> list[Problem]:
@@ -433,7 +469,23 @@ def _check_entries(
                                           "duplicate team number"))
         else:
             first_row[team] = row[ROW]
+    problems += _confusable(typed, context, where, first_row)
     return typed, problems
+
+
+def _confusable(typed: pl.DataFrame, context: EventContext, where: _Where,
+                first_row: dict[str, int]) -> Iterator[Problem]:
+    """Two team numbers that read alike (A1O beside A10) are refused: one would be typed for
+    the other on every results sheet."""
+    seen: dict[str, set[str]] = {}
+    for team in context.teams | set(first_row):
+        seen.setdefault(ck.confusable_key(team), set()).add(team)
+    for row in typed.filter(pl.col("team_no").is_not_null()).iter_rows(named=True):
+        alike = sorted(seen[ck.confusable_key(row["team_no"])] - {row["team_no"]})
+        if alike:
+            yield where.problem(row, "team_no", row["team_no"],
+                                f"队号与 {'、'.join(alike)} 容易混淆（O 与 0、I/L 与 1） the team "
+                                f"number is confusable with {', '.join(alike)}")
 
 
 def _check_players(
@@ -528,6 +580,7 @@ def _check_deals(
                         "ns_team": teams[1], "table_ew_level": levels[0],
                         "table_ns_level": levels[1], "table_deals": len(rows)})
     first_rows = typed.unique(["round", "table_no"], keep="first", maintain_order=True)
+    problems += _round_too_far(first_rows, context, where)
     problems += _unregistered(first_rows, "ew_team", context, where)
     problems += _unregistered(first_rows, "ns_team", context, where)
     derived_frame = pl.DataFrame(derived, schema={

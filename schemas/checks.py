@@ -35,14 +35,33 @@ MESSAGES = {
 }
 
 
+# Letters that look like Latin ones (Cyrillic А beside Latin A): folded to the Latin letter,
+# so `А20` typed on a Russian layout is team A20, not a second team that looks the same.
+HOMOGLYPHS = dict(zip("АВЕКМНОРСТХУІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEKMHOPCTXYIJSABEZHIKMNOPTYX",
+                      strict=True))
+INVISIBLE = r"[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]"  # zero-width characters
+
+
 def normalized(column: str) -> pl.Expr:
-    """A text cell folded as organizers' spellings are compared (full-width, spaces, case)."""
+    """A text cell folded as organizers' spellings are compared (full-width, spaces, case,
+    zero-width characters, look-alike letters)."""
     return (
         pl.col(column)
         .str.normalize("NFKC")
+        .str.replace_all(INVISIBLE, "")
         .str.replace_all(r"\s+", "")
         .str.to_uppercase()
+        .str.replace_many(list(HOMOGLYPHS), list(HOMOGLYPHS.values()))
     )
+
+
+def confusable_key(team_no: str) -> str:
+    """What a team number looks like when O and 0, I, L and 1 are not told apart.
+
+    >>> confusable_key("A1O"), confusable_key("AI0")
+    ('A10', 'A10')
+    """
+    return team_no.translate(str.maketrans("OIL", "011"))
 
 
 def _passes(data: pa.PolarsData, condition: pl.Expr) -> pl.LazyFrame:

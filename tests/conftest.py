@@ -84,3 +84,12 @@ def event16(cli, tmp_path: Path):
                "suzhou-2025").code == 0
     assert cli("ingest", "--event", "e", write_csv(tmp_path / "entries.csv", entries(16))).code == 0
     return "e"
+
+
+@pytest.fixture
+def event_with_results(cli, event16, tmp_path):
+    """event16 with round 1 reported: A1 beats A2 10–8, A3 beats A4 10–8, …"""
+    rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, 9)]
+    assert cli("ingest", "--event", event16, write_csv(tmp_path / "r1.csv",
+                                                        [RESULT_HEADER, *rows])).code == 0
+    return event16

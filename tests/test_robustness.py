@@ -14,7 +14,6 @@ import zipfile
 from pathlib import Path
 
 import duckdb
-import pytest
 import xlsxwriter
 from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 from hypothesis import given, settings
@@ -86,15 +85,49 @@ def _bad_files(folder: Path) -> dict[str, tuple[Path, int | None, str | None, st
     files["second header row"] = (write_csv(folder / "twice.csv", [
         RESULT_HEADER, [1, 1, "A1", "A2", "9", "8"], RESULT_HEADER,
         [1, 2, "A3", "A4", "9", "8"]]), 3, None, "表头")  # header again on row 3
+
+    def stray_cell(book, sheet):
+        sheet.write_row(1, 0, [2, 1, "A1", "A3", "9", "8"])
+        sheet.write(199_999, 199, "x")  # GR200000: 40 million cells from a 6 KB file
+
+    files["a stray cell at GR200000"] = (_workbook(folder / "stray.xlsx", [RESULT_HEADER],
+                                                   stray_cell), None, None, "5,000,000")
+    files["a two-row merged header"] = (write_csv(folder / "merged.csv", [
+        ["轮次", "桌号", "东西", "", "南北", ""], ["", "", "队号", "级数", "队号", "级数"],
+        [2, 1, "A1", "9", "A3", "8"]]), 2, "队号", "表头占了两行")
+    files["a formula Excel never calculated"] = (_uncalculated(folder / "formula.xlsx"), 2,
+                                                 "东西级数", "尚未计算的公式")
+    too_big = 3_000_000_000  # past the database's integer range
+    files["round past the integer range"] = (write_csv(folder / "round.csv", [
+        RESULT_HEADER, [too_big, 1, "A1", "A3", "9", "8"]]), 2, "轮次", "1 到 1,000")
+    files["deals past the integer range"] = (write_csv(folder / "deals.csv", [
+        [*RESULT_HEADER, "副数"], [2, 1, "A1", "A3", "9", "8", too_big]]), 2, "副数", "0 到 1,000")
+    files["penalty past the integer range"] = (write_csv(folder / "pen.csv", [
+        PENALTY_HEADER, [1, "A1", "积分", too_big, "x"]]), 2, "扣分", "1 到 10,000")
+    files["a negative penalty (a bonus)"] = (write_csv(folder / "bonus.csv", [
+        PENALTY_HEADER, [1, "A1", "积分", -5, "x"]]), 2, "扣分", "正整数")
+    for value in ("nan", "inf", "1e308", "-3"):
+        files[f"quiz score {value}"] = (write_csv(folder / f"quiz-{value}.csv", [
+            ["队号", "测试题得分", "答题用时"], ["A1", value, "30"]]), 2, "测试题得分", "之间的数")
+    files["quiz seconds nan"] = (write_csv(folder / "quiz-sec.csv", [
+        ["队号", "测试题得分", "答题用时"], ["A1", "9", "NaN"]]), 2, "答题用时", "之间的数")
     return files
 
 
-@pytest.fixture
-def event_with_results(cli, event16, tmp_path):
-    rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, 9)]
-    assert cli("ingest", "--event", event16, write_csv(tmp_path / "r1.csv",
-                                                        [RESULT_HEADER, *rows])).code == 0
-    return event16
+PENALTY_HEADER = ["轮次", "队号", "扣分项目", "扣分", "原因"]
+
+
+def _uncalculated(path: Path) -> Path:
+    """A workbook written by a program (openpyxl): formulas stored without a value."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "成绩"
+    sheet.append(RESULT_HEADER)
+    sheet.append([2, 1, "A1", "A3", "=\"K\"", "8"])
+    book.save(path)
+    return path
 
 
 def test_bad_file_corpus(cli, event_with_results, tmp_path, db_file):

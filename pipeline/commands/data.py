@@ -18,7 +18,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     for name in args.files:
         path = Path(name)
         try:
-            report = ingest_file(_db(args), args.event, path, args.kind)
+            report = ingest_file(_db(args), args.event, path, args.kind, force=args.force)
         except SheetErrors as errors:
             failed = True
             _err(f"{path.name}: 有 {errors.total} 处错误，未保存任何内容 "

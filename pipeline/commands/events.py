@@ -21,6 +21,22 @@ def cmd_event_create(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("event close")
+def cmd_event_close(args: argparse.Namespace) -> int:
+    with db.writing(_db(args)) as con:
+        events.close(con, args.event)
+    _out(f"赛事已结束，桌报链接已失效 event {args.event} closed; its table links no longer work\n")
+    return 0
+
+
+@command("event reopen")
+def cmd_event_reopen(args: argparse.Namespace) -> int:
+    with db.writing(_db(args)) as con:
+        events.close(con, args.event, closed=False)
+    _out(f"赛事已重新开放 event {args.event} open again\n")
+    return 0
+
+
 @command("events")
 def cmd_events(args: argparse.Namespace) -> int:
     with db.reading(_db(args)) as con:

@@ -35,6 +35,18 @@ def cmd_pair(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("results delete")
+def cmd_results_delete(args: argparse.Namespace) -> int:
+    from pipeline import rounds
+
+    with db.writing(_db(args)) as con:
+        events.load(con, args.event)
+        removed = rounds.delete_results(con, args.event, args.round, args.table)
+    _out(f"已删除第 {args.round} 轮 {removed} 桌的成绩（已记入审计） removed the results of "
+         f"{removed} table(s) of round {args.round} (kept in the audit)\n")
+    return 0
+
+
 def _export(args: argparse.Namespace, exporter, what: str) -> int:
     """Both exports read one stored round and write one file."""
     from pipeline import rounds
@@ -43,6 +55,10 @@ def _export(args: argparse.Namespace, exporter, what: str) -> int:
         event = events.load(con, args.event)
         pairs = rounds.pairings(con, event.event_id, args.round)
     out = Path(args.out)
+    if out.is_dir():
+        raise UsageError(f"--out 是一个文件夹，请给出文件名 --out is a folder; give a file name: {out}")
+    if not out.parent.is_dir():
+        raise UsageError(f"文件夹不存在 the folder does not exist: {out.parent}")
     exporter(pairs, f"{event.name} 第 {args.round} 轮{what}", out)
     _out(f"已导出 exported {out}\n")
     return 0

@@ -18,16 +18,10 @@ import duckdb
 import polars as pl
 
 from pipeline import db
+from pipeline.chinese import simplified
 from pipeline.errors import UsageError
 
 SLOTS = ("player1", "player2", "player3", "player4")
-
-
-@cache
-def _t2s():
-    from opencc import OpenCC
-
-    return OpenCC("t2s")
 
 
 @cache
@@ -36,7 +30,7 @@ def normalize_name(name: str | None) -> str:
     if not name:
         return ""
     text = unicodedata.normalize("NFKC", name)
-    text = _t2s().convert(text)
+    text = simplified(text)
     return re.sub(r"\s+", "", text).casefold()
 
 

@@ -17,6 +17,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from pipeline.chinese import simplified
+
 ALIASES: dict[str, dict[str, list[str]]] = {
     "entries": {
         "team_no": ["队号", "队伍编号", "编号", "参赛编号", "team_no", "teamno", "team"],
@@ -164,7 +166,10 @@ def match_kind(cells: list[object], kind: str) -> HeaderMatch | None:
     written: dict[str, str] = {}
     duplicates: dict[str, list[int]] = {}
     for index, cell in enumerate(cells):
-        code = lookup.get(normalize_header(cell))
+        header = normalize_header(cell)
+        code = lookup.get(header)
+        if code is None and header and not header.isascii():
+            code = lookup.get(simplified(header))  # 東西級數 as traditional halls write it
         if code is None:
             continue
         if code in positions:

@@ -159,3 +159,31 @@ def test_console_draw_and_checkin(monkeypatch, tmp_path):
     assert not at.exception
     with db.reading(database) as con:
         assert con.execute("select count(*) from teams where checked_in").fetchall()[0][0] == 1
+
+
+def test_bracket_champion_heading_shows_a_team_number_as_text(monkeypatch, tmp_path):
+    """A team number that is markup is printed, never rendered (issue 15, item 11)."""
+    from conftest import write_csv
+
+    from pipeline.cli import main
+
+    database = tmp_path / "tractor.duckdb"
+    db = ["--db", str(database)]
+    assert main(["event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+                 "union-tractor", *db]) == 0
+    rows = [["队号", "队名"], ["<img src=x>", "甲"], ["T2", "乙"]]
+    assert main(["ingest", "--event", "tr", str(write_csv(tmp_path / "e.csv", rows)), *db]) == 0
+    assert main(["bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
+                 "--seed", "1", *db]) == 0
+    header = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数"]
+    games = [["A组", 1, g, "T2", "<IMGSRC=X>", "10", "过A"] for g in (1, 2)]
+    assert main(["ingest", "--event", "tr", str(write_csv(tmp_path / "g.csv", [header, *games])),
+                 *db]) == 0
+    assert main(["bracket", "next", "--event", "tr", *db]) == 0
+    final = [["决赛", 1, g, "<IMGSRC=X>", "T2", "过A", "9"] for g in (1, 2)]
+    assert main(["ingest", "--event", "tr", str(write_csv(tmp_path / "f.csv", [header, *final])),
+                 *db]) == 0
+    at = _run(monkeypatch, database, "bracket", event="tr")
+    assert not at.exception
+    heading = next(m.value for m in at.markdown if "champion" in m.value)
+    assert "&lt;IMGSRC=X&gt;" in heading and "<IMGSRC" not in heading

@@ -1,0 +1,4 @@
+-- an event the organizer has closed: its table links no longer work
+alter table events add column closed_at timestamp;
+-- why a pending report was set aside (a newer one from the same table replaced it)
+alter table pending_reports add column note varchar;
