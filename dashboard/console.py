@@ -22,6 +22,7 @@ from pipeline.export.standings import export_frame
 from pipeline.ingest import (
     ingest_file,
     ingest_rows,
+    note_refusal,
     preview_file,
     refuse_oversized,
 )
@@ -33,6 +34,15 @@ def _problems(errors: SheetErrors) -> None:
     language = lang()
     st.error(t("errors_nothing", language))
     st.html(html_table(errors.frame(), language, "problems"))
+
+
+def _note_refusal_once(event_id: str, name: str, data: bytes, errors: SheetErrors) -> None:
+    """A refused upload is listed in `uploads` once, not on every rerun of the page."""
+    noted = st.session_state.setdefault("refusals_noted", set())
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in noted:
+        note_refusal(database(), event_id, name, data, "dashboard", errors)
+        noted.add(digest)
 
 
 def create_event(language: str) -> None:
@@ -60,12 +70,15 @@ def upload(event_id: str, language: str) -> None:
     ready = []
     for file in files:
         st.markdown(f"**{file.name}**")
+        data = b""
         try:
             refuse_oversized(file.name, file.size)  # the limit, before any reading
             data = file.getvalue()
             report = preview_file(database(), event_id, file.name, data)
         except SheetErrors as errors:
             _problems(errors)
+            if data:  # not an oversized file: that one was never read
+                _note_refusal_once(event_id, file.name, data, errors)
             continue
         except PaisaiError as exc:
             st.error(str(exc))

@@ -149,11 +149,17 @@ def ingest_file(
                                 for s in stored)
             _note_upload(con, event_id, path.name, data, source, "stored", summary)
     except SheetErrors as errors:
-        with db.writing(db_file) as con:
-            _note_upload(con, event_id, path.name, data, source, "rejected",
-                         f"{len(errors.problems)} problem(s)")
+        note_refusal(db_file, event_id, path.name, data, source, errors)
         raise
     return IngestReport(path.name, stored, read.skipped)
+
+
+def note_refusal(db_file: Path, event_id: str, name: str, data: bytes, source: str,
+                 errors: SheetErrors) -> None:
+    """A refused file is listed in `uploads` (kept as received when within the size limit)."""
+    with db.writing(db_file) as con:
+        _note_upload(con, event_id, name, data, source, "rejected",
+                     f"{errors.total} problem(s)")
 
 
 def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
