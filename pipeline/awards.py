@@ -5,8 +5,11 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline import scoring
+from pipeline import db, scoring
+from pipeline.errors import UsageError
 from pipeline.events import Event
+from pipeline.tractor import stages
+from pipeline.tractor.places import Place
 
 AWARD_COLUMNS = ["award", "rank", "team_no", "team_name", "player1", "player2", "affiliation"]
 
@@ -25,7 +28,10 @@ def quotas(awards: dict, entries: int) -> list[tuple[str, int]]:
 
 
 def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
-    """Teams in ranking order take the awards in turn, as many as each quota allows."""
+    """Teams in ranking order take the awards in turn, as many as each quota allows. In a
+    Tractor event the order comes from the bracket (`tractor_awards`)."""
+    if event.ruleset.discipline == "tractor":
+        return tractor_awards(con, event)
     ranking = scoring.standings(con, event)
     places = []
     for name, count in quotas(event.ruleset.awards, ranking.height):
@@ -33,3 +39,45 @@ def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
     places = places[: ranking.height]
     return ranking.head(len(places)).with_columns(
         pl.Series("award", places, dtype=pl.String)).select(AWARD_COLUMNS)
+
+
+def assign(places: list[Place], prizes: list[str]) -> list[tuple[Place, str, str]]:
+    """Prizes in order to places in order; where teams sharing a place are split by a quota
+    (two losing semi-finalists, one third prize), a note says that the group-stage record
+    decided.
+
+    >>> a, b = Place("T1", 1, "", ()), Place("T4", 3, "半决赛", (3, 2, 9))
+    >>> c = Place("T2", 3, "半决赛", (2, 1, 5))
+    >>> [(p.team_no, prize, bool(note)) for p, prize, note in assign([a, b, c], ["一", "三"])]
+    [('T1', '一', False), ('T4', '三', True)]
+    """
+    out = []
+    for place, prize in zip(places, prizes, strict=False):
+        shared = [p for p in places if p.rank == place.rank and p is not place]
+        split = [p for p in shared if places.index(p) >= len(prizes)
+                 or prizes[places.index(p)] != prize]
+        note = ""
+        if split:
+            names = "、".join(p.team_no for p in split)
+            note = (f"与 {names} 同列第 {place.rank} 名，按小组赛成绩（积分、净胜局、级差）排前 "
+                    f"shares place {place.rank} with {names}: the group-stage record "
+                    f"{place.record} decides")
+        elif shared:
+            note = f"并列第 {place.rank} 名 shared place {place.rank}"
+        out.append((place, prize, note))
+    return out
+
+
+def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
+    """The prize list of a Tractor event: places from the knockout (RULES 8)."""
+    places = stages.places(con, event)
+    if not places:
+        raise UsageError("决赛还没有结果，名次未定 the final is not decided yet: no places")
+    teams = {r[0]: r for r in db.rows(con, "select team_no, team_name, player1, player2, "
+                                           "affiliation from teams where event_id = ?",
+                                      [event.event_id])}
+    prizes = [name for name, count in quotas(event.ruleset.awards, len(places))
+              for _ in range(count)]
+    rows = [(prize, place.rank, *teams[place.team_no], note)
+            for place, prize, note in assign(places, prizes)]
+    return pl.DataFrame(rows, schema=[*AWARD_COLUMNS, "note"], orient="row")

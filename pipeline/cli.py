@@ -103,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     _common(meet_standings)
     meet_standings.add_argument("meet", help="运动会编号 meet id")
     meet_standings.add_argument("--format", choices=FORMATS, default="table")
+    meet_standings.add_argument("--deductions", action="store_true",
+                                help="只列出每一次弃权扣分 list each forfeit deduction instead")
 
     bracket_p = sub.add_parser("bracket", help="拖拉机小组赛与淘汰赛 Tractor groups and knockout")
     _common(bracket_p)

@@ -29,6 +29,21 @@ class RoundState:
     played_at: str | None = None  # whose level the next deal is played at (None: first deal)
     deals: int = 0
     finished: bool = False
+    reached_at: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SIDES})
+    last_winner: str | None = None  # the side of 上游 in the last deal
+
+    @property
+    def first_to_level(self) -> str | None:
+        """With equal levels, the side that reached that level first (seed 003: "以先到者为胜
+        方"): the one whose level last changed in an earlier deal.
+
+        >>> replay([Deal("ew", 2), Deal("ns", 2)]).first_to_level
+        'ew'
+        """
+        ew, ns = self.reached_at["ew"], self.reached_at["ns"]
+        if self.levels["ew"] != self.levels["ns"] or ew == ns:
+            return None
+        return "ew" if ew < ns else "ns"
 
 
 def _other(side: str) -> str:
@@ -42,6 +57,7 @@ def play(state: RoundState, deal: Deal, a_fail_limit: int = 0) -> RoundState:
     winner, loser = deal.winner, _other(deal.winner)
     at_winner = state.played_at in (None, winner)
     levels = state.levels
+    before = dict(levels)
     if at_winner and levels[winner] == ACE:
         if deal.partner_finish != 4:
             levels[winner] = PASSED_A
@@ -55,6 +71,10 @@ def play(state: RoundState, deal: Deal, a_fail_limit: int = 0) -> RoundState:
         _fail_a(state, loser, a_fail_limit)
     state.played_at = winner
     state.deals += 1
+    state.last_winner = winner
+    for side in SIDES:
+        if levels[side] != before[side]:
+            state.reached_at[side] = state.deals
     return state
 
 

@@ -62,8 +62,16 @@ def standings(con: duckdb.DuckDBPyConnection, meet_id: str) -> tuple[str, pl.Dat
                 "affiliation": pl.String})
     con.register("event_ranks", ranks)
     try:
-        table = db.frame(con, db.sql("meet_standings") + " order by rank, affiliation",
-                         {"meet_id": meet_id})
+        table = db.frame(con, scoring.compose(["meet_forfeits"], "meet_standings",
+                                              "rank, affiliation"), {"meet_id": meet_id})
     finally:
         con.unregister("event_ranks")
     return name, table
+
+
+def deductions(con: duckdb.DuckDBPyConnection, meet_id: str) -> pl.DataFrame:
+    """Each forfeit deduction with its event, round, team and unit."""
+    _require(con, meet_id)
+    return db.frame(con, scoring.compose([], "meet_forfeits",
+                                         "event_id, round, affiliation, team_no"),
+                    {"meet_id": meet_id})

@@ -65,6 +65,8 @@ HEADERS_ZH = {
     "ordinal": "评分",
     "placement_points": "名次分",
     "forfeit_deductions": "弃权扣分",
+    "deduction": "扣分",
+    "tables": "桌数",
     "total": "总分",
 }
 

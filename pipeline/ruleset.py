@@ -62,6 +62,7 @@ DEFAULTS: dict[str, Any] = {
         "group_win_points": 1,
         "advance": 2,
         "redraw": True,
+        "third_place_match": False,  # else both losing semi-finalists share third
     },
     "clock": {
         "round_minutes": 45,
@@ -93,7 +94,7 @@ RANKING_KEYS = {
 }
 
 CHOICES = {
-    ("scoring", "equal_levels"): {"draw", "first_to_reach"},
+    ("scoring", "equal_levels"): {"draw", "first_to_reach", "last_deal"},
     ("scoring", "bye"): {"win", "draw"},
     ("scoring", "forfeit_penalty_target"): {"match_points", "level_diff_score", "levels"},
     ("pairing", "system"): {"snake4", "monrad", "dutch"},
@@ -178,6 +179,7 @@ class Ruleset:
             "bye_is_win": s["bye"] == "win",
             "bye_level_diff": s["bye_level_diff"],
             "first_to_reach": s["equal_levels"] == "first_to_reach",
+            "last_deal": s["equal_levels"] == "last_deal",
             "vp_table": [] if s["vp_table"] == [0] else s["vp_table"],
             "foul_limit": s["foul_limit"],
         }

@@ -23,7 +23,7 @@ class Stored:
 
 
 RESULT_VALUES = ["ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit",
-                 "first_to_level"]
+                 "first_to_level", "last_deal_side"]
 
 
 def store_results(
@@ -63,10 +63,11 @@ def store_results(
         con.execute(
             f"""
             insert or replace into results (event_id, round, table_no, ew_team, ns_team,
-                ew_level, ns_level, deals, forfeit, first_to_level, note, source_file,
-                updated_at)
+                ew_level, ns_level, deals, forfeit, first_to_level, last_deal_side, note,
+                source_file, updated_at)
             select ?, i.round, i.table_no, i.ew_team, i.ns_team, i.ew_level, i.ns_level,
-                   i.deals, i.forfeit, i.first_to_level, i.note, ?, current_timestamp
+                   i.deals, i.forfeit, i.first_to_level, i.last_deal_side, i.note, ?,
+                   current_timestamp
             from incoming i
             left join results r
               on r.event_id = ? and r.round = i.round and r.table_no = i.table_no
@@ -176,7 +177,9 @@ def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
         "round", "table_no", "ew_team", "ns_team",
         pl.col("table_ew_level").alias("ew_level"), pl.col("table_ns_level").alias("ns_level"),
         pl.col("table_deals").alias("deals"), pl.lit(None, pl.String).alias("forfeit"),
-        pl.lit(None, pl.String).alias("first_to_level"), pl.lit("逐副记分 deals").alias("note"))
+        pl.col("table_first_to_level").alias("first_to_level"),
+        pl.col("table_last_deal_side").alias("last_deal_side"),
+        pl.lit("逐副记分 deals").alias("note"))
     stored = store_results(con, event_id, results, source, reason="deals")
     return Stored("deals", stored.new, stored.replaced, stored.unchanged)
 

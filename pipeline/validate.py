@@ -163,6 +163,7 @@ CASTS = {
         ck.as_int("deals").alias("deals"),
         ck.as_choice("forfeit", ck.FORFEIT_SIDES).alias("forfeit"),
         ck.as_choice("first_to_level", ck.FORFEIT_SIDES).alias("first_to_level"),
+        ck.as_choice("last_deal_side", ck.FORFEIT_SIDES).alias("last_deal_side"),
         pl.col("note"),
     ],
     "deals": lambda: [
@@ -311,6 +312,13 @@ def _check_results(
             problems.append(where.problem(row, "first_to_level", None,
                                           "级数相同时须填写先到方（东西/南北） required: "
                                           "who reached the level first, when levels are equal"))
+    if context.ruleset.scoring["equal_levels"] == "last_deal":
+        for row in where.flagged(typed, played & (col("ew_level") == col("ns_level"))
+                                 & col("last_deal_side").is_null(), "last_deal_side"):
+            problems.append(where.problem(row, "last_deal_side", None,
+                                          "级数相同时须填写末副上游方（东西/南北） required: "
+                                          "the side that won the last deal, when levels are "
+                                          "equal"))
     for row in where.flagged(typed, played & (col("ew_level") == PASSED_A)
                              & (col("ns_level") == PASSED_A), "ns_level"):
         problems.append(where.problem(row, "ns_level", "过A",
@@ -578,14 +586,17 @@ def _check_deals(
             continue
         derived.append({"round": round_no, "table_no": table_no, "ew_team": teams[0],
                         "ns_team": teams[1], "table_ew_level": levels[0],
-                        "table_ns_level": levels[1], "table_deals": len(rows)})
+                        "table_ns_level": levels[1], "table_deals": len(rows),
+                        "table_first_to_level": state.first_to_level,
+                        "table_last_deal_side": state.last_winner})
     first_rows = typed.unique(["round", "table_no"], keep="first", maintain_order=True)
     problems += _round_too_far(first_rows, context, where)
     problems += _unregistered(first_rows, "ew_team", context, where)
     problems += _unregistered(first_rows, "ns_team", context, where)
     derived_frame = pl.DataFrame(derived, schema={
         "round": pl.Int64, "table_no": pl.Int64, "ew_team": pl.String, "ns_team": pl.String,
-        "table_ew_level": pl.Int64, "table_ns_level": pl.Int64, "table_deals": pl.Int64})
+        "table_ew_level": pl.Int64, "table_ns_level": pl.Int64, "table_deals": pl.Int64,
+        "table_first_to_level": pl.String, "table_last_deal_side": pl.String})
     typed = typed.drop("ew_team", "ns_team").join(derived_frame, on=["round", "table_no"],
                                                   how="inner")
     return typed, problems

@@ -21,6 +21,7 @@ class ResultsSheet(pa.DataFrameModel):
     deals: str = pa.Field(nullable=True)
     forfeit: str = pa.Field(nullable=True)
     first_to_level: str = pa.Field(nullable=True)
+    last_deal_side: str = pa.Field(nullable=True)
     note: str = pa.Field(nullable=True)
 
     @pa.check("round", name=checks.whole_name(*checks.ROUND))
@@ -39,7 +40,7 @@ class ResultsSheet(pa.DataFrameModel):
     def _deals(cls, data):
         return checks.whole(data, *checks.DEALS)
 
-    @pa.check("forfeit", "first_to_level", name="forfeit_side")
+    @pa.check("forfeit", "first_to_level", "last_deal_side", name="forfeit_side")
     def _forfeit(cls, data):
         return checks.one_of(checks.FORFEIT_SIDES)(data)
 

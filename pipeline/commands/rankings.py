@@ -75,5 +75,12 @@ def cmd_meet_standings(args: argparse.Namespace) -> int:
 
     with db.reading(_db(args)) as con:
         name, table = meets.standings(con, args.meet)
+        deducted = meets.deductions(con, args.meet)
+    if args.deductions:
+        _out(output.render(deducted, args.format, f"{name} — 弃权扣分 forfeit deductions"))
+        return 0
     _out(output.render(table, args.format, f"{name} — 单位总分 unit standings"))
+    if args.format == "table" and deducted.height:
+        _out("\n" + output.render(deducted, "table", "弃权扣分 forfeit deductions "
+                                                       "(每场一次 once per forfeited match)"))
     return 0

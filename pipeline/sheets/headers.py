@@ -46,6 +46,7 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "deals": ["副数", "deals"],
         "forfeit": ["弃权", "forfeit"],
         "first_to_level": ["先到方", "先到", "先到级方", "first_to_level"],
+        "last_deal_side": ["末副上游方", "末副上游", "最后一副上游", "last_deal_side"],
         "note": ["备注", "note"],
     },
     "deals": {

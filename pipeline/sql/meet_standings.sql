@@ -1,6 +1,7 @@
 -- marts: one row per affiliation of a meet: placement points summed over the meet's events,
--- less the forfeit deductions (RULES 8). Needs event_ranks (event_id, rank, team_no,
--- affiliation) registered by the caller from each event's standings.
+-- less the forfeit deductions (RULES 8), one per forfeited match (meet_forfeits). Needs
+-- event_ranks (event_id, rank, team_no, affiliation) registered by the caller from each
+-- event's standings.
 with
 
 placements as (
@@ -12,14 +13,9 @@ placements as (
 ),
 
 forfeits as (
-    -- every table a team forfeited costs its affiliation the event's deduction
-    select me.event_id, t.affiliation, count(*) * me.forfeit_deduction as deduction
-    from results as res
-    join meet_events as me on me.event_id = res.event_id and me.meet_id = $meet_id
-    join teams as t on t.event_id = res.event_id
-        and t.team_no = case res.forfeit when 'ew' then res.ew_team else res.ns_team end
-    where res.forfeit is not null
-    group by me.event_id, t.affiliation, me.forfeit_deduction
+    select event_id, affiliation, sum(deduction) as deduction
+    from meet_forfeits
+    group by event_id, affiliation
 ),
 
 units as (

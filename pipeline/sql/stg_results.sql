@@ -4,7 +4,7 @@ with
 
 reported as (
     select round, table_no, ew_team, ns_team, ew_level, ns_level, deals, forfeit,
-           first_to_level, false as is_bye
+           first_to_level, last_deal_side, false as is_bye
     from results
     where event_id = $event_id and round <= $max_round
 ),
@@ -12,7 +12,8 @@ reported as (
 byes as (
     select round, null::integer as table_no, ew_team, null::varchar as ns_team,
            null::integer as ew_level, null::integer as ns_level, null::integer as deals,
-           null::varchar as forfeit, null::varchar as first_to_level, true as is_bye
+           null::varchar as forfeit, null::varchar as first_to_level,
+           null::varchar as last_deal_side, true as is_bye
     from pairings
     where event_id = $event_id and round <= $max_round and ns_team is null
 ),

@@ -15,6 +15,8 @@ sides as (
            coalesce(forfeit = 'ns', false) as opponent_forfeited,
            coalesce(first_to_level = 'ew', false) as reached_first,
            coalesce(first_to_level = 'ns', false) as opponent_reached_first,
+           coalesce(last_deal_side = 'ew', false) as won_last_deal,
+           coalesce(last_deal_side = 'ns', false) as opponent_won_last_deal,
            is_bye
     from stg_results
     union all
@@ -22,6 +24,7 @@ sides as (
            ns_level, ew_level,
            coalesce(forfeit = 'ns', false), coalesce(forfeit = 'ew', false),
            coalesce(first_to_level = 'ns', false), coalesce(first_to_level = 'ew', false),
+           coalesce(last_deal_side = 'ns', false), coalesce(last_deal_side = 'ew', false),
            is_bye
     from stg_results
     where not is_bye
@@ -37,6 +40,8 @@ matches as (
         bool_or(s.opponent_forfeited) as opponent_forfeited,
         bool_or(s.reached_first) as reached_first,
         bool_or(s.opponent_reached_first) as opponent_reached_first,
+        bool_or(s.won_last_deal) as won_last_deal,
+        bool_or(s.opponent_won_last_deal) as opponent_won_last_deal,
         sum(s.own_level - s.opp_level) as net,
         sum(s.own_level) as own_levels,
         count(*) as tables
@@ -67,6 +72,8 @@ outcomes as (
             when net < 0 then 'loss'
             when $first_to_reach and reached_first then 'win'
             when $first_to_reach and opponent_reached_first then 'loss'
+            when $last_deal and won_last_deal then 'win'
+            when $last_deal and opponent_won_last_deal then 'loss'
             else 'draw'
         end as outcome,
         case

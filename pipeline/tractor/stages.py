@@ -12,6 +12,7 @@ from pipeline import db
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.events import Event
 from pipeline.tractor import bracket
+from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places
 from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay_game
 
 
@@ -92,12 +93,20 @@ def next_stage(con: duckdb.DuckDBPyConnection, event: Event, seed: int | None) -
             raise UsageError("出线队伍不足两队 fewer than two qualifiers")
         pairs = bracket.knockout_first_round(qualifiers, redraw, rng)
     else:
-        winners = current.sort("match_no")["winner"].to_list()
+        main = current.filter(pl.col("stage") != THIRD_PLACE).sort("match_no")
+        winners = main["winner"].to_list()
         if len(winners) == 1:
             raise UsageError(f"冠军已经产生 the champion is decided: {winners[0]}")
         pairs = bracket.next_round(winners, redraw, rng)
     name = bracket.knockout_name(2 * len(pairs))
     _add_stage(con, event.event_id, name, "knockout", int(last) + 1, pairs, None, seed)
+    if len(pairs) == 1 and current["kind"][0] == "knockout" \
+            and event.ruleset.stages["third_place_match"]:
+        losers = [b if w == a else a for a, b, w in main.select("team_a", "team_b", "winner")
+                  .rows() if b is not None]
+        if len(losers) == 2:
+            _add_stage(con, event.event_id, THIRD_PLACE, "knockout", int(last) + 1,
+                       [(losers[0], losers[1])], None, seed)
     return name
 
 
@@ -127,13 +136,23 @@ def view(con: duckdb.DuckDBPyConnection, event: Event) -> dict:
                         for r in group.iter_rows(named=True)],
         })
     champion = None
-    knockout = played.filter(pl.col("kind") == "knockout")
+    knockout = played.filter((pl.col("kind") == "knockout") & (pl.col("stage") != THIRD_PLACE))
     if knockout.height:
         last = knockout.filter(pl.col("position") == knockout["position"].max())
         if last.height == 1 and last["winner"][0] is not None:
             champion = last["winner"][0]
     return {"stages": stages, "champion": champion, "still_in": _still_in(con, event, played),
             "groups": group_tables(con, event).to_dicts()}
+
+
+def places(con: duckdb.DuckDBPyConnection, event: Event) -> list[Place]:
+    """Every team's final place from the bracket ([] until the final is decided)."""
+    shown = view(con, event)
+    records = {r["team_no"]: (r["points"], r["game_diff"], r["level_diff"])
+               for r in shown["groups"]}
+    for team, in db.rows(con, "select team_no from teams where event_id = ?", [event.event_id]):
+        records.setdefault(team, ())
+    return knockout_places(shown["stages"], records)
 
 
 def _still_in(con, event: Event, played: pl.DataFrame) -> list[str]:
