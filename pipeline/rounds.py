@@ -82,7 +82,8 @@ def pair(
             seed = secrets.randbelow(10**6)
         ranked = draw_order(teams, rules["draw"], seed)
         pairing = pair_round(ranked, "monrad", played=played, had_bye=byes,
-                             affiliations=affiliations, seats="rank")
+                             affiliations=affiliations,
+                             seats="draw_number" if rules["seats"] == "draw_number" else "rank")
     else:
         keys = list(event.ruleset.ranking["pairing_keys"])
         if "team_no" not in keys:

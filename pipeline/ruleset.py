@@ -37,7 +37,9 @@ DEFAULTS: dict[str, Any] = {
         "bye": "win",
         "bye_level_diff": 3,
         "vp_table": [0],
-        "foul_limit": 0,
+        "foul_limit": 0,  # fouls that lose the round (seed 003: 3); 0 off
+        "warnings_per_violation": 0,  # warnings that make one violation (seed 001: 2)
+        "violation_limit": 0,  # violations that lose the round (seed 001: 3); 0 off
     },
     "deals": {"max_deals": 0, "a_fail_limit": 0},
     "ranking": {
@@ -99,7 +101,7 @@ CHOICES = {
     ("scoring", "forfeit_penalty_target"): {"match_points", "level_diff_score", "levels"},
     ("pairing", "system"): {"snake4", "monrad", "dutch"},
     ("pairing", "draw"): {"team_no", "random"},
-    ("pairing", "seats"): {"rank", "balance"},
+    ("pairing", "seats"): {"rank", "balance", "draw_number"},
     ("discipline",): {"guandan", "tractor"},
 }
 
@@ -117,6 +119,8 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("scoring", "bye_level_diff"): (0, 13),
     ("scoring", "vp_table"): (-1_000, 1_000),
     ("scoring", "foul_limit"): (0, 100),
+    ("scoring", "warnings_per_violation"): (0, 100),
+    ("scoring", "violation_limit"): (0, 100),
     ("deals", "max_deals"): (0, 1_000),
     ("deals", "a_fail_limit"): (0, 100),
     ("pairing", "avoid_same_affiliation_rounds"): (0, 1_000),
@@ -182,6 +186,8 @@ class Ruleset:
             "last_deal": s["equal_levels"] == "last_deal",
             "vp_table": [] if s["vp_table"] == [0] else s["vp_table"],
             "foul_limit": s["foul_limit"],
+            "warnings_per_violation": s["warnings_per_violation"],
+            "violation_limit": s["violation_limit"],
         }
 
 

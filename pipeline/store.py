@@ -185,7 +185,8 @@ def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
 
 
 def store_fouls(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
-    return _upsert(con, "fouls", event_id, rows, ["round", "team_no", "fouls"],
+    return _upsert(con, "fouls", event_id, rows,
+                   ["round", "team_no", "fouls", "warnings", "violations"],
                    ["round", "team_no"], "fouls")
 
 

@@ -206,7 +206,7 @@ CASTS = {
     "fouls": lambda: [
         ck.as_int("round").alias("round"),
         ck.normalized("team_no").alias("team_no"),
-        ck.as_int("fouls").alias("fouls"),
+        *(ck.as_int(c).fill_null(0).alias(c) for c in ("fouls", "warnings", "violations")),
     ],
     "entries": lambda: [
         ck.normalized("team_no").alias("team_no"),

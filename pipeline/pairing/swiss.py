@@ -103,7 +103,15 @@ def pair_round(
 
 
 def _seat(higher: str, lower: str, seats: str, counts: Mapping[str, tuple[int, int]]):
-    """Higher-ranked East-West; with `balance`, the team that sat North-South more often."""
+    """Higher-ranked East-West; with `balance`, the team that sat North-South more often;
+    with `draw_number`, the smaller draw (team) number East-West, the larger North-South
+    (seed 001: "大號（指抽籤號）運動員坐南北向，小號坐東西向").
+
+    >>> _seat("A10", "A9", "draw_number", {}), _seat("A10", "A9", "rank", {})
+    (('A9', 'A10'), ('A10', 'A9'))
+    """
+    if seats == "draw_number":
+        return (higher, lower) if natural_key(higher) < natural_key(lower) else (lower, higher)
     if seats == "balance":
         ew_h, ns_h = counts.get(higher, (0, 0))
         ew_l, ns_l = counts.get(lower, (0, 0))

@@ -90,6 +90,8 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "round": ["轮次", "轮", "round"],
         "team_no": ["队号", "team_no", "team"],
         "fouls": ["犯规次数", "犯规", "fouls"],
+        "warnings": ["警告次数", "警告", "warnings"],
+        "violations": ["违例次数", "违例", "记违例", "violations"],
     },
     "penalties": {
         "round": ["轮次", "轮", "round"],
@@ -112,13 +114,14 @@ REQUIRED: dict[str, list[str]] = {
     "penalties": ["round", "team_no", "target", "amount"],
     "quiz": ["team_no", "quiz_score"],
     "deals": ["round", "table", "deal", "winner_side", "partner_finish"],
-    "fouls": ["round", "team_no", "fouls"],
+    "fouls": ["round", "team_no"],  # and any one of ANY_OF["fouls"]
     "matches": ["stage", "match", "game", "team_a", "team_b", "a_level", "b_level"],
     "tractor_deals": ["stage", "match", "game", "deal", "declarer_team", "points"],
     "point_penalties": ["stage", "match", "game", "deal", "team_no", "points"],
 }
 
-ANY_OF: dict[str, list[str]] = {"entries": ["team_no", "player1", "team_name"]}
+ANY_OF: dict[str, list[str]] = {"entries": ["team_no", "player1", "team_name"],
+                                "fouls": ["fouls", "warnings", "violations"]}
 
 KIND_NAMES = {
     "players": "个人报名表 one row per player",

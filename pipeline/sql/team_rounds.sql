@@ -5,7 +5,15 @@
 with
 
 round_fouls as (
-    select round, team_no, fouls from fouls where event_id = $event_id
+    -- a side is out of the round at $foul_limit fouls (seed 003), or at $violation_limit
+    -- violations, $warnings_per_violation warnings making one more (seed 001)
+    select round, team_no,
+           ($foul_limit > 0 and fouls >= $foul_limit)
+           or ($violation_limit > 0
+               and coalesce(violations, 0) + case when $warnings_per_violation > 0
+                   then coalesce(warnings, 0) // $warnings_per_violation else 0 end
+                   >= $violation_limit) as out_of_round
+    from fouls where event_id = $event_id
 ),
 
 sides as (
@@ -52,8 +60,8 @@ matches as (
 with_fouls as (
     select
         m.*,
-        $foul_limit > 0 and coalesce(f.fouls, 0) >= $foul_limit as fouled_out,
-        $foul_limit > 0 and coalesce(o.fouls, 0) >= $foul_limit as opponent_fouled_out
+        coalesce(f.out_of_round, false) as fouled_out,
+        coalesce(o.out_of_round, false) as opponent_fouled_out
     from matches as m
     left join round_fouls as f on f.round = m.round and f.team_no = m.team_no
     left join round_fouls as o on o.round = m.round and o.team_no = m.opponent
