@@ -11,6 +11,8 @@ import streamlit as st
 
 from dashboard.i18n import column
 from pipeline import db, queries
+from pipeline.levels import format_level
+from pipeline.tractor.stages import DECISIONS
 
 PROJECTOR_CSS = """
 <style>
@@ -108,7 +110,9 @@ def bracket_html(knockout: list[dict]) -> str:
             for side, team in (("a", m["team_a"]), ("b", m["team_b"])):
                 name = html.escape(team or "轮空 bye")
                 won = m["winner"] is not None and m["winner"] == team
-                games = " ".join(str(g[0 if side == "a" else 1]) for g in m["games"])
+                games = " ".join(format_level(g[0 if side == "a" else 1]) for g in m["games"])
+                if m.get("decision") and m.get("decided_against") == team:
+                    games = DECISIONS[m["decision"]].split()[0]
                 rows.append(f"<div class='slot{' won' if won else ''}'>{name}"
                             f"<span>{html.escape(games)}</span></div>")
             cells.append(f"<div class='match'>{''.join(rows)}</div>")

@@ -30,7 +30,7 @@ def quotas(awards: dict, entries: int) -> list[tuple[str, int]]:
 def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
     """Teams in ranking order take the awards in turn, as many as each quota allows. In a
     Tractor event the order comes from the bracket (`tractor_awards`)."""
-    if event.ruleset.discipline == "tractor":
+    if not event.ruleset.is_swiss:
         return tractor_awards(con, event)
     ranking = scoring.standings(con, event)
     places = []

@@ -100,7 +100,7 @@ def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_
         return action, "penalties", [{"round": round_no, "team_no": team_no,
                                       "target": action.target, "amount": action.amount,
                                       "reason": reason}]
-    if action.action == "forfeit_round" and event.ruleset.discipline == "guandan":
+    if action.action == "forfeit_round" and event.ruleset.is_swiss:
         found = db.rows(con, "select table_no, ew_team, ns_team from pairings where event_id = ? "
                              "and round = ? and ? in (ew_team, ns_team) and table_no is not null",
                         [event.event_id, round_no, team_no])
@@ -111,4 +111,29 @@ def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_
         return action, "results", [{"round": round_no, "table": table,
                                     "forfeit": "ew" if team_no == ew else "ns",
                                     "note": reason}]
+    if event.ruleset.discipline == "tractor" and not event.ruleset.is_swiss:
+        return action, *_tractor_late_rows(con, event, team_no, action, reason)
     return action, "", []
+
+
+def _tractor_late_rows(con: duckdb.DuckDBPyConnection, event: Event, team_no: str,
+                       action: LateAction, reason: str) -> tuple[str, list[dict]]:
+    """A late side in a Tractor match: points off the first deal (seed 002, 6–15 minutes),
+    the first deal lost and the opponents up `late_forfeit_levels` (16–20 minutes), or the
+    match forfeited (seed 000, 15 minutes)."""
+    from pipeline.tractor import stages
+
+    if action.action not in ("penalty", "forfeit_game", "forfeit_round"):
+        return "", []
+    stage, match_no = stages.open_match(con, event, team_no)
+    teams = db.rows(con, "select team_a, team_b from tractor_matches where event_id = ? and "
+                         "stage = ? and match_no = ?", [event.event_id, stage, match_no])[0]
+    first_deal = {"stage": stage, "match": match_no, "game": 1, "deal": 1, "team_no": team_no,
+                  "reason": reason}
+    if action.action == "penalty":
+        return "point_penalties", [{**first_deal, "points": action.amount}]
+    if action.action == "forfeit_game":
+        return "point_penalties", [{**first_deal, "deal_lost": "是",
+                                    "levels": event.ruleset.tractor["late_forfeit_levels"]}]
+    return "matches", [{"stage": stage, "match": match_no, "team_a": teams[0],
+                        "team_b": teams[1], "forfeit": team_no}]

@@ -136,7 +136,7 @@ def check(con: duckdb.DuckDBPyConnection) -> list[str]:
                 select round, ew_team as team from results where event_id = $e
                 union all select round, ns_team from results where event_id = $e)
             group by round, team having count(*) > $size""", {"e": event_id, "size": size})]
-        if event.ruleset.discipline == "guandan":
+        if event.ruleset.is_swiss:
             first = scoring.standings(con, event)
             again = scoring.standings(con, event)
             if not first.equals(again):

@@ -56,6 +56,9 @@ def pair(
     """Pair round `round_no` (default: the next) and store it. Returns (round, pairing, seed)."""
     event_id = event.event_id
     rules = event.ruleset.pairing
+    if not event.ruleset.is_swiss:
+        raise UsageError(f"{event_id} 是小组赛与淘汰赛（拖拉机），不按轮编排：请用 paisai bracket "
+                         f"{event_id} plays groups and a knockout: draw it with paisai bracket")
     if round_no is None:
         round_no = next_round(con, event_id)
     if round_no < 1:

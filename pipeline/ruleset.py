@@ -22,6 +22,9 @@ from pipeline.errors import UsageError
 DEFAULTS: dict[str, Any] = {
     "name": "",
     "discipline": "guandan",
+    # "swiss": rounds paired by ranking (every Guandan event; a Tractor event may choose it,
+    # seed 002); "knockout": Tractor groups then knockout (paisai bracket). "" = by discipline
+    "format": "",
     "description": "",
     "rounds": 0,
     "team_size": 1,
@@ -59,6 +62,7 @@ DEFAULTS: dict[str, Any] = {
         "start_level": 3,
         "games_to_win": 2,
         "match_minutes": 90,
+        "late_forfeit_levels": 1,  # seed 002, late 16–20 min: the opponents go up (our reading)
     },
     "stages": {
         "group_win_points": 1,
@@ -103,6 +107,7 @@ CHOICES = {
     ("pairing", "draw"): {"team_no", "random"},
     ("pairing", "seats"): {"rank", "balance", "draw_number"},
     ("discipline",): {"guandan", "tractor"},
+    ("format",): {"", "swiss", "knockout"},
 }
 
 
@@ -130,6 +135,7 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("tractor", "start_level"): (2, 14),
     ("tractor", "games_to_win"): (1, 10),
     ("tractor", "match_minutes"): (0, 1_440),
+    ("tractor", "late_forfeit_levels"): (0, 13),
     ("stages", "group_win_points"): (0, 100),
     ("stages", "advance"): (1, 1_000),
     ("clock", "round_minutes"): (1, 1_440),
@@ -155,6 +161,7 @@ class Ruleset:
 
     name: str
     discipline: str
+    format: str
     description: str
     rounds: int
     team_size: int
@@ -167,6 +174,11 @@ class Ruleset:
     clock: dict[str, Any]
     awards: dict[str, Any]
     source: str
+
+    @property
+    def is_swiss(self) -> bool:
+        """Rounds paired by ranking and one overall ranking (not a Tractor bracket)."""
+        return self.format == "swiss" or (not self.format and self.discipline == "guandan")
 
     @property
     def sql_params(self) -> dict[str, Any]:

@@ -184,6 +184,8 @@ CASTS = {
         ck.as_level("a_level").alias("a_level"),
         ck.as_level("b_level").alias("b_level"),
         ck.normalized("winner").alias("winner"),
+        ck.normalized("forfeit").alias("forfeit"),
+        ck.normalized("disqualified").alias("disqualified"),
     ],
     "tractor_deals": lambda: [
         pl.col("stage").str.strip_chars().alias("stage"),
@@ -200,7 +202,12 @@ CASTS = {
         ck.as_int("game").alias("game"),
         ck.as_int("deal").alias("deal"),
         ck.normalized("team_no").alias("team_no"),
-        ck.as_int("points").alias("points"),
+        ck.as_int("points").fill_null(0).alias("points"),
+        ck.as_int("levels").fill_null(0).alias("levels"),
+        ck.normalized("deal_lost").replace_strict(
+            {k.upper(): v for k, v in ck.YES_NO.items()}, default=False,
+            return_dtype=pl.Boolean).fill_null(False).alias("deal_lost"),
+        ck.as_choice("choice", ck.PENALTY_CHOICE).alias("choice"),
         pl.col("reason").str.strip_chars(),
     ],
     "fouls": lambda: [
@@ -324,8 +331,9 @@ def _check_results(
         problems.append(where.problem(row, "ns_level", "过A",
                                       "双方都过A是不可能的 both sides cannot pass A"))
     gained = col("ew_level") - 2 + col("ns_level") - 2
+    guandan = context.ruleset.discipline == "guandan"  # a Tractor deal may gain 5 levels and more
     for row in where.flagged(typed.with_columns(gained.alias("_gained")),
-                             played & (col("_gained") > 3 * col("deals")), "deals"):
+                             played & (col("_gained") > 3 * col("deals")) & guandan, "deals"):
         ew, ns = row["ew_level"], row["ns_level"]
         problems.append(where.problem(
             row, "deals", row["deals"],

@@ -15,6 +15,10 @@ LEVEL_SPELLINGS = sorted(level_mapping())
 FORFEIT_SIDES = {"ew": "ew", "ns": "ns", "东西": "ew", "南北": "ns", "EW": "ew", "NS": "ns"}
 PARTNER_FINISH = {"2": "2", "3": "3", "4": "4", "二游": "2", "三游": "3", "下游": "4",
                   "末游": "4"}
+YES_NO = {"是": True, "否": False, "Y": True, "N": False, "YES": True, "NO": False,
+          "TRUE": True, "FALSE": False, "1": True, "0": False}
+PENALTY_CHOICE = {"级": "levels", "升降级": "levels", "levels": "levels", "分": "points",
+                  "罚分": "points", "points": "points"}
 PENALTY_TARGETS = {
     "match_points": "match_points",
     "积分": "match_points",
@@ -32,6 +36,8 @@ MESSAGES = {
     "partner_finish": "搭档名次应为 二游/三游/下游 (2/3/4) expected the partner's finish: 2, 3 or 4",
     "winner_side": "上游方应为 东西/南北 (ew/ns) expected the side of the first player out",
     "penalty_target": "扣分项目应为 积分/级差分/升级数 (match_points/level_diff_score/levels)",
+    "yes_no": "应为 是/否 expected yes or no (是/否)",
+    "penalty_choice": "选择应为 级/分 expected levels or points (级/分)",
 }
 
 
@@ -85,6 +91,7 @@ GAME = (1, 100)
 TRUMP_CARDS = (1, 20)
 TRACTOR_POINTS = (0, 1_000)
 POINT_PENALTY = (-1_000, 1_000)
+LEVEL_PENALTY = (-13, 13)
 QUIZ_SCORE = (0, 10_000)
 QUIZ_SECONDS = (0, 86_400)
 

@@ -52,7 +52,9 @@ LADDERS = {
     "hengquan-2025-tractor": [(14, "warning"), (15, "forfeit_round")],
     "suzhou-2025": [(0, "none"), (30, "none")],
     "hengquan-2025-guandan": [(10, "none")],
-    "taihu-elite": [(10, "none")],
+    # seed 003: "比赛宣布开始后，一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处"
+    "taihu-elite": [(0, "forfeit_round"), (1, "forfeit_round"), (45, "forfeit_round")],
+    "jinling-2023-pairs-b": [(14, "warning"), (15, "forfeit_round")],
 }
 
 

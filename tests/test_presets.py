@@ -75,17 +75,18 @@ def test_hengquan_two_tied_decided_by_their_game(cli, tmp_path):
 def test_jinling_meet_unit_standings(cli, tmp_path):
     _event(cli, tmp_path, "pairs", "jinling-2023-pairs",
            [("P1", "炼油厂"), ("P2", "化工厂"), ("P3", "炼油厂"), ("P4", "机关")])
-    header = [*RESULT_HEADER, "弃权"]
+    header = [*RESULT_HEADER, "弃权", "末副上游方"]
     _results(cli, tmp_path, "pairs", [
-        [1, 1, "P1", "P2", "10", "7", ""],   # P1 W d3: 2 / 16 / +3
-        [1, 2, "P3", "P4", "", "", "南北"],  # P4 forfeits: P3 W d3: 2 / 16 / +3
-        [2, 1, "P1", "P3", "9", "9", ""],    # draw: 1 / 13 / 0 each
-        [2, 2, "P2", "P4", "6", "Q", ""],    # P4 W d6: 2 / 19 / +6
+        [1, 1, "P1", "P2", "10", "7", "", ""],    # P1 W d3: 2 / 16 / +3
+        [1, 2, "P3", "P4", "", "", "南北", ""],   # P4 forfeits: P3 W d3: 2 / 16 / +3
+        # equal levels: "如相同，则该牌上游为胜方" — P1 (东西) won the last deal: W d0, 2 / 13 / 0
+        [2, 1, "P1", "P3", "9", "9", "", "东西"],
+        [2, 2, "P2", "P4", "6", "Q", "", ""],     # P4 W d6: 2 / 19 / +6
     ], header=header)
     rows = _standings(cli, "pairs")
-    # P1 3/29/+3 and P3 3/29/+3 equal: team number; P4 2/29/+3; P2 0/17/−9
+    # P1 4/29/+3; P3 2/29/+3 and P4 2/29/+3 equal: team number; P2 0/17/−9
     assert [(r["team_no"], r["match_points"], r["level_diff_score"], r["net_levels"])
-            for r in rows] == [("P1", "3", "29", "3"), ("P3", "3", "29", "3"),
+            for r in rows] == [("P1", "4", "29", "3"), ("P3", "2", "29", "3"),
                                ("P4", "2", "29", "3"), ("P2", "0", "17", "-9")]
 
     _event(cli, tmp_path, "team", "jinling-2023-team", [("T1", "化工厂"), ("T2", "炼油厂")])

@@ -89,7 +89,13 @@ def _view(cli, event="tr"):
 
 
 def test_twelve_teams_three_groups_to_champion(cli, tmp_path):
-    _setup(cli, tmp_path, "union-tractor")  # fixed bracket (redraw = false)
+    # union-tractor's fixed bracket (redraw = false), played best of three here
+    from pipeline.ruleset import load_preset
+
+    best_of_three = tmp_path / "union-best-of-three.toml"
+    best_of_three.write_text(load_preset("union-tractor").source.replace(
+        "games_to_win = 1", "games_to_win = 2"), encoding="utf-8")
+    _setup(cli, tmp_path, str(best_of_three))
     seeds = tmp_path / "seeds.txt"
     seeds.write_text("\n".join(f"T{i}" for i in range(1, 13)), encoding="utf-8")
     assert cli("bracket", "draw", "--event", "tr", "--groups", "3", "--advance", "2",

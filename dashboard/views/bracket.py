@@ -25,8 +25,9 @@ def show() -> None:
     rotate_if_due("bracket")
     with db.reading(database()) as con:
         event = events.load(con, event_id)
-        if event.ruleset.discipline != "tractor":
-            st.info(t("not_tractor", language))
+        if event.ruleset.is_swiss:
+            st.info(t("not_tractor" if event.ruleset.discipline != "tractor" else "swiss_tractor",
+                      language))
             return
         data = stages.view(con, event)
         tables = stages.group_tables(con, event)

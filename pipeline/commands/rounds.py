@@ -173,5 +173,5 @@ def cmd_late(args: argparse.Namespace) -> int:
                     reason=f"迟到 {args.minutes:g} 分钟")
         _out(f"已记录 recorded as {KIND_LABELS[kind]}\n")
     elif action.action not in ("none", "warning"):
-        _out("请在拖拉机罚分表中录入 enter it on the Tractor penalty sheet\n")
+        _out("请在罚分表中录入 enter it on the penalty sheet\n")
     return 0

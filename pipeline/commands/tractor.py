@@ -28,6 +28,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
 
 def stages_text(name: str, data: dict) -> str:
     from pipeline.levels import format_level
+    from pipeline.tractor import stages
 
     lines = [f"{name} — 赛程 bracket"]
     groups = {}
@@ -39,6 +40,9 @@ def stages_text(name: str, data: dict) -> str:
             games = " ".join(f"{format_level(a)}:{format_level(b)}" for a, b in m["games"])
             opponent = m["team_b"] or "轮空 bye"
             won = f" → {m['winner']}" if m["winner"] else ""
+            if m.get("decision"):
+                won += (f"（{m['decided_against']} "
+                        f"{stages.DECISIONS[m['decision']]}）")
             lines.append(f"  {m['match']:>2}. {m['team_a']} 对 {opponent}  {games}{won}")
         if stage["name"] in groups:
             lines.append("  名次 队号 胜 负 积分 净胜局 级差")

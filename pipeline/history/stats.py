@@ -132,12 +132,12 @@ def stale_rank_events(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str]) -> None:
-    """Rewrite the cached latest ranking of the given events (Guandan only; a Tractor event
-    has no overall ranking) and note what it was computed from."""
+    """Rewrite the cached latest ranking of the given events (Swiss events only; a Tractor
+    bracket has no overall ranking) and note what it was computed from."""
     for event_id in event_ids:
         event = events.load(con, event_id)
         con.execute("delete from event_ranks where event_id = ?", [event_id])
-        if event.ruleset.discipline == "guandan":
+        if event.ruleset.is_swiss:
             ranking = scoring.standings(con, event).select("team_no", "rank")
             con.register("new_ranks", ranking)
             try:

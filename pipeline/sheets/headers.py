@@ -67,6 +67,8 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "a_level": ["甲方级数", "A队级数", "甲队级数", "a_level"],
         "b_level": ["乙方级数", "B队级数", "乙队级数", "b_level"],
         "winner": ["胜方", "winner"],
+        "forfeit": ["弃权方", "弃权", "forfeit"],
+        "disqualified": ["取消资格", "取消资格方", "disqualified"],
     },
     "tractor_deals": {
         "stage": ["阶段", "stage"],
@@ -84,6 +86,9 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "deal": ["盘", "盘次", "副次", "deal"],
         "team_no": ["队号", "犯规方", "team_no", "side"],
         "points": ["罚分", "扣分", "points"],
+        "levels": ["罚级", "级数罚则", "升降级", "levels"],
+        "deal_lost": ["本盘判负", "判负", "deal_lost"],
+        "choice": ["选择", "被犯规方选择", "choice"],
         "reason": ["原因", "理由", "reason"],
     },
     "fouls": {
@@ -115,13 +120,15 @@ REQUIRED: dict[str, list[str]] = {
     "quiz": ["team_no", "quiz_score"],
     "deals": ["round", "table", "deal", "winner_side", "partner_finish"],
     "fouls": ["round", "team_no"],  # and any one of ANY_OF["fouls"]
-    "matches": ["stage", "match", "game", "team_a", "team_b", "a_level", "b_level"],
+    "matches": ["stage", "match", "team_a", "team_b"],  # and levels or a decision
     "tractor_deals": ["stage", "match", "game", "deal", "declarer_team", "points"],
-    "point_penalties": ["stage", "match", "game", "deal", "team_no", "points"],
+    "point_penalties": ["stage", "match", "game", "deal", "team_no"],  # and points or levels
 }
 
 ANY_OF: dict[str, list[str]] = {"entries": ["team_no", "player1", "team_name"],
-                                "fouls": ["fouls", "warnings", "violations"]}
+                                "fouls": ["fouls", "warnings", "violations"],
+                                "point_penalties": ["points", "levels"],
+                                "matches": ["a_level", "forfeit", "disqualified"]}
 
 KIND_NAMES = {
     "players": "个人报名表 one row per player",

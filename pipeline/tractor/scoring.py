@@ -29,9 +29,15 @@ def deal_change(points: int, trump_cards: int, takeover: int, step: int) -> tupl
 
 @dataclass(frozen=True)
 class TractorDeal:
+    """One deal. `lost_by`: a side that loses the deal by a penalty (its own scoring void;
+    seed 000's wrong card, seed 002's late arrival). `level_changes`: (team, n) after the
+    deal: n > 0 the team's opponents go up n levels, n < 0 the team steps down −n."""
+
     declarer: str
     points: int
     trump_cards: int = 1
+    lost_by: str | None = None
+    level_changes: tuple[tuple[str, int], ...] = ()
 
 
 class DealError(ValueError):
@@ -74,11 +80,20 @@ def replay_game(
             raise DealError(index, f"本盘应由 {state.declarer} 坐庄 this deal's declarer "
                                    f"should be {state.declarer}")
         attackers = b if deal.declarer == a else a
-        side, gain = deal_change(deal.points, deal.trump_cards, takeover, step)
-        gainer = deal.declarer if side == "declarer" else attackers
-        level = state.levels[gainer] + gain
-        state.levels[gainer] = PASSED_A if level > ACE else level
-        state.finished = level > ACE
+        if deal.lost_by is not None:
+            gainer, gain = (b if deal.lost_by == a else a), 0  # the penalty says how many
+        else:
+            side, gain = deal_change(deal.points, deal.trump_cards, takeover, step)
+            gainer = deal.declarer if side == "declarer" else attackers
+        state.levels[gainer] += gain
+        for team, change in deal.level_changes:
+            if change > 0:
+                state.levels[b if team == a else a] += change
+            else:
+                state.levels[team] = max(start_level, state.levels[team] + change)
+        state.finished = max(state.levels.values()) > ACE
+        for team in (a, b):
+            state.levels[team] = min(state.levels[team], PASSED_A)
         state.declarer = gainer
         state.deals += 1
         state.history.append((gainer, gain))

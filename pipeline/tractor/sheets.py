@@ -19,10 +19,21 @@ from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay
 
 
 @dataclass(frozen=True)
+class Penalty:
+    """One penalty of a deal against `team_no` (see schemas.tractor.PointPenaltiesSheet)."""
+
+    team_no: str
+    points: int = 0
+    levels: int = 0
+    deal_lost: bool = False
+    choice: str | None = None  # "levels" or "points": the other is not applied
+
+
+@dataclass(frozen=True)
 class TractorContext:
     matches: dict[tuple[str, int], tuple[str, str | None, str]]  # → team_a, team_b, kind
     games: dict[tuple[str, int, int], tuple[int, int, str, bool]]  # → a, b, winner, from_deals
-    penalties: dict[tuple[str, int, int, int], list[tuple[str, int]]]
+    penalties: dict[tuple[str, int, int, int], list[Penalty]]
 
 
 def load(con: duckdb.DuckDBPyConnection, event_id: str) -> TractorContext:
@@ -32,11 +43,12 @@ def load(con: duckdb.DuckDBPyConnection, event_id: str) -> TractorContext:
     games = {(s, m, g): (a, b, w, d) for s, m, g, a, b, w, d in db.rows(
         con, "select stage, match_no, game, a_level, b_level, winner, from_deals "
              "from tractor_games where event_id = ?", [event_id])}
-    penalties: dict[tuple[str, int, int, int], list[tuple[str, int]]] = {}
-    for s, m, g, d, team, points in db.rows(
-            con, "select stage, match_no, game, deal, team_no, points "
-                 "from tractor_point_penalties where event_id = ?", [event_id]):
-        penalties.setdefault((s, m, g, d), []).append((team, points))
+    penalties: dict[tuple[str, int, int, int], list[Penalty]] = {}
+    for s, m, g, d, *penalty in db.rows(
+            con, "select stage, match_no, game, deal, team_no, points, coalesce(levels, 0), "
+                 "coalesce(deal_lost, false), choice from tractor_point_penalties "
+                 "where event_id = ?", [event_id]):
+        penalties.setdefault((s, m, g, d), []).append(Penalty(*penalty))
     return TractorContext(matches, games, penalties)
 
 
@@ -50,12 +62,38 @@ def _drawn(row: dict, context, where, problems: list[Problem]):
     return found
 
 
+def _decisions(typed: pl.DataFrame, context, where, problems: list[Problem]) -> list[dict]:
+    """Rows that decide a match without play: the team that forfeited or was disqualified."""
+    out = []
+    for row in typed.filter(pl.col("forfeit").is_not_null()
+                            | pl.col("disqualified").is_not_null()).iter_rows(named=True):
+        code = "forfeit" if row["forfeit"] else "disqualified"
+        found = _drawn(row, context, where, problems) if row["match_no"] else None
+        if found is None:
+            continue
+        if row[code] not in found[:2]:
+            problems.append(where.problem(row, code, row[code],
+                                          f"这一场是 {found[0]} 对 {found[1]} the team is not "
+                                          "in this match"))
+            continue
+        out.append({"stage": row["stage"], "match_no": row["match_no"], "team_no": row[code],
+                    "decision": code})
+    return out
+
+
 def check_matches(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list[Problem]]:
     problems: list[Problem] = []
     rules = context.ruleset.tractor
+    decided = _decisions(typed, context, where, problems)
     out = []
     seen: dict[tuple, dict] = {}
-    for row in typed.iter_rows(named=True):
+    played = typed.filter(pl.col("forfeit").is_null() & pl.col("disqualified").is_null())
+    for code in ("game", "a_level", "b_level"):
+        for row in where.flagged(played, pl.col(code).is_null(), code):
+            problems.append(where.problem(row, code, None, "必填：除非判弃权或取消资格 required "
+                                                           "(unless the match is forfeited or "
+                                                           "a side disqualified)"))
+    for row in played.iter_rows(named=True):
         if None in (row["stage"], row["match_no"], row["game"], row["a_level"], row["b_level"]):
             continue
         found = _drawn(row, context, where, problems)
@@ -105,7 +143,11 @@ def check_matches(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, li
     problems += _game_order(out, context, where, rules["games_to_win"])
     frame = pl.DataFrame(out, schema={**typed.schema, "winner": pl.String}) if out else \
         typed.head(0)
-    return frame, problems
+    decisions = pl.DataFrame(decided, schema={"stage": pl.String, "match_no": pl.Int64,
+                                              "team_no": pl.String, "decision": pl.String})
+    return frame.with_columns(pl.lit(False).alias("_decision")).pipe(
+        lambda f: pl.concat([f, decisions.with_columns(pl.lit(True).alias("_decision"))],
+                            how="diagonal_relaxed")), problems
 
 
 def _game_order(rows: list[dict], context, where, games_to_win: int) -> list[Problem]:
@@ -133,11 +175,27 @@ def _game_order(rows: list[dict], context, where, games_to_win: int) -> list[Pro
     return problems
 
 
-def _penalised(points: int, declarer: str, penalties: list[tuple[str, int]], total: int) -> int:
-    """Captured points after the deal's point penalties: off the offending side."""
-    for team, amount in penalties:
-        points += amount if team == declarer else -amount
-    return max(0, min(total, points))
+def penalised_deal(declarer: str, points: int, trump_cards: int, penalties: list[Penalty],
+                   total: int) -> TractorDeal:
+    """A deal with its penalties applied: points off the offending side's captured points
+    (the declarer's penalty adds to the attackers'), levels and a deal lost by a penalty.
+
+    >>> penalised_deal("A", 40, 1, [Penalty("B", points=20)], 400).points
+    20
+    >>> penalised_deal("A", 40, 1, [Penalty("A", 60, 1, choice="levels")], 400)
+    TractorDeal(declarer='A', points=40, trump_cards=1, lost_by=None, level_changes=(('A', 1),))
+    """
+    lost_by = None
+    changes = []
+    for p in penalties:
+        if p.choice != "levels":
+            points += p.points if p.team_no == declarer else -p.points
+        if p.choice != "points" and p.levels:
+            changes.append((p.team_no, p.levels))
+        if p.deal_lost:
+            lost_by = p.team_no
+    return TractorDeal(declarer, max(0, min(total, points)), trump_cards, lost_by,
+                       tuple(changes))
 
 
 def check_deals(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list[Problem]]:
@@ -167,10 +225,10 @@ def check_deals(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list
             bad = True
         if bad:
             continue
-        deals = [TractorDeal(r["declarer_team"], _penalised(
-            r["points"], r["declarer_team"],
-            context.tractor.penalties.get((stage, match_no, game, r["deal"]), []), total),
-            r["trump_cards"] or 1) for r in rows]
+        deals = [penalised_deal(
+            r["declarer_team"], r["points"], r["trump_cards"] or 1,
+            context.tractor.penalties.get((stage, match_no, game, r["deal"]), []), total)
+            for r in rows]
         try:
             state = replay_game(deals, (team_a, team_b), rules["start_level"],
                                 rules["takeover"], rules["step"])
@@ -239,8 +297,19 @@ def _upsert_games(con, event_id: str, games: pl.DataFrame, source: str, from_dea
 
 
 def store_matches(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
-    games = rows.select("stage", "match_no", "game", "a_level", "b_level", "winner")
-    return Stored("matches", *_upsert_games(con, event_id, games, source, False))
+    """Games as reported, and matches decided without play (forfeit, disqualification)."""
+    decided = rows.filter(pl.col("_decision")).select("stage", "match_no", "team_no",
+                                                       "decision")
+    con.register("incoming_decisions", decided)
+    try:
+        con.execute("insert or replace into tractor_decisions select ?, stage, match_no, "
+                    "team_no, decision, ? from incoming_decisions", [event_id, source])
+    finally:
+        con.unregister("incoming_decisions")
+    games = rows.filter(~pl.col("_decision")).select("stage", "match_no", "game", "a_level",
+                                                     "b_level", "winner")
+    new, replaced, unchanged = _upsert_games(con, event_id, games, source, False)
+    return Stored("matches", new + decided.height, replaced, unchanged)
 
 
 def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
@@ -266,11 +335,12 @@ def store_point_penalties(con, event_id: str, rows: pl.DataFrame, source: str) -
     from pipeline.tractor.stages import rederive_games
 
     frame = rows.select("stage", "match_no", "game", "deal", "team_no", "points",
-                        pl.col("reason").fill_null(""))
+                        pl.col("reason").fill_null(""), "levels", "deal_lost", "choice")
     con.register("incoming_penalties", frame)
     try:
-        con.execute("insert or replace into tractor_point_penalties select ?, * from "
-                    "incoming_penalties", [event_id])
+        con.execute("insert or replace into tractor_point_penalties (event_id, stage, match_no, "
+                    "game, deal, team_no, points, reason, levels, deal_lost, choice) "
+                    "select ?, * from incoming_penalties", [event_id])
     finally:
         con.unregister("incoming_penalties")
     rederive_games(con, event_id, frame.select("stage", "match_no", "game").unique().rows())

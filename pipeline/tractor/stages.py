@@ -13,12 +13,18 @@ from pipeline.errors import PaisaiError, UsageError
 from pipeline.events import Event
 from pipeline.tractor import bracket
 from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places
-from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay_game
+from pipeline.tractor.scoring import DealError, game_winner, replay_game
+
+DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified"}
 
 
 def _require_tractor(event: Event) -> None:
     if event.ruleset.discipline != "tractor":
         raise UsageError(f"{event.event_id} 不是拖拉机赛事 is not a Tractor event")
+    if event.ruleset.is_swiss:
+        raise UsageError(f"{event.event_id} 按积分编排（format = swiss），没有小组与淘汰赛：请用 "
+                         f"paisai pair is a Swiss event (format = swiss): it has no groups or "
+                         "knockout; pair its rounds with paisai pair")
 
 
 def matches(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
@@ -132,7 +138,8 @@ def view(con: duckdb.DuckDBPyConnection, event: Event) -> dict:
         stages.append({
             "name": stage, "kind": kind,
             "matches": [{"match": r["match_no"], "team_a": r["team_a"], "team_b": r["team_b"],
-                         "games": [list(g) for g in r["games"]], "winner": r["winner"]}
+                         "games": [list(g) for g in r["games"]], "winner": r["winner"],
+                         "decision": r["decision"], "decided_against": r["decided_against"]}
                         for r in group.iter_rows(named=True)],
         })
     champion = None
@@ -143,6 +150,17 @@ def view(con: duckdb.DuckDBPyConnection, event: Event) -> dict:
             champion = last["winner"][0]
     return {"stages": stages, "champion": champion, "still_in": _still_in(con, event, played),
             "groups": group_tables(con, event).to_dicts()}
+
+
+def open_match(con: duckdb.DuckDBPyConnection, event: Event, team_no: str) -> tuple[str, int]:
+    """The team's match still to be decided (its latest), as (stage, match number)."""
+    _require_tractor(event)
+    found = matches(con, event).filter(
+        ((pl.col("team_a") == team_no) | (pl.col("team_b") == team_no))
+        & pl.col("winner").is_null()).sort("position", "match_no")
+    if found.is_empty():
+        raise UsageError(f"{team_no} 没有未决的比赛 has no match still to be decided")
+    return found["stage"][-1], int(found["match_no"][-1])
 
 
 def places(con: duckdb.DuckDBPyConnection, event: Event) -> list[Place]:
@@ -179,7 +197,7 @@ def _still_in(con, event: Event, played: pl.DataFrame) -> list[str]:
 def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None:
     """Replay stored deals of these games again (after point penalties changed)."""
     from pipeline import events
-    from pipeline.tractor.sheets import _penalised, load
+    from pipeline.tractor.sheets import load, penalised_deal
 
     event = events.load(con, event_id)
     rules = event.ruleset.tractor
@@ -191,8 +209,8 @@ def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None
         if not deals:
             continue
         team_a, team_b, _ = context.matches[(stage, match_no)]
-        replayed = [TractorDeal(d, _penalised(p, d, context.penalties.get(
-            (stage, match_no, game, n), []), 100 * rules["decks"]), t) for n, d, p, t in deals]
+        replayed = [penalised_deal(d, p, t, context.penalties.get((stage, match_no, game, n), []),
+                                   100 * rules["decks"]) for n, d, p, t in deals]
         try:
             state = replay_game(replayed, (team_a, team_b), rules["start_level"],
                                 rules["takeover"], rules["step"])
