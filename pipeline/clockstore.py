@@ -107,10 +107,10 @@ def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_
         if not found:
             raise UsageError(f"第 {round_no} 轮编排中没有 {team_no} the team is not paired in "
                              "that round")
-        table, ew, _ = found[0]
+        # every table the team plays in the round: a team match is forfeited whole (RULES 7)
         return action, "results", [{"round": round_no, "table": table,
-                                    "forfeit": "ew" if team_no == ew else "ns",
-                                    "note": reason}]
+                                    "forfeit": "ew" if team_no == ew else "ns", "note": reason}
+                                   for table, ew, _ in found]
     if event.ruleset.discipline == "tractor" and not event.ruleset.is_swiss:
         return action, *_tractor_late_rows(con, event, team_no, action, reason)
     return action, "", []
