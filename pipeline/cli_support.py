@@ -1,43 +1,22 @@
-"""What every CLI command shares: the registry, output helpers, the database option."""
+"""What every CLI command shares: the database and debug options, output helpers, the
+common option shapes. Commands are Click commands in `pipeline/commands/`, one module per
+area; each declares its options beside its code."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+import click
 
 from pipeline import db
 
 FORMATS = ["table", "csv", "json"]
 
-
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-
-
-def command(name: str):
-    def register(func: Callable[[argparse.Namespace], int]):
-        COMMANDS[name] = func
-        return func
-
-    return register
-
-
-def _out(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
-
-
-def _err(text: str) -> None:
-    sys.stderr.write(text if text.endswith("\n") else text + "\n")
-
-
-def _db(args: argparse.Namespace) -> Path:
-    return db.db_path(getattr(args, "db", None))
-
-
 KIND_LABELS = {
     "entries": "报名 entries",
+    "players": "个人报名 players",
     "results": "成绩 results",
     "penalties": "罚分 penalties",
     "quiz": "测试题 quiz",
@@ -49,8 +28,44 @@ KIND_LABELS = {
 }
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=argparse.SUPPRESS,
-                        help="数据库文件 database file (env PAISAI_DB, default data/paisai.duckdb)")
-    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                        help="出错时显示完整堆栈 show the traceback on failure")
+def out(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def err(text: str) -> None:
+    sys.stderr.write(text if text.endswith("\n") else text + "\n")
+
+
+def database() -> Path:
+    """`--db` (on the command or before it), else env `PAISAI_DB`, else data/paisai.duckdb."""
+    return db.db_path(click.get_current_context().meta.get("paisai.db"))
+
+
+def _remember(key: str):
+    def callback(ctx: click.Context, param: click.Parameter, value):
+        if value:
+            ctx.meta[key] = value
+        return value
+
+    return callback
+
+
+def common(f: Callable) -> Callable:
+    """`--db PATH` and `--debug`, accepted by every command and by `paisai` itself."""
+    f = click.option("--debug", is_flag=True, expose_value=False,
+                     callback=_remember("paisai.debug"),
+                     help="出错时显示完整堆栈 show the traceback on failure")(f)
+    return click.option("--db", metavar="PATH", expose_value=False,
+                        callback=_remember("paisai.db"),
+                        help="数据库文件 database file (env PAISAI_DB, default "
+                             "data/paisai.duckdb)")(f)
+
+
+def event_option(required: bool = True) -> Callable:
+    return click.option("--event", required=required, help="赛事编号 event id")
+
+
+def format_option(choices: list[str] = FORMATS) -> Callable:
+    return click.option("--format", "fmt", type=click.Choice(choices), default="table",
+                        show_default=True, help="输出格式 output format")

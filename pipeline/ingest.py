@@ -8,21 +8,42 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
-from pipeline import db, events
+from pipeline import db, events, registration
 from pipeline.errors import SheetErrors
 from pipeline.events import Event
 from pipeline.history import identity
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
-from pipeline.store import STORERS, Stored, store_results
+from pipeline.store import (
+    Stored,
+    store_deals,
+    store_fouls,
+    store_penalties,
+    store_quiz,
+    store_results,
+)
 from pipeline.tractor import sheets as tractor_sheets
 from pipeline.validate import EventContext, check_sheets
+
+STORERS = {  # each kind's storing function (storage itself knows no sheet kind's domain)
+    "players": registration.store_players,
+    "matches": tractor_sheets.store_matches,
+    "tractor_deals": tractor_sheets.store_deals,
+    "point_penalties": tractor_sheets.store_point_penalties,
+    "deals": store_deals,
+    "fouls": store_fouls,
+    "entries": registration.store_entry_rows,
+    "results": store_results,
+    "penalties": store_penalties,
+    "quiz": store_quiz,
+}
 
 KIND_ORDER = ["entries", "players", "results", "deals", "penalties", "fouls", "quiz", "point_penalties",
               "matches", "tractor_deals"]
@@ -191,6 +212,7 @@ def ingest_rows(
 
 def import_event(
     db_file: Path, event_id: str, name: str, ruleset: str, date: str | None, source: Path,
+    on_file: Callable[[str], None] = lambda name: None,
 ) -> list[IngestReport]:
     """A past event as a whole (registration and every round, one workbook or a folder), in
     one transaction: all of it is stored, or nothing."""
@@ -201,7 +223,10 @@ def import_event(
         files = [source]
     else:
         raise SheetErrors.single(source.name, "找不到文件或文件夹 no such file or folder")
-    reads = [read_file(path) for path in files]
+    reads = []
+    for path in files:
+        on_file(path.name)
+        reads.append(read_file(path))
     entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
                            else 1)
     reports = []

@@ -155,18 +155,3 @@ def render(frame: pl.DataFrame, fmt: str, title: str | None = None) -> str:
     if fmt == "json":
         return to_json(frame) + "\n"
     return table(frame, title) + "\n"
-
-
-HTML_ESCAPES = [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#x27;")]
-
-
-def html_text(cell: pl.Expr) -> pl.Expr:
-    """A column's cells as HTML text, as html.escape writes them (empty for null).
-
-    >>> pl.select(html_text(pl.lit("<b>A&B</b>"))).item()
-    '&lt;b&gt;A&amp;B&lt;/b&gt;'
-    """
-    text = cell.cast(pl.String).fill_null("")
-    for raw, escaped in HTML_ESCAPES:
-        text = text.str.replace_all(raw, escaped, literal=True)
-    return text

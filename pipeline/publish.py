@@ -8,12 +8,12 @@ address. Publishing again rewrites only the files whose content changed.
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -22,7 +22,8 @@ import segno
 from pipeline import db, events, rounds, scoring
 from pipeline.errors import UsageError
 from pipeline.levels import format_level
-from pipeline.output import HEADERS_ZH, html_text
+from pipeline.output import HEADERS_ZH
+from pipeline.templating import render
 
 CSS = """body{font-family:"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
 margin:0;padding:12px;background:#f5f7fb;color:#112}h1{font-size:22px;margin:8px 0}
@@ -34,53 +35,14 @@ border-bottom:1px solid #dde;font-size:15px;text-align:left}td.n{text-align:righ
 """
 
 
-def _page(title: str, body: str, depth: int = 0) -> str:
-    up = "../" * depth
-    return (f'<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-            f"<title>{html.escape(title)}</title>"
-            f'<link rel="stylesheet" href="{up}style.css"></head><body>'
-            f'<nav><a href="{up}index.html">排名</a><a href="{up}pairings.html">对阵</a>'
-            f'<a href="{up}teams.html">各队</a></nav><h1>{html.escape(title)}</h1>{body}'
-            "</body></html>\n")
+def _cells(frame: pl.DataFrame) -> tuple[list[str], list[list], list[bool]]:
+    """Headers (Chinese), rows and which columns are numbers, for the table macro."""
+    headers = [HEADERS_ZH.get(c, c) for c in frame.columns]
+    return headers, frame.rows(), [dtype.is_numeric() for dtype in frame.dtypes]
 
 
-def _head(columns: list[str]) -> str:
-    return "".join(f"<th>{html.escape(HEADERS_ZH.get(c, c))}</th>" for c in columns)
-
-
-def _row_html(schema: pl.Schema, linked: bool) -> pl.Expr:
-    """One <tr> per row, built column-wise: cells escaped, numbers right-aligned, and the
-    team number linked to its page when the frame carries a `_link` column."""
-    cells = []
-    for column, dtype in schema.items():
-        if column == "_link":
-            continue
-        text = html_text(pl.col(column))
-        if linked and column == "team_no":
-            text = pl.when(pl.col("_link").is_not_null()).then(pl.concat_str(
-                [pl.lit('<a href="'), pl.col("_link"), pl.lit('">'), text, pl.lit("</a>")])
-            ).otherwise(text)
-        opening = pl.lit('<td class="">')
-        if dtype.is_numeric():
-            opening = pl.when(pl.col(column).is_null()).then(opening).otherwise(
-                pl.lit('<td class="n">'))
-        cells.append(pl.concat_str([opening, text, pl.lit("</td>")]))
-    return pl.concat_str([pl.lit("<tr>"), *cells, pl.lit("</tr>")])
-
-
-def _table(frame: pl.DataFrame, links: dict[str, str] | None = None) -> str:
-    linked = bool(links) and "team_no" in frame.columns
-    if linked:
-        frame = frame.with_columns(pl.col("team_no").replace_strict(
-            links, default=None, return_dtype=pl.String).alias("_link"))
-    rows = "".join(frame.select(_row_html(frame.schema, linked)).to_series().to_list())
-    head = _head([c for c in frame.columns if c != "_link"])
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-
-
-def _results_by_team(played: pl.DataFrame) -> dict[str, str]:
-    """Each team's results so far as one HTML table, for all teams in one pass."""
+def _results_by_team(played: pl.DataFrame) -> dict[str, dict]:
+    """Each team's results so far, ready for the table macro, for all teams in one pass."""
     if played.is_empty():
         return {}
     shown = ["round", "opponent", "outcome", "match_points", "level_diff_score", "levels"]
@@ -88,11 +50,9 @@ def _results_by_team(played: pl.DataFrame) -> dict[str, str]:
     games = played.sort("team_no", "round").select(
         "team_no", *shown[:-1],
         pl.col("levels").replace_strict(spelled, default=None, return_dtype=pl.String))
-    rows = games.group_by("team_no", maintain_order=True).agg(
-        _row_html(games.select(shown).schema, False).str.join("").alias("rows"))
-    head = _head(shown)
-    return {team: f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            for team, body in rows.iter_rows()}
+    headers, _, numeric = _cells(games.select(shown))
+    return {team: {"headers": headers, "rows": group.select(shown).rows(), "numeric": numeric}
+            for (team,), group in games.group_by("team_no", maintain_order=True)}
 
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -152,7 +112,8 @@ class _Site:
         shutil.rmtree(self.build, ignore_errors=True)
 
 
-def publish(database: Path, event_id: str, out: Path, base_url: str | None = None) -> list[str]:
+def publish(database: Path, event_id: str, out: Path, base_url: str | None = None,
+            on_page: Callable[[str], None] = lambda page: None) -> list[str]:
     """Write the site; returns the files that changed."""
     with db.reading(database) as con:
         event = events.load(con, event_id)
@@ -163,7 +124,7 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
         pairs = rounds.pairings(con, event_id, latest) if latest else None
     site = _Site(out)
     try:
-        _write_pages(site, event, after, ranking, played, latest, pairs, base_url)
+        _write_pages(site, event, after, ranking, played, latest, pairs, base_url, on_page)
     except BaseException:
         site.discard()
         raise
@@ -172,53 +133,53 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
 
 
 def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: pl.DataFrame,
-                 latest: int | None, pairs: pl.DataFrame | None, base_url: str | None) -> None:
+                 latest: int | None, pairs: pl.DataFrame | None, base_url: str | None,
+                 on_page: Callable[[str], None]) -> None:
     event_id = event.event_id
-    links = {t: team_file(t) for t in ranking["team_no"]}
+    pages = {t: team_file(t) for t in ranking["team_no"]}
     shown = ranking.select(scoring.STANDINGS_COLUMNS)
     site.write("style.css", CSS)
-    site.write("index.html", _page(f"{event.name} · 第 {after} 轮后排名",
-                                    _table(shown, links)))
+    on_page("index.html")
+    headers, rows, numeric = _cells(shown)
+    site.write("index.html", render(
+        "site/index.html", title=f"{event.name} · 第 {after} 轮后排名", up="", headers=headers,
+        rows=rows, numeric=numeric, links={"column": 1, "pages": pages}))
     site.write("standings.json", json.dumps(
         {"event": event_id, "round": after, "standings": shown.to_dicts()},
         ensure_ascii=False))
-    seats: dict[str, tuple[int | None, str, str | None]] = {}
+    seats: dict[str, dict] = {}
+    on_page("pairings.html")
     if pairs is not None:
         table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
             pl.col("ns_team").fill_null("轮空 bye"))
-        site.write("pairings.html", _page(f"{event.name} · 第 {latest} 轮对阵",
-                                           _table(table)))
+        headers, rows, numeric = _cells(table)
+        site.write("pairings.html", render(
+            "site/pairings.html", title=f"{event.name} · 第 {latest} 轮对阵", up="",
+            headers=headers, rows=rows, numeric=numeric))
         site.write("pairings.json", json.dumps(
             {"event": event_id, "round": latest, "tables": pairs.select(
                 "table", "ew_team", "ns_team").to_dicts()}, ensure_ascii=False))
         for r in pairs.iter_rows(named=True):
-            seats[r["ew_team"]] = (r["table"], "东西 EW", r["ns_team"])
+            seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW",
+                                   "opponent": r["ns_team"]}
             if r["ns_team"]:
-                seats[r["ns_team"]] = (r["table"], "南北 NS", r["ew_team"])
+                seats[r["ns_team"]] = {"table": r["table"], "side": "南北 NS",
+                                       "opponent": r["ew_team"]}
     else:
-        site.write("pairings.html", _page(event.name, "<p>还没有编排 not paired yet</p>"))
-    index = "".join(f'<li><a href="{html.escape(team_file(t))}">{html.escape(t)} '
-                    f'{html.escape(n or "")}</a></li>'
-                    for t, n in ranking.select("team_no", "team_name").iter_rows())
-    site.write("teams.html", _page(f"{event.name} · 各队", f"<ul>{index}</ul>"))
+        site.write("pairings.html", render("site/pairings.html", title=event.name, up="",
+                                           rows=None))
+    site.write("teams.html", render(
+        "site/teams.html", title=f"{event.name} · 各队", up="",
+        teams=[(t, n, pages[t]) for t, n in ranking.select("team_no", "team_name").iter_rows()]))
     results_of = _results_by_team(played)
+    on_page(f"{ranking.height} 个队页 team pages")
     for r in ranking.iter_rows(named=True):
         team = r["team_no"]
-        seat = seats.get(team)
-        if seat and seat[0] is not None:
-            now = (f'<div class="card">第 {latest} 轮 round {latest}<br>'
-                   f'<span class="big">{seat[0]} 号桌</span> · {seat[1]}<br>'
-                   f"对手 opponent: {html.escape(seat[2] or '')}</div>")
-        elif seat:
-            now = f'<div class="card">第 {latest} 轮：轮空 bye</div>'
-        else:
-            now = ""
-        results = results_of.get(team, "")
-        summary = (f'<div class="card">名次 rank <span class="big">{r["rank"]}</span> · '
-                   f'积分 {r["match_points"]} · 级差分 {r["level_diff_score"]}</div>')
-        site.write(team_file(team), _page(f"{team} {r['team_name'] or ''}",
-                                           now + summary + results, depth=1))
+        site.write(team_file(team), render(
+            "site/team.html", title=f"{team} {r['team_name'] or ''}", up="../",
+            seat=seats.get(team), latest=latest, rank=r["rank"], match_points=r["match_points"],
+            level_diff_score=r["level_diff_score"], results=results_of.get(team)))
     if base_url:
-        qr = segno.make(base_url).svg_inline(scale=12)
-        site.write("qr.html", _page(event.name, f'<div style="text-align:center">{qr}'
-                                     f'<p class="big">{html.escape(base_url)}</p></div>'))
+        site.write("qr.html", render("site/qr.html", title=event.name, up="",
+                                     qr_svg=segno.make(base_url).svg_inline(scale=12),
+                                     base_url=base_url))

@@ -6,7 +6,9 @@ benchmarks. Names are invented from common characters; no real person is named.
 from __future__ import annotations
 
 import random
+import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from pipeline.export.workbook import new_workbook, write_sheet
 from pipeline.ingest import ingest_file
 from pipeline.levels import format_level
 from pipeline.output import to_csv
+from pipeline.ruleset import resolve
 from pipeline.sheets.headers import ALIASES
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
@@ -82,9 +85,11 @@ def _write(frame: pl.DataFrame, kind: str, base: Path) -> None:
 def simulate(
     teams: int, rounds_count: int, out: Path, seed: int = 1, ruleset: str = "suzhou-2025",
     into: Path | None = None, event_id: str = "sim", name: str = "模拟赛事",
+    on_round: Callable[[str], None] = lambda item: None,
 ) -> Simulated:
     """Write entries and one results sheet per round to `out`; when `into` is given the event
-    is also ingested there round by round (else into a throwaway database)."""
+    is also ingested there round by round (else into a throwaway database). A preset with
+    fewer rounds than asked has its round count raised for the simulated event."""
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     entries = invent_entries(teams, rng)
@@ -92,12 +97,19 @@ def simulate(
     _write(entries, "entries", out / "entries")
     with tempfile.TemporaryDirectory() as scratch:
         database = into or Path(scratch) / "sim.duckdb"
+        rules = resolve(ruleset)
+        if rules.rounds and rules.rounds < rounds_count:
+            raised = Path(scratch) / f"{rules.name}.toml"
+            raised.write_text(re.sub(r"(?m)^rounds = \d+", f"rounds = {rounds_count}",
+                                     rules.source), encoding="utf-8")
+            ruleset = str(raised)
         with db.writing(database) as con:
             event = events.create(con, event_id, name, ruleset, None)
         ingest_file(database, event_id, out / "entries.csv")
         deal_rules = event.ruleset.deals
         written = []
         for round_no in range(1, rounds_count + 1):
+            on_round(f"第 {round_no} 轮 round {round_no}")
             with db.writing(database) as con:
                 rounds.pair(con, event, round_no, seed=seed)
                 pairs = rounds.pairings(con, event_id, round_no)

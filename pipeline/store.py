@@ -188,35 +188,3 @@ def store_fouls(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     return _upsert(con, "fouls", event_id, rows,
                    ["round", "team_no", "fouls", "warnings", "violations"],
                    ["round", "team_no"], "fouls")
-
-
-def _tractor(name: str):
-    def run(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
-        from pipeline.tractor import sheets
-
-        return getattr(sheets, name)(con, event_id, rows, source)
-
-    return run
-
-
-def _registration(name: str):
-    def run(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
-        from pipeline import registration
-
-        return getattr(registration, name)(con, event_id, rows, source)
-
-    return run
-
-
-STORERS = {
-    "players": _registration("store_players"),
-    "matches": _tractor("store_matches"),
-    "tractor_deals": _tractor("store_deals"),
-    "point_penalties": _tractor("store_point_penalties"),
-    "deals": store_deals,
-    "fouls": store_fouls,
-    "entries": _registration("store_entry_rows"),
-    "results": store_results,
-    "penalties": store_penalties,
-    "quiz": store_quiz,
-}

@@ -12,28 +12,8 @@ import pytest
 import xlsxwriter
 from conftest import ENTRY_HEADER, RESULT_HEADER, entries, read_csv_output, write_csv
 
-from pipeline.cli import build_parser
-
 STANDINGS_COLUMNS = ["rank", "team_no", "team_name", "played", "wins", "draws", "losses",
                      "match_points", "level_diff_score", "levels", "net_levels"]
-
-
-def test_every_command_has_help():
-    parser = build_parser()
-    actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
-    names = []
-    for name, sub in actions[0].choices.items():
-        names.append(name)
-        assert sub.format_help().strip(), name
-        nested = [a for a in sub._actions if a.__class__.__name__ == "_SubParsersAction"]
-        for inner in nested:
-            for inner_name, inner_sub in inner.choices.items():
-                assert "--db" in inner_sub.format_help(), f"{name} {inner_name}"
-        if not nested:
-            assert "--db" in sub.format_help(), name
-    help_text = {a.dest: a.help for a in actions[0]._choices_actions}
-    assert all(help_text.values()), help_text
-    assert {"event", "events", "ingest", "standings", "rounds", "pair", "export"} <= set(names)
 
 
 def test_end_to_end_in_a_subprocess(paisai, tmp_path):

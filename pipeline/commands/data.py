@@ -1,116 +1,167 @@
-"""CLI commands: sheets in (ingest, import, watch) and keeping them safe (uploads, backup, restore, check)."""
+"""CLI commands: sheets in (ingest, import, watch) and keeping them safe (uploads, backup,
+restore, check)."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
+import click
+
 from pipeline import db, events, output
-from pipeline.cli_support import KIND_LABELS, _db, _err, _out, command
+from pipeline.cli_support import (
+    KIND_LABELS,
+    common,
+    database,
+    err,
+    event_option,
+    format_option,
+    out,
+)
 from pipeline.errors import SheetErrors
+from pipeline.progress import progress
+
+SHEET_KINDS = ["entries", "results", "deals", "penalties", "fouls", "quiz", "matches",
+               "tractor_deals", "point_penalties"]
 
 
-@command("ingest")
-def cmd_ingest(args: argparse.Namespace) -> int:
+@click.command("ingest", help="导入报名表、成绩表、罚分表 ingest sheets")
+@event_option()
+@click.option("--kind", type=click.Choice(SHEET_KINDS),
+              help="表的种类（默认按表头识别） sheet kind (default: from the header)")
+@click.option("--force", is_flag=True,
+              help="接受既未编排也不是下一轮的成绩 take results for a round beyond the next one")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@common
+def ingest(event: str, kind: str | None, force: bool, files: tuple[str, ...]) -> int:
     from pipeline.ingest import ingest_file
 
     failed = False
-    for name in args.files:
-        path = Path(name)
-        try:
-            report = ingest_file(_db(args), args.event, path, args.kind, force=args.force)
-        except SheetErrors as errors:
-            failed = True
-            _err(f"{path.name}: 有 {errors.total} 处错误，未保存任何内容 "
-                 f"{errors.total} error(s), nothing stored")
-            _err(output.problem_report(errors))
-            continue
-        if report.already_received:
-            _out(f"{report.file}: 同一文件已经收到过，未作任何改动 the same file was received "
-                 "before; nothing changed\n")
-        for line in report.skipped:
-            _out(f"{report.file}: {line}\n")
-        for stored in report.stored:
-            _out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}, "
-                 f"更正 replaced {stored.replaced}, 未变 unchanged {stored.unchanged}\n")
+    with progress("导入 ingesting", total=len(files), show=len(files) > 1) as step:
+        for name in files:
+            path = Path(name)
+            step(path.name)
+            try:
+                report = ingest_file(database(), event, path, kind, force=force)
+            except SheetErrors as errors:
+                failed = True
+                err(f"{path.name}: 有 {errors.total} 处错误，未保存任何内容 "
+                    f"{errors.total} error(s), nothing stored")
+                err(output.problem_report(errors))
+                continue
+            if report.already_received:
+                out(f"{report.file}: 同一文件已经收到过，未作任何改动 the same file was received "
+                    "before; nothing changed\n")
+            for line in report.skipped:
+                out(f"{report.file}: {line}\n")
+            for stored in report.stored:
+                out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}, "
+                    f"更正 replaced {stored.replaced}, 未变 unchanged {stored.unchanged}\n")
     return 2 if failed else 0
 
 
-@command("watch")
-def cmd_watch(args: argparse.Namespace) -> int:
-    from pipeline.watch import watch
+@click.command("watch", help="自动导入文件夹中的新表 ingest sheets saved into a folder")
+@event_option()
+@click.argument("folder", metavar="DIR")
+@click.option("--interval", type=float, default=2.0, show_default=True,
+              help="扫描间隔秒数 seconds between scans")
+@click.option("--once", is_flag=True, help="扫描两遍后退出 scan twice, then stop (for scripts)")
+@common
+def watch(event: str, folder: str, interval: float, once: bool) -> int:
+    from pipeline.watch import watch as run_watch
 
-    with db.reading(_db(args)) as con:
-        events.load(con, args.event)
-    _out(f"监视文件夹 watching {args.folder} (Ctrl+C 停止 to stop)\n")
+    with db.reading(database()) as con:
+        events.load(con, event)
+    out(f"监视文件夹 watching {folder} (Ctrl+C 停止 to stop)\n")
     try:
-        watch(_db(args), args.event, Path(args.folder), args.interval,
-              2 if args.once else None, log=lambda line: _out(line + "\n"))
+        run_watch(database(), event, Path(folder), interval, 2 if once else None,
+                  log=lambda line: out(line + "\n"))
     except KeyboardInterrupt:
         return 0
     return 0
 
 
-@command("uploads")
-def cmd_uploads(args: argparse.Namespace) -> int:
+@click.command("uploads", help="收到的文件（保存的与拒收的） files received")
+@event_option()
+@format_option()
+@common
+def uploads(event: str, fmt: str) -> int:
     from pipeline import maintenance
 
-    with db.reading(_db(args)) as con:
-        events.load(con, args.event)
-        _out(output.render(maintenance.uploads(con, args.event), args.format))
+    with db.reading(database()) as con:
+        events.load(con, event)
+        out(output.render(maintenance.uploads(con, event), fmt))
     return 0
 
 
-@command("backup")
-def cmd_backup(args: argparse.Namespace) -> int:
+@click.command("backup", help="备份数据库 back up the database")
+@click.option("--out", "out_file", required=True, help="备份文件 backup file")
+@common
+def backup(out_file: str) -> int:
     from pipeline import maintenance
 
-    maintenance.backup(_db(args), Path(args.out))
-    _out(f"已备份 backed up {_db(args)} → {args.out}\n")
+    with progress("备份 backing up", total=1) as step:
+        step(out_file)
+        maintenance.backup(database(), Path(out_file))
+    out(f"已备份 backed up {database()} → {out_file}\n")
     return 0
 
 
-@command("restore")
-def cmd_restore(args: argparse.Namespace) -> int:
+@click.command("restore", help="从备份恢复（先完整检查备份） restore a backup, checked first")
+@click.argument("file", metavar="FILE")
+@common
+def restore(file: str) -> int:
     from pipeline import maintenance
 
-    kept = maintenance.restore(_db(args), Path(args.file))
-    _out(f"已恢复 restored {args.file} → {_db(args)}\n")
+    with progress("检查并恢复 checking and restoring", total=1) as step:
+        step(file)
+        kept = maintenance.restore(database(), Path(file))
+    out(f"已恢复 restored {file} → {database()}\n")
     if kept:
-        _out(f"原数据库保存在 the replaced database is kept as {kept}\n")
+        out(f"原数据库保存在 the replaced database is kept as {kept}\n")
     return 0
 
 
-@command("check")
-def cmd_check(args: argparse.Namespace) -> int:
+@click.command("check", help="一致性检查 check the database")
+@common
+def check() -> int:
     from pipeline import maintenance
 
-    with db.reading(_db(args)) as con:
+    with db.reading(database()) as con:
         problems = maintenance.check(con)
     for line in problems:
-        _err(line)
+        err(line)
     if problems:
-        _err(f"发现 {len(problems)} 个问题 {len(problems)} problem(s) found")
+        err(f"发现 {len(problems)} 个问题 {len(problems)} problem(s) found")
         return 1
-    _out("检查通过 all checks passed\n")
+    out("检查通过 all checks passed\n")
     return 0
 
 
-@command("import-event")
-def cmd_import_event(args: argparse.Namespace) -> int:
-    from pipeline.ingest import import_event
+@click.command("import-event", help="导入一场往届赛事 import a past event whole")
+@click.option("--id", "event_id", required=True, help="赛事编号 [a-z0-9-]+")
+@click.option("--name", required=True, help="赛事名称 event name")
+@click.option("--ruleset", required=True, help="规则预设 preset or TOML file")
+@click.option("--date", help="日期 YYYY-MM-DD")
+@click.argument("source", metavar="FILE_OR_DIR")
+@common
+def import_event(event_id: str, name: str, ruleset: str, date: str | None, source: str) -> int:
+    from pipeline.ingest import import_event as run_import
     from pipeline.ruleset import resolve
 
-    resolve(args.ruleset)
+    resolve(ruleset)
     try:
-        reports = import_event(_db(args), args.id, args.name, args.ruleset, args.date,
-                               Path(args.source))
+        with progress("读取 reading", total=None) as step:
+            reports = run_import(database(), event_id, name, ruleset, date, Path(source),
+                                 on_file=step)
     except SheetErrors as errors:
-        _err(f"有 {errors.total} 处错误，未导入任何内容 {errors.total} error(s), nothing imported")
-        _err(output.problem_report(errors))
+        err(f"有 {errors.total} 处错误，未导入任何内容 {errors.total} error(s), nothing imported")
+        err(output.problem_report(errors))
         return 2
     for report in reports:
         for stored in report.stored:
-            _out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
-    _out(f"已导入赛事 imported event {args.id}\n")
+            out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
+    out(f"已导入赛事 imported event {event_id}\n")
     return 0
+
+
+COMMANDS = [ingest, watch, uploads, backup, restore, check, import_event]

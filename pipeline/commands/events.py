@@ -2,62 +2,85 @@
 
 from __future__ import annotations
 
-import argparse
+import click
 
 from pipeline import db, events, output
-from pipeline.cli_support import _db, _out, command
+from pipeline.cli_support import common, database, event_option, format_option, out
 from pipeline.errors import UsageError
 
 
-@command("event create")
-def cmd_event_create(args: argparse.Namespace) -> int:
+@click.group("event", help="创建、结束赛事 create or close an event")
+def event() -> None:
+    pass
+
+
+@event.command("create", help="创建赛事 create an event")
+@click.option("--id", "event_id", required=True, help="赛事编号 [a-z0-9-]+")
+@click.option("--name", required=True, help="赛事名称 event name")
+@click.option("--ruleset", required=True, help="规则预设名或 TOML 文件 preset or file")
+@click.option("--date", help="日期 YYYY-MM-DD")
+@common
+def create(event_id: str, name: str, ruleset: str, date: str | None) -> int:
     from pipeline.ruleset import resolve
 
-    resolve(args.ruleset)  # a bad ruleset is reported before the database is touched
-    with db.writing(_db(args)) as con:
-        event = events.create(con, args.id, args.name, args.ruleset, args.date)
-    _out(f"已创建赛事 created event {event.event_id}: {event.name} "
-         f"(规则 ruleset {event.ruleset.name})\n")
+    resolve(ruleset)  # a bad ruleset is reported before the database is touched
+    with db.writing(database()) as con:
+        made = events.create(con, event_id, name, ruleset, date)
+    out(f"已创建赛事 created event {made.event_id}: {made.name} "
+        f"(规则 ruleset {made.ruleset.name})\n")
     return 0
 
 
-@command("event close")
-def cmd_event_close(args: argparse.Namespace) -> int:
-    with db.writing(_db(args)) as con:
-        events.close(con, args.event)
-    _out(f"赛事已结束，桌报链接已失效 event {args.event} closed; its table links no longer work\n")
+@event.command("close", help="结束赛事：桌报链接失效 close: table links stop working")
+@event_option()
+@common
+def close(event: str) -> int:
+    with db.writing(database()) as con:
+        events.close(con, event)
+    out(f"赛事已结束，桌报链接已失效 event {event} closed; its table links no longer work\n")
     return 0
 
 
-@command("event reopen")
-def cmd_event_reopen(args: argparse.Namespace) -> int:
-    with db.writing(_db(args)) as con:
-        events.close(con, args.event, closed=False)
-    _out(f"赛事已重新开放 event {args.event} open again\n")
+@event.command("reopen", help="重新开放赛事 open a closed event again")
+@event_option()
+@common
+def reopen(event: str) -> int:
+    with db.writing(database()) as con:
+        events.close(con, event, closed=False)
+    out(f"赛事已重新开放 event {event} open again\n")
     return 0
 
 
-@command("events")
-def cmd_events(args: argparse.Namespace) -> int:
-    with db.reading(_db(args)) as con:
+@click.command("events", help="列出赛事 list events")
+@format_option()
+@common
+def events_list(fmt: str) -> int:
+    with db.reading(database()) as con:
         listing = events.listing(con)
-    _out(output.render(listing, args.format))
+    out(output.render(listing, fmt))
     return 0
 
 
-@command("rulesets")
-def cmd_rulesets(args: argparse.Namespace) -> int:
+@click.command("rulesets", help="规则预设：列出，或 show NAME 打印一个 list or show rulesets")
+@click.argument("action", required=False, default="list", type=click.Choice(["list", "show"]))
+@click.argument("name", required=False)
+@format_option()
+@common
+def rulesets(action: str, name: str | None, fmt: str) -> int:
     import polars as pl
 
     from pipeline.ruleset import load_preset, preset_names
 
-    if args.action == "show":
-        if not args.name:
+    if action == "show":
+        if not name:
             raise UsageError("请给出规则名 name the ruleset: paisai rulesets show NAME")
-        _out(load_preset(args.name).source)
+        out(load_preset(name).source)
         return 0
     presets = [load_preset(n) for n in preset_names()]
     listing = pl.DataFrame({"name": [p.name for p in presets],
                             "description": [p.description for p in presets]})
-    _out(output.render(listing, args.format))
+    out(output.render(listing, fmt))
     return 0
+
+
+COMMANDS = [event, events_list, rulesets]

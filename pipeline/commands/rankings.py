@@ -2,85 +2,118 @@
 
 from __future__ import annotations
 
-import argparse
+import click
 
 from pipeline import db, events, output
-from pipeline.cli_support import _db, _out, command
+from pipeline.cli_support import common, database, event_option, format_option, out
 from pipeline.errors import UsageError
 
 
-@command("standings")
-def cmd_standings(args: argparse.Namespace) -> int:
+@click.command("standings", help="排名 the ranking")
+@event_option()
+@click.option("--round", "round_no", type=int, help="第 N 轮后（默认最新） after round N")
+@format_option()
+@common
+def standings(event: str, round_no: int | None, fmt: str) -> int:
     from pipeline import scoring
 
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        after = args.round if args.round is not None else scoring.latest_round(con, event.event_id)
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        after = round_no if round_no is not None else scoring.latest_round(con, found.event_id)
         if after < 0:
             raise UsageError("轮次不能为负 round must not be negative")
-        ranking = scoring.standings(con, event, after)
-    keys = event.ruleset.ranking["keys"]
+        ranking = scoring.standings(con, found, after)
+    keys = found.ruleset.ranking["keys"]
     columns = scoring.STANDINGS_COLUMNS + [k for k in scoring.EXTRA_COLUMNS if k in keys] + \
         ["status"]
-    title = f"{event.name} — 第 {after} 轮后排名 ranking after round {after}"
-    _out(output.render(ranking.select(columns), args.format, title))
+    title = f"{found.name} — 第 {after} 轮后排名 ranking after round {after}"
+    out(output.render(ranking.select(columns), fmt, title))
     return 0
 
 
-@command("rounds")
-def cmd_rounds(args: argparse.Namespace) -> int:
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        summary = db.frame(con, db.sql("rounds"), {"event_id": event.event_id})
-    _out(output.render(summary.select("round", "reported", "expected"), args.format))
+@click.command("rounds", help="各轮已报/应报桌数 tables reported per round")
+@event_option()
+@format_option()
+@common
+def rounds(event: str, fmt: str) -> int:
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        summary = db.frame(con, db.sql("rounds"), {"event_id": found.event_id})
+    out(output.render(summary.select("round", "reported", "expected"), fmt))
     return 0
 
 
-@command("awards")
-def cmd_awards(args: argparse.Namespace) -> int:
+@click.command("awards", help="获奖名单 the prize list")
+@event_option()
+@format_option()
+@common
+def awards(event: str, fmt: str) -> int:
     from pipeline.awards import award_list
 
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        awards = award_list(con, event)
-    _out(output.render(awards, args.format, f"{event.name} — 获奖名单 awards"))
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        prizes = award_list(con, found)
+    out(output.render(prizes, fmt, f"{found.name} — 获奖名单 awards"))
     return 0
 
 
-@command("meet create")
-def cmd_meet_create(args: argparse.Namespace) -> int:
+@click.group("meet", help="运动会：多个项目按单位计分 meets")
+def meet() -> None:
+    pass
+
+
+@meet.command("create", help="创建运动会 create a meet")
+@click.option("--id", "meet_id", required=True, help="运动会编号 [a-z0-9-]+")
+@click.option("--name", required=True, help="名称 name")
+@common
+def meet_create(meet_id: str, name: str) -> int:
     from pipeline import meets
 
-    with db.writing(_db(args)) as con:
-        meets.create(con, args.id, args.name)
-    _out(f"已创建运动会 created meet {args.id}: {args.name}\n")
+    with db.writing(database()) as con:
+        meets.create(con, meet_id, name)
+    out(f"已创建运动会 created meet {meet_id}: {name}\n")
     return 0
 
 
-@command("meet add")
-def cmd_meet_add(args: argparse.Namespace) -> int:
+@meet.command("add", help="加入一个项目 add an event to a meet")
+@click.argument("meet_id", metavar="MEET")
+@click.argument("event_id", metavar="EVENT")
+@click.option("--placement-points", required=True,
+              help="名次记分 points for places 1, 2, … e.g. 18,14,12,10,8,6,4,2")
+@click.option("--forfeit-deduction", type=int, default=0, show_default=True,
+              help="每次弃权扣分 deduction per forfeited match")
+@common
+def meet_add(meet_id: str, event_id: str, placement_points: str, forfeit_deduction: int) -> int:
     from pipeline import meets
 
-    points = meets.parse_points(args.placement_points)
-    with db.writing(_db(args)) as con:
-        meets.add(con, args.meet, args.event, points, args.forfeit_deduction)
-    _out(f"{args.event} 已加入运动会 added to meet {args.meet}: 名次记分 placement points "
-         f"{','.join(map(str, points))}, 弃权扣分 forfeit deduction {args.forfeit_deduction}\n")
+    points = meets.parse_points(placement_points)
+    with db.writing(database()) as con:
+        meets.add(con, meet_id, event_id, points, forfeit_deduction)
+    out(f"{event_id} 已加入运动会 added to meet {meet_id}: 名次记分 placement points "
+        f"{','.join(map(str, points))}, 弃权扣分 forfeit deduction {forfeit_deduction}\n")
     return 0
 
 
-@command("meet standings")
-def cmd_meet_standings(args: argparse.Namespace) -> int:
+@meet.command("standings", help="单位总分 unit standings")
+@click.argument("meet_id", metavar="MEET")
+@format_option()
+@click.option("--deductions", is_flag=True,
+              help="只列出每一次弃权扣分 list each forfeit deduction instead")
+@common
+def meet_standings(meet_id: str, fmt: str, deductions: bool) -> int:
     from pipeline import meets
 
-    with db.reading(_db(args)) as con:
-        name, table = meets.standings(con, args.meet)
-        deducted = meets.deductions(con, args.meet)
-    if args.deductions:
-        _out(output.render(deducted, args.format, f"{name} — 弃权扣分 forfeit deductions"))
+    with db.reading(database()) as con:
+        name, table = meets.standings(con, meet_id)
+        deducted = meets.deductions(con, meet_id)
+    if deductions:
+        out(output.render(deducted, fmt, f"{name} — 弃权扣分 forfeit deductions"))
         return 0
-    _out(output.render(table, args.format, f"{name} — 单位总分 unit standings"))
-    if args.format == "table" and deducted.height:
-        _out("\n" + output.render(deducted, "table", "弃权扣分 forfeit deductions "
-                                                       "(每场一次 once per forfeited match)"))
+    out(output.render(table, fmt, f"{name} — 单位总分 unit standings"))
+    if fmt == "table" and deducted.height:
+        out("\n" + output.render(deducted, "table", "弃权扣分 forfeit deductions "
+                                                      "(每场一次 once per forfeited match)"))
     return 0
+
+
+COMMANDS = [standings, rounds, awards, meet]

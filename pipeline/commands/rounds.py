@@ -1,177 +1,287 @@
-"""CLI commands: pairing, exports, the draw, check-in, withdrawals, the clock, late arrivals."""
+"""CLI commands: pairing, results, exports, the draw, check-in, withdrawals, the clock,
+late arrivals."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
+import click
 import polars as pl
 
 from pipeline import db, events, output
-from pipeline.cli_support import KIND_LABELS, _db, _err, _out, command
+from pipeline.cli_support import (
+    KIND_LABELS,
+    common,
+    database,
+    err,
+    event_option,
+    format_option,
+    out,
+)
 from pipeline.errors import UsageError
 
 
-@command("pair")
-def cmd_pair(args: argparse.Namespace) -> int:
+@click.command("pair", help="编排下一轮 pair a round")
+@event_option()
+@click.option("--round", "round_no", type=int, help="轮次（默认下一轮） round (default: the next)")
+@format_option()
+@click.option("--seed", type=int, help="随机抽签种子 seed of a random draw")
+@click.option("--force", is_flag=True, help="上一轮未报完也编排 pair although tables are unreported")
+@common
+def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bool) -> int:
     from pipeline import rounds
 
-    with db.writing(_db(args)) as con:
-        event = events.load(con, args.event)
-        round_no, pairing, seed = rounds.pair(con, event, args.round, args.seed, args.force)
-        listing = rounds.pairings(con, event.event_id, round_no)
+    with db.writing(database()) as con:
+        found = events.load(con, event)
+        round_no, pairing, seed = rounds.pair(con, found, round_no, seed, force)
+        listing = rounds.pairings(con, found.event_id, round_no)
     shown = listing.select(rounds.PAIRING_COLUMNS)
-    title = f"{event.name} — 第 {round_no} 轮对阵 pairing of round {round_no}"
-    if args.format == "table":
+    title = f"{found.name} — 第 {round_no} 轮对阵 pairing of round {round_no}"
+    if fmt == "table":
         shown = listing.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
             pl.col("ns_team").fill_null("轮空 bye"))
         if seed is not None:
             title += f"\n抽签种子 draw seed: {seed}"
-    _out(output.render(shown, args.format, title))
-    if seed is not None and args.format != "table":
-        _err(f"抽签种子 draw seed: {seed}")
+    out(output.render(shown, fmt, title))
+    if seed is not None and fmt != "table":
+        err(f"抽签种子 draw seed: {seed}")
     for a, b in pairing.rematches:
-        _err(f"注意：{a} 与 {b} 再次相遇（没有可避免重复的编排） rematch unavoidable: {a}–{b}")
+        err(f"注意：{a} 与 {b} 再次相遇（没有可避免重复的编排） rematch unavoidable: {a}–{b}")
     return 0
 
 
-@command("results delete")
-def cmd_results_delete(args: argparse.Namespace) -> int:
+@click.group("results", help="已保存的成绩 stored results")
+def results() -> None:
+    pass
+
+
+@results.command("delete", help="删除一轮或一桌的成绩（留审计记录） remove a round's or a "
+                                "table's results (audited)")
+@event_option()
+@click.option("--round", "round_no", type=int, required=True, help="轮次 round")
+@click.option("--table", type=int, help="只删这一桌 only this table")
+@common
+def results_delete(event: str, round_no: int, table: int | None) -> int:
     from pipeline import rounds
 
-    with db.writing(_db(args)) as con:
-        events.load(con, args.event)
-        removed = rounds.delete_results(con, args.event, args.round, args.table)
-    _out(f"已删除第 {args.round} 轮 {removed} 桌的成绩（已记入审计） removed the results of "
-         f"{removed} table(s) of round {args.round} (kept in the audit)\n")
+    with db.writing(database()) as con:
+        events.load(con, event)
+        removed = rounds.delete_results(con, event, round_no, table)
+    out(f"已删除第 {round_no} 轮 {removed} 桌的成绩（已记入审计） removed the results of "
+        f"{removed} table(s) of round {round_no} (kept in the audit)\n")
     return 0
 
 
-def _export(args: argparse.Namespace, exporter, what: str) -> int:
+@click.group("export", help="导出对阵表、成绩登记表 export lists and sheets")
+def export() -> None:
+    pass
+
+
+def _export(event: str, round_no: int, out_file: str, exporter, what: str) -> int:
     """Both exports read one stored round and write one file."""
     from pipeline import rounds
 
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        pairs = rounds.pairings(con, event.event_id, args.round)
-    out = Path(args.out)
-    if out.is_dir():
-        raise UsageError(f"--out 是一个文件夹，请给出文件名 --out is a folder; give a file name: {out}")
-    if not out.parent.is_dir():
-        raise UsageError(f"文件夹不存在 the folder does not exist: {out.parent}")
-    exporter(pairs, f"{event.name} 第 {args.round} 轮{what}", out)
-    _out(f"已导出 exported {out}\n")
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        pairs = rounds.pairings(con, found.event_id, round_no)
+    path = Path(out_file)
+    if path.is_dir():
+        raise UsageError(f"--out 是一个文件夹，请给出文件名 --out is a folder; give a file name: "
+                         f"{path}")
+    if not path.parent.is_dir():
+        raise UsageError(f"文件夹不存在 the folder does not exist: {path.parent}")
+    exporter(pairs, f"{found.name} 第 {round_no} 轮{what}", path)
+    out(f"已导出 exported {path}\n")
     return 0
 
 
-@command("export pairings")
-def cmd_export_pairings(args: argparse.Namespace) -> int:
-    from pipeline.export.pairings import export_pairings
+def _export_options(suffixes: str):
+    def add(f):
+        f = common(f)
+        f = click.option("--out", "out_file", required=True,
+                         help=f"输出文件 output file ({suffixes})")(f)
+        f = click.option("--round", "round_no", type=int, required=True, help="轮次 round")(f)
+        return event_option()(f)
 
-    return _export(args, export_pairings, "对阵表")
-
-
-@command("export scoresheet")
-def cmd_export_scoresheet(args: argparse.Namespace) -> int:
-    from pipeline.export.scoresheet import export_scoresheet
-
-    return _export(args, export_scoresheet, "成绩登记表")
+    return add
 
 
-@command("draw")
-def cmd_draw(args: argparse.Namespace) -> int:
+@export.command("pairings", help="对阵表与查找座位 table list and seat index")
+@_export_options(".xlsx .csv .html")
+def export_pairings(event: str, round_no: int, out_file: str) -> int:
+    from pipeline.export.pairings import export_pairings as write
+
+    return _export(event, round_no, out_file, write, "对阵表")
+
+
+@export.command("scoresheet", help="预填的成绩登记表 pre-filled score sheet")
+@_export_options(".xlsx")
+def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
+    from pipeline.export.scoresheet import export_scoresheet as write
+
+    return _export(event, round_no, out_file, write, "成绩登记表")
+
+
+@click.command("draw", help="抽签编号、单人配对 number the teams by lot")
+@event_option()
+@click.option("--prefix", default="A", show_default=True, help="编号前缀 prefix (A → A1, A2 …)")
+@click.option("--seed", type=int, help="抽签种子 seed")
+@click.option("--in-order", is_flag=True, help="按表中顺序编号 in sheet order")
+@click.option("--separate-affiliations", is_flag=True,
+              help="单人配对时尽量不同单位 partners from different units where possible")
+@format_option(["table", "csv"])
+@common
+def draw(event: str, prefix: str, seed: int | None, in_order: bool,
+         separate_affiliations: bool, fmt: str) -> int:
     from pipeline import registration
 
-    with db.writing(_db(args)) as con:
-        events.load(con, args.event)
-        drawn, seed, unpaired = registration.draw(con, args.event, args.prefix, args.seed,
-                                                  args.in_order, args.separate_affiliations)
+    with db.writing(database()) as con:
+        events.load(con, event)
+        drawn, seed, unpaired = registration.draw(con, event, prefix, seed, in_order,
+                                                  separate_affiliations)
     title = f"抽签结果 draw: {drawn.height} 队 teams · 种子 seed {seed}"
-    _out(output.render(drawn, args.format, title))
-    if args.format != "table":
-        _err(f"抽签种子 draw seed: {seed}")
+    out(output.render(drawn, fmt, title))
+    if fmt != "table":
+        err(f"抽签种子 draw seed: {seed}")
     for name in unpaired:
-        _err(f"单人报名 {name} 暂无搭档，未编号 single without a partner, not numbered yet")
+        err(f"单人报名 {name} 暂无搭档，未编号 single without a partner, not numbered yet")
     return 0
 
 
-@command("checkin")
-def cmd_checkin(args: argparse.Namespace) -> int:
+@click.command("checkin", help="报到 check teams in")
+@event_option()
+@click.argument("teams", nargs=-1, metavar="[TEAM_NO]...")
+@click.option("--all", "everyone", is_flag=True, help="全部报到 every team")
+@common
+def checkin(event: str, teams: tuple[str, ...], everyone: bool) -> int:
     from pipeline import registration
 
-    if not args.all and not args.teams:
+    if not everyone and not teams:
         raise UsageError("请给出队号或 --all give team numbers or --all")
-    with db.writing(_db(args)) as con:
-        events.load(con, args.event)
-        count = registration.checkin(con, args.event, [t.upper() for t in args.teams],
-                                     args.all)
-    _out(f"已报到 checked in: {count}\n")
+    with db.writing(database()) as con:
+        events.load(con, event)
+        count = registration.checkin(con, event, [t.upper() for t in teams], everyone)
+    out(f"已报到 checked in: {count}\n")
     return 0
 
 
-@command("withdraw")
-def cmd_withdraw(args: argparse.Namespace) -> int:
+@click.command("withdraw", help="退赛 a team withdraws")
+@event_option()
+@click.argument("team", metavar="TEAM_NO")
+@click.option("--after-round", type=int, required=True, help="在第 N 轮后 after round N")
+@click.option("--reason", help="原因 reason")
+@common
+def withdraw(event: str, team: str, after_round: int, reason: str | None) -> int:
     from pipeline import registration
 
-    with db.writing(_db(args)) as con:
-        events.load(con, args.event)
-        registration.withdraw(con, args.event, args.team.upper(), args.after_round, args.reason)
-    _out(f"{args.team.upper()} 第 {args.after_round} 轮后退赛 withdrawn after round "
-         f"{args.after_round}\n")
+    with db.writing(database()) as con:
+        events.load(con, event)
+        registration.withdraw(con, event, team.upper(), after_round, reason)
+    out(f"{team.upper()} 第 {after_round} 轮后退赛 withdrawn after round {after_round}\n")
     return 0
 
 
-@command("reinstate")
-def cmd_reinstate(args: argparse.Namespace) -> int:
+@click.command("reinstate", help="撤销退赛 undo a withdrawal")
+@event_option()
+@click.argument("team", metavar="TEAM_NO")
+@common
+def reinstate(event: str, team: str) -> int:
     from pipeline import registration
 
-    with db.writing(_db(args)) as con:
-        events.load(con, args.event)
-        registration.reinstate(con, args.event, args.team.upper())
-    _out(f"{args.team.upper()} 已恢复 reinstated\n")
+    with db.writing(database()) as con:
+        events.load(con, event)
+        registration.reinstate(con, event, team.upper())
+    out(f"{team.upper()} 已恢复 reinstated\n")
     return 0
 
 
-@command("clock")
-def cmd_clock(args: argparse.Namespace) -> int:
+@click.group("clock", help="本轮计时 the round clock")
+def clock() -> None:
+    pass
+
+
+def _clock(event: str, action: str, round_no: int | None, minutes: float = 0,
+           fmt: str = "table") -> int:
     import json
 
     from pipeline import clockstore
 
-    if args.action == "status":
-        with db.reading(_db(args)) as con:
-            event = events.load(con, args.event)
-            state = clockstore.status(con, event, args.round)
+    if action == "status":
+        with db.reading(database()) as con:
+            found = events.load(con, event)
+            state = clockstore.status(con, found, round_no)
     else:
-        minutes = getattr(args, "minutes", None)
-        if args.action == "add-minutes" and minutes is None:
-            raise UsageError("paisai clock add-minutes --event ID N（减时：-- -5）")
-        with db.writing(_db(args)) as con:
-            event = events.load(con, args.event)
-            state = clockstore.change(con, event, args.action, args.round, minutes or 0)
-    if getattr(args, "format", "table") == "json":
-        _out(json.dumps(state.as_dict(), ensure_ascii=False) + "\n")
+        with db.writing(database()) as con:
+            found = events.load(con, event)
+            state = clockstore.change(con, found, action, round_no, minutes)
+    if fmt == "json":
+        out(json.dumps(state.as_dict(), ensure_ascii=False) + "\n")
     else:
-        minutes, seconds = divmod(state.remaining_seconds, 60)
-        _out(f"第 {state.round} 轮 round {state.round}: {state.state} · 剩余 remaining "
-             f"{minutes:02d}:{seconds:02d} · 已用 elapsed {state.elapsed_seconds // 60} 分钟\n")
+        left, seconds = divmod(state.remaining_seconds, 60)
+        out(f"第 {state.round} 轮 round {state.round}: {state.state} · 剩余 remaining "
+            f"{left:02d}:{seconds:02d} · 已用 elapsed {state.elapsed_seconds // 60} 分钟\n")
     return 0
 
 
-@command("late")
-def cmd_late(args: argparse.Namespace) -> int:
+def _clock_options(f):
+    f = common(f)
+    f = click.option("--round", "round_no", type=int, help="轮次（默认当前轮） round")(f)
+    return event_option()(f)
+
+
+def _clock_action(action: str, text: str) -> None:
+    @clock.command(action, help=text)
+    @_clock_options
+    def run(event: str, round_no: int | None) -> int:
+        return _clock(event, action, round_no)
+
+
+for _action, _text in (("start", "开始 start"), ("pause", "暂停 pause"), ("resume", "继续 resume"),
+                       ("stop", "结束 stop")):
+    _clock_action(_action, _text)
+
+
+@clock.command("add-minutes", help="加减时间 add minutes (减时 take off: -5 or -- -5)",
+               context_settings={"ignore_unknown_options": True})  # "-5" is a number here
+@_clock_options
+@click.argument("minutes", type=float, required=False)
+def clock_add_minutes(event: str, round_no: int | None, minutes: float | None) -> int:
+    if minutes is None:
+        raise UsageError("paisai clock add-minutes --event ID N（减时：-- -5）")
+    return _clock(event, "add-minutes", round_no, minutes)
+
+
+@clock.command("status", help="状态 status")
+@_clock_options
+@format_option(["table", "json"])
+def clock_status(event: str, round_no: int | None, fmt: str) -> int:
+    return _clock(event, "status", round_no, fmt=fmt)
+
+
+@click.command("late", help="迟到处理：按规则记为警告、罚分或弃权 a late arrival, recorded "
+                            "per the ruleset's ladder")
+@event_option()
+@click.option("--round", "round_no", type=int, required=True, help="轮次 round")
+@click.argument("team", metavar="TEAM_NO")
+@click.option("--minutes", type=float, required=True, help="迟到分钟数 minutes late")
+@common
+def late(event: str, round_no: int, team: str, minutes: float) -> int:
     from pipeline import clockstore
     from pipeline.ingest import ingest_rows
 
-    team = args.team.strip().upper()
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        action, kind, rows = clockstore.late_rows(con, event, args.round, team, args.minutes)
-    _out(f"{team}: {action.describe(args.minutes)}\n")
+    team = team.strip().upper()
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        action, kind, rows = clockstore.late_rows(con, found, round_no, team, minutes)
+    out(f"{team}: {action.describe(minutes)}\n")
     if rows:
-        ingest_rows(_db(args), args.event, kind, rows, source=f"迟到 late {team}",
-                    reason=f"迟到 {args.minutes:g} 分钟")
-        _out(f"已记录 recorded as {KIND_LABELS[kind]}\n")
+        ingest_rows(database(), event, kind, rows, source=f"迟到 late {team}",
+                    reason=f"迟到 {minutes:g} 分钟")
+        out(f"已记录 recorded as {KIND_LABELS[kind]}\n")
     elif action.action not in ("none", "warning"):
-        _out("请在罚分表中录入 enter it on the penalty sheet\n")
+        out("请在罚分表中录入 enter it on the penalty sheet\n")
     return 0
+
+
+COMMANDS = [pair, results, export, draw, checkin, withdraw, reinstate, clock, late]
+

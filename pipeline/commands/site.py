@@ -2,45 +2,68 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from pipeline.cli_support import _db, _out, command
+import click
+
+from pipeline.cli_support import common, database, event_option, out
 from pipeline.errors import UsageError
 
 
-@command("publish")
-def cmd_publish(args: argparse.Namespace) -> int:
-    from pipeline.publish import publish
+@click.command("publish", help="发布静态网站 publish a static site")
+@event_option()
+@click.option("--out", "out_dir", required=True, help="输出文件夹 output folder")
+@click.option("--base-url", help="网站地址（二维码） the site's address, for the QR")
+@common
+def publish(event: str, out_dir: str, base_url: str | None) -> int:
+    from pipeline.progress import progress
+    from pipeline.publish import publish as write_site
 
-    changed = publish(_db(args), args.event, Path(args.out), args.base_url)
-    _out(f"已发布 published {args.out}: {len(changed)} 个文件更新 files changed\n")
+    with progress("发布 publishing", total=None) as step:
+        changed = write_site(database(), event, Path(out_dir), base_url, on_page=step)
+    out(f"已发布 published {out_dir}: {len(changed)} 个文件更新 files changed\n")
     return 0
 
 
-@command("simulate")
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from pipeline.simulate import simulate
+@click.command("simulate", help="生成模拟赛事的表格 write a synthetic event")
+@click.option("--teams", type=int, required=True, help="队数 teams")
+@click.option("--rounds", "rounds_count", type=int, required=True,
+              help="轮数（规则轮数不足时随之提高） rounds (the preset's count is raised to it)")
+@click.option("--out", "out_dir", required=True, help="输出文件夹 output folder")
+@click.option("--seed", type=int, default=1, show_default=True, help="随机种子 seed")
+@click.option("--ruleset", default="suzhou-2025", show_default=True, help="规则 ruleset")
+@common
+def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: str) -> int:
+    from pipeline.progress import progress
+    from pipeline.simulate import simulate as run_simulation
 
-    if args.teams < 2 or args.rounds < 1:
+    if teams < 2 or rounds_count < 1:
         raise UsageError("至少 2 队 1 轮 at least 2 teams and 1 round")
-    made = simulate(args.teams, args.rounds, Path(args.out), args.seed, args.ruleset)
-    _out(f"已生成 wrote {made.entries} 与 and {len(made.rounds)} 轮成绩 round sheets in "
-         f"{made.folder}\n")
+    with progress("模拟 simulating", total=rounds_count) as step:
+        made = run_simulation(teams, rounds_count, Path(out_dir), seed, ruleset, on_round=step)
+    out(f"已生成 wrote {made.entries} 与 and {len(made.rounds)} 轮成绩 round sheets in "
+        f"{made.folder}\n")
     return 0
 
 
-@command("dashboard")
-def cmd_dashboard(args: argparse.Namespace) -> int:
+@click.command("dashboard", help="启动看板 start the dashboard")
+@click.option("--host", default="127.0.0.1", show_default=True, help="地址 address")
+@click.option("--port", type=int, default=8501, show_default=True, help="端口 port")
+@common
+def dashboard(host: str, port: int) -> int:
     from pipeline.serve import run_dashboard
 
-    return run_dashboard(_db(args), args.host, args.port)
+    return run_dashboard(database(), host, port)
 
 
-@command("demo")
-def cmd_demo(args: argparse.Namespace) -> int:
+@click.command("demo", help="载入演示赛事 load the demo event")
+@common
+def demo() -> int:
     from pipeline.demo import build_demo
 
-    event_id = build_demo(_db(args))
-    _out(f"演示赛事已载入 demo event loaded: {event_id} → {_db(args)}\n")
+    event_id = build_demo(database())
+    out(f"演示赛事已载入 demo event loaded: {event_id} → {database()}\n")
     return 0
+
+
+COMMANDS = [publish, simulate, dashboard, demo]

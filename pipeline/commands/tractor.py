@@ -2,27 +2,39 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
+import click
+
 from pipeline import db, events
-from pipeline.cli_support import _db, _out, command
+from pipeline.cli_support import common, database, out
 from pipeline.errors import UsageError
 
 
-@command("bracket")
-def cmd_bracket(args: argparse.Namespace) -> int:
+@click.group("bracket", invoke_without_command=True,
+             help="拖拉机小组赛与淘汰赛：不带子命令时显示赛程 Tractor groups and knockout: "
+                  "without an action, show the bracket")
+@click.option("--event", help="赛事编号 event id")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="输出格式 output format")
+@common
+@click.pass_context
+def bracket(ctx: click.Context, event: str | None, fmt: str) -> int:
     import json
 
     from pipeline.tractor import stages
 
-    with db.reading(_db(args)) as con:
-        event = events.load(con, args.event)
-        data = stages.view(con, event)
-    if args.format == "json":
-        _out(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    if ctx.invoked_subcommand is not None:
         return 0
-    _out(stages_text(event.name, data))
+    if not event:
+        raise click.UsageError("paisai bracket: --event is required")
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        data = stages.view(con, found)
+    if fmt == "json":
+        out(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    out(stages_text(found.name, data))
     return 0
 
 
@@ -55,36 +67,50 @@ def stages_text(name: str, data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-@command("bracket draw")
-def cmd_bracket_draw(args: argparse.Namespace) -> int:
+@bracket.command("draw", help="小组抽签与循环赛程 draw the groups")
+@click.option("--event", required=True, help="赛事编号 event id")
+@click.option("--groups", type=int, required=True, help="组数 number of groups")
+@click.option("--advance", type=int, required=True,
+              help="每组出线名额 teams advancing from each group")
+@click.option("--seeds", help="种子队文件（每行一个队号）seeded teams, one a line")
+@click.option("--seed", type=int, help="抽签种子 draw seed")
+@common
+def bracket_draw(event: str, groups: int, advance: int, seeds: str | None,
+                 seed: int | None) -> int:
     from pipeline.tractor import stages
 
-    seeds = []
-    if args.seeds:
+    seeded = []
+    if seeds:
         try:
-            text = Path(args.seeds).read_text(encoding="utf-8-sig")
+            text = Path(seeds).read_text(encoding="utf-8-sig")
         except OSError as exc:
             raise UsageError(f"无法读取种子文件 cannot read the seeds file: {exc.strerror}") \
                 from None
-        seeds = [line.split(",")[0].strip().upper() for line in text.splitlines()
-                 if line.strip() and line.split(",")[0].strip() not in {"队号", "team_no"}]
-    with db.writing(_db(args)) as con:
-        event = events.load(con, args.event)
-        seed = stages.draw(con, event, args.groups, args.advance, seeds, args.seed)
-        data = stages.view(con, event)
-    _out(stages_text(event.name, data))
-    _out(f"抽签种子 draw seed: {seed}\n")
+        seeded = [line.split(",")[0].strip().upper() for line in text.splitlines()
+                  if line.strip() and line.split(",")[0].strip() not in {"队号", "team_no"}]
+    with db.writing(database()) as con:
+        found = events.load(con, event)
+        used = stages.draw(con, found, groups, advance, seeded, seed)
+        data = stages.view(con, found)
+    out(stages_text(found.name, data))
+    out(f"抽签种子 draw seed: {used}\n")
     return 0
 
 
-@command("bracket next")
-def cmd_bracket_next(args: argparse.Namespace) -> int:
+@bracket.command("next", help="抽下一轮淘汰赛 draw the next knockout round")
+@click.option("--event", required=True, help="赛事编号 event id")
+@click.option("--seed", type=int, help="抽签种子 draw seed")
+@common
+def bracket_next(event: str, seed: int | None) -> int:
     from pipeline.tractor import stages
 
-    with db.writing(_db(args)) as con:
-        event = events.load(con, args.event)
-        name = stages.next_stage(con, event, args.seed)
-        data = stages.view(con, event)
-    _out(stages_text(event.name, data))
-    _out(f"已抽出 drawn: {name}\n")
+    with db.writing(database()) as con:
+        found = events.load(con, event)
+        name = stages.next_stage(con, found, seed)
+        data = stages.view(con, found)
+    out(stages_text(found.name, data))
+    out(f"已抽出 drawn: {name}\n")
     return 0
+
+
+COMMANDS = [bracket]

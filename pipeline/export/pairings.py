@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import polars as pl
 
 from pipeline.errors import UsageError
 from pipeline.export.workbook import new_workbook, write_sheet
-from pipeline.output import html_text, to_csv
+from pipeline.output import to_csv
+from pipeline.templating import render
 
 TABLE_HEADERS = ["桌号", "东西队号", "东西队名", "东西队员", "南北队号", "南北队名", "南北队员"]
 INDEX_HEADERS = ["查找 (队号/队名/队员)", "队号", "队名", "桌号", "方位"]
@@ -51,36 +51,8 @@ def seat_index(pairs: pl.DataFrame) -> pl.DataFrame:
 
 
 def _html(title: str, tables: pl.DataFrame, index: pl.DataFrame) -> str:
-    def rows(frame: pl.DataFrame) -> str:
-        cells = [pl.lit("<td>") + html_text(pl.col(c)) + pl.lit("</td>") for c in frame.columns]
-        return "\n".join(frame.select(
-            pl.concat_str([pl.lit("<tr>"), *cells, pl.lit("</tr>")])).to_series().to_list())
-
-    def head(headers: list[str]) -> str:
-        return "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>"
-
-    return f"""<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-@page {{ size: A4; margin: 12mm; }}
-body {{ font-family: "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; }}
-h1 {{ font-size: 20pt; text-align: center; }}
-table {{ border-collapse: collapse; width: 100%; margin-bottom: 8mm; }}
-th, td {{ border: 1px solid #333; padding: 4px 6px; font-size: 12pt; }}
-th {{ background: #eee; }}
-td:first-child {{ text-align: center; font-weight: bold; }}
-.index {{ page-break-before: always; }}
-</style></head><body>
-<h1>{html.escape(title)}</h1>
-<table>{head(TABLE_HEADERS)}
-{rows(tables)}
-</table>
-<h1 class="index">查找座位 Find your table</h1>
-<table>{head(INDEX_HEADERS)}
-{rows(index)}
-</table>
-</body></html>
-"""
+    return render("pairings.html", title=title, table_headers=TABLE_HEADERS,
+                  index_headers=INDEX_HEADERS, tables=tables.rows(), index=index.rows())
 
 
 def export_pairings(pairs: pl.DataFrame, title: str, out: Path) -> None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
-from pipeline import db
-from pipeline.errors import Problem
+from pipeline import db, events
+from pipeline.errors import PaisaiError, Problem
 from pipeline.levels import PASSED_A, format_level
 from pipeline.store import Stored
 from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay_game
@@ -332,8 +332,6 @@ def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
 
 
 def store_point_penalties(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
-    from pipeline.tractor.stages import rederive_games
-
     frame = rows.select("stage", "match_no", "game", "deal", "team_no", "points",
                         pl.col("reason").fill_null(""), "levels", "deal_lost", "choice")
     con.register("incoming_penalties", frame)
@@ -345,3 +343,33 @@ def store_point_penalties(con, event_id: str, rows: pl.DataFrame, source: str) -
         con.unregister("incoming_penalties")
     rederive_games(con, event_id, frame.select("stage", "match_no", "game").unique().rows())
     return Stored("point_penalties", frame.height, 0, 0)
+
+
+def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None:
+    """Replay stored deals of these games again (after point penalties changed)."""
+    event = events.load(con, event_id)
+    rules = event.ruleset.tractor
+    context = load(con, event_id)
+    for stage, match_no, game in keys:
+        deals = db.rows(con, "select deal, declarer_team, points, trump_cards from "
+                             "tractor_deals where event_id = ? and stage = ? and match_no = ? "
+                             "and game = ? order by deal", [event_id, stage, match_no, game])
+        if not deals:
+            continue
+        team_a, team_b, _ = context.matches[(stage, match_no)]
+        replayed = [penalised_deal(d, p, t, context.penalties.get((stage, match_no, game, n), []),
+                                   100 * rules["decks"]) for n, d, p, t in deals]
+        try:
+            state = replay_game(replayed, (team_a, team_b), rules["start_level"],
+                                rules["takeover"], rules["step"])
+        except DealError as exc:
+            raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后无法成立 "
+                              f"the game no longer stands with the penalties: {exc}") from None
+        a, b = state.levels[team_a], state.levels[team_b]
+        winner = game_winner(a, b)
+        if winner is None:
+            raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后级数相同 "
+                              "the penalties leave the game's levels equal")
+        con.execute("update tractor_games set a_level = ?, b_level = ?, winner = ? where "
+                    "event_id = ? and stage = ? and match_no = ? and game = ?",
+                    [a, b, winner, event_id, stage, match_no, game])

@@ -9,11 +9,10 @@ import duckdb
 import polars as pl
 
 from pipeline import db
-from pipeline.errors import PaisaiError, UsageError
+from pipeline.errors import UsageError
 from pipeline.events import Event
 from pipeline.tractor import bracket
 from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places
-from pipeline.tractor.scoring import DealError, game_winner, replay_game
 
 DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified"}
 
@@ -192,36 +191,3 @@ def _still_in(con, event: Event, played: pl.DataFrame) -> list[str]:
     if groups["winner"].null_count():
         return teams
     return sorted(_qualifiers(con, event))
-
-
-def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None:
-    """Replay stored deals of these games again (after point penalties changed)."""
-    from pipeline import events
-    from pipeline.tractor.sheets import load, penalised_deal
-
-    event = events.load(con, event_id)
-    rules = event.ruleset.tractor
-    context = load(con, event_id)
-    for stage, match_no, game in keys:
-        deals = db.rows(con, "select deal, declarer_team, points, trump_cards from "
-                             "tractor_deals where event_id = ? and stage = ? and match_no = ? "
-                             "and game = ? order by deal", [event_id, stage, match_no, game])
-        if not deals:
-            continue
-        team_a, team_b, _ = context.matches[(stage, match_no)]
-        replayed = [penalised_deal(d, p, t, context.penalties.get((stage, match_no, game, n), []),
-                                   100 * rules["decks"]) for n, d, p, t in deals]
-        try:
-            state = replay_game(replayed, (team_a, team_b), rules["start_level"],
-                                rules["takeover"], rules["step"])
-        except DealError as exc:
-            raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后无法成立 "
-                              f"the game no longer stands with the penalties: {exc}") from None
-        a, b = state.levels[team_a], state.levels[team_b]
-        winner = game_winner(a, b)
-        if winner is None:
-            raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后级数相同 "
-                              "the penalties leave the game's levels equal")
-        con.execute("update tractor_games set a_level = ?, b_level = ?, winner = ? where "
-                    "event_id = ? and stage = ? and match_no = ? and game = ?",
-                    [a, b, winner, event_id, stage, match_no, game])

@@ -1,0 +1,95 @@
+"""The code's layers point one way: no import circle anywhere, storage imports no domain
+module, and no private name is imported across modules (STYLE: Layers)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("pipeline", "schemas", "dashboard")
+STORAGE = {"pipeline.db", "pipeline.store"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+
+
+def _imports(path: Path, known: set[str]) -> list[tuple[str, list[str], int]]:
+    """(module imported, names imported from it, line) for every import, at any depth."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(a.name, [], node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                if sub in known:  # `from pipeline import db` imports the module pipeline.db
+                    found.append((sub, [], node.lineno))
+                else:
+                    found.append((node.module, [alias.name], node.lineno))
+    return [(m, names, line) for m, names, line in found
+            if m.split(".")[0] in PACKAGES]
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: {m for m, _, _ in _imports(path, known) if m in known and m != name}
+            for name, path in modules.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_no_import_circle():
+    assert _cycle(_graph()) is None, " → ".join(_cycle(_graph()) or [])
+
+
+def test_the_circle_finder_finds_one():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_storage_imports_no_domain_module():
+    graph = _graph()
+    for module in STORAGE:
+        domain = {m for m in graph[module] if m.startswith("pipeline.")} - {"pipeline.errors",
+                                                                           "pipeline.db"}
+        assert not domain, (module, domain)
+
+
+def test_no_private_name_is_imported_across_modules():
+    modules = _modules()
+    known = set(modules)
+    private = [(name, line, module, imported)
+               for name, path in modules.items()
+               for module, names, line in _imports(path, known)
+               for imported in names if imported.startswith("_") and imported != "__version__"]
+    assert not private, private
