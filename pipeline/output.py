@@ -10,6 +10,9 @@ import csv
 import io
 import json
 import math
+import os
+import shutil
+import sys
 import unicodedata
 
 import polars as pl
@@ -68,6 +71,8 @@ HEADERS_ZH = {
     "deduction": "扣分",
     "tables": "桌数",
     "total": "总分",
+    "quiz_score": "测试题得分",
+    "quiz_seconds": "答题用时",
 }
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -82,11 +87,6 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def _pad(text: str, width: int, right: bool) -> str:
-    fill = " " * (width - display_width(text))
-    return fill + text if right else text + fill
-
-
 def _cell(value: object) -> str:
     if value is None:
         return ""
@@ -95,18 +95,40 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def table(frame: pl.DataFrame, title: str | None = None) -> str:
-    headers = [HEADERS_ZH.get(c, c) for c in frame.columns]
-    numeric = [dtype.is_numeric() for dtype in frame.dtypes]
-    body = [[_cell(v) for v in row] for row in frame.iter_rows()]
-    widths = [max([display_width(h)] + [display_width(r[i]) for r in body])
-              for i, h in enumerate(headers)]
-    lines = [title] if title else []
-    lines.append("  ".join(_pad(h, w, n) for h, w, n in zip(headers, widths, numeric, strict=True)))
-    lines.append("  ".join("-" * w for w in widths))
-    for row in body:
-        lines.append("  ".join(_pad(v, w, n) for v, w, n in zip(row, widths, numeric, strict=True)))
-    return "\n".join(lines)
+def _console(buffer: io.StringIO):
+    """A console for people: the terminal's width and colour when stdout is a terminal (no
+    colour with NO_COLOR); otherwise plain text, never wrapped, for logs and pipes."""
+    from rich.console import Console
+
+    terminal = sys.stdout.isatty()
+    styled = terminal and not os.environ.get("NO_COLOR")
+    return Console(file=buffer, force_terminal=styled, no_color=not styled, highlight=False,
+                   width=shutil.get_terminal_size().columns if terminal else 100_000)
+
+
+def table(frame: pl.DataFrame, title: str | None = None,
+          row_styles: list[str | None] | None = None) -> str:
+    """A frame as an aligned table for people (Rich; CJK characters count double). A row's
+    style (e.g. "dim" for a withdrawn team, "bold" for the leader) shows on a terminal."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold",
+                 collapse_padding=True)
+    for column, dtype in zip(frame.columns, frame.dtypes, strict=True):
+        grid.add_column(HEADERS_ZH.get(column, column),
+                        justify="right" if dtype.is_numeric() else "left",
+                        no_wrap=not sys.stdout.isatty())
+    styles = row_styles or [None] * frame.height
+    for row, style in zip(frame.iter_rows(), styles, strict=True):
+        grid.add_row(*(Text(_cell(v)) for v in row), style=style)
+    buffer = io.StringIO()
+    console = _console(buffer)
+    if title:
+        console.print(Text(title), soft_wrap=True)
+    console.print(grid)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").splitlines())
 
 
 def safe_text(value: object) -> object:
@@ -149,9 +171,16 @@ def problem_report(errors: SheetErrors) -> str:
     return "\n".join(lines)
 
 
-def render(frame: pl.DataFrame, fmt: str, title: str | None = None) -> str:
+STATUS_ZH = {"active": "正常", "withdrawn": "退赛", "absent": "缺席"}
+
+
+def render(frame: pl.DataFrame, fmt: str, title: str | None = None,
+           row_styles: list[str | None] | None = None) -> str:
+    """CSV and JSON for programs (code names, values as stored); a table for people."""
     if fmt == "csv":
         return to_csv(frame)
     if fmt == "json":
         return to_json(frame) + "\n"
-    return table(frame, title) + "\n"
+    if "status" in frame.columns:  # people read 正常 / 退赛 / 缺席
+        frame = frame.with_columns(pl.col("status").replace(STATUS_ZH))
+    return table(frame, title, row_styles) + "\n"

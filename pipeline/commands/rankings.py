@@ -27,7 +27,9 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
     columns = scoring.STANDINGS_COLUMNS + [k for k in scoring.EXTRA_COLUMNS if k in keys] + \
         ["status"]
     title = f"{found.name} — 第 {after} 轮后排名 ranking after round {after}"
-    out(output.render(ranking.select(columns), fmt, title))
+    styles = ["dim" if status != "active" else "bold green" if rank == 1 else None
+              for rank, status in ranking.select("rank", "status").iter_rows()]
+    out(output.render(ranking.select(columns), fmt, title, styles))
     return 0
 
 
