@@ -1,0 +1,31 @@
+"""Each sheet kind in one place: its pandera model (`MODEL`, the cell checks, from
+`schemas/`), its casts from text cells (`casts()`) and its row-spanning checks against the
+event as stored (`check`). `pipeline.validate` only runs them in order."""
+
+from pipeline.sheets.kinds import (
+    deals,
+    entries,
+    fouls,
+    matches,
+    penalties,
+    players,
+    point_penalties,
+    quiz,
+    results,
+    tractor_deals,
+)
+
+KINDS = {
+    "entries": entries,
+    "players": players,
+    "results": results,
+    "deals": deals,
+    "penalties": penalties,
+    "fouls": fouls,
+    "quiz": quiz,
+    "matches": matches,
+    "tractor_deals": tractor_deals,
+    "point_penalties": point_penalties,
+}
+
+__all__ = ["KINDS"]

@@ -1,0 +1,119 @@
+"""What every sheet kind's checks share: the event as stored, where a problem is, and the
+checks more than one kind runs (unregistered teams, a round too far ahead)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import polars as pl
+
+from pipeline.errors import REPORT_LIMIT, Problem
+from pipeline.ruleset import Ruleset
+from pipeline.sheets.headers import ALIASES
+from pipeline.sheets.read import ROW, RawSheet
+
+SHEET = "_sheet"
+FILE = "_file"
+
+
+@dataclass(frozen=True)
+class EventContext:
+    """What validation needs to know of the event as stored."""
+
+    teams: frozenset[str]
+    pairings: pl.DataFrame  # round, table_no, ew_team, ns_team (byes excluded)
+    results: pl.DataFrame  # round, table_no, ew_team, ns_team, ew_level, ns_level, has_deals
+    ruleset: Ruleset
+    tractor: object = None  # pipeline.tractor.sheets.TractorContext for Tractor events
+    any_round: bool = False  # --force: results for a round beyond the next one are taken
+
+
+class Where:
+    """Turns a row of a typed frame and a code name into a Problem as the user sees it, and
+    counts the failures beyond the report's limit by column instead of building them."""
+
+    def __init__(self, sheets: list[RawSheet]):
+        self.written = {s.sheet: s.written for s in sheets}
+        self.kind = sheets[0].kind
+        self.more: dict[str, int] = {}
+
+    def flagged(self, frame: pl.DataFrame, mask: pl.Expr, code: str) -> Iterator[dict]:
+        """The rows where a check on column `code` fails (the checks run column-wise; only
+        failures are visited, and only the first REPORT_LIMIT of them)."""
+        failing = frame.filter(mask.fill_null(False))
+        if failing.height > REPORT_LIMIT:
+            self.count_more(code, failing.height - REPORT_LIMIT)
+            failing = failing.head(REPORT_LIMIT)
+        return failing.iter_rows(named=True)
+
+    def count_more(self, code: str, n: int) -> None:
+        column = self.column(next(iter(self.written), ""), code)
+        self.more[column] = self.more.get(column, 0) + n
+
+    def column(self, sheet: str, code: str) -> str:
+        written = self.written.get(sheet, {})
+        return written.get(code) or ALIASES[self.kind][code][0]
+
+    def problem(self, row: dict, code: str, value: object, message: str) -> Problem:
+        shown = "" if value is None else str(value)
+        return Problem(row[FILE], row[SHEET], row[ROW], self.column(row[SHEET], code), shown,
+                       message)
+
+
+def unregistered(frame: pl.DataFrame, code: str, context: EventContext, where: Where):
+    registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
+    for row in where.flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered),
+                              code):
+        yield where.problem(row, code, row[code], "队号未报名 team is not registered")
+
+
+def allowed_rounds(known: set[int], incoming: set[int]) -> set[int]:
+    """The rounds a sheet may report: paired or reported ones, and each next round in turn.
+
+    >>> sorted(allowed_rounds({1}, {1, 2, 3, 5}))
+    [1, 2, 3]
+    >>> sorted(allowed_rounds(set(), {3}))
+    []
+    """
+    allowed = set(known)
+    latest = max(known, default=0)
+    for round_no in sorted(incoming):
+        if round_no <= latest + 1:
+            allowed.add(round_no)
+            latest = max(latest, round_no)
+    return allowed
+
+
+def round_too_far(typed: pl.DataFrame, context: EventContext, where: Where):
+    """Results for a round that is neither paired nor the next one (round 3 while round 1 is
+    unreported) could never be paired around: refused unless forced."""
+    if context.any_round:
+        return
+    known = set(context.pairings["round"].to_list()) | set(context.results["round"].to_list())
+    incoming = set(typed["round"].drop_nulls().to_list())
+    allowed = pl.Series(sorted(allowed_rounds(known, incoming)), dtype=pl.Int64).implode()
+    latest = max(known, default=0)
+    for row in where.flagged(typed, ~pl.col("round").is_in(allowed), "round"):
+        yield where.problem(
+            row, "round", row["round"],
+            f"第 {row['round']} 轮既未编排也不是下一轮（已到第 {latest} 轮）；确需录入请加 --force "
+            f"round {row['round']} is neither paired nor the next round (the event is at round "
+            f"{latest}); add --force to store it anyway")
+
+
+def check_team_refs(
+    typed: pl.DataFrame, context: EventContext, where: Where
+) -> tuple[pl.DataFrame, list[Problem]]:
+    return typed, list(unregistered(typed, "team_no", context, where))
+
+
+def tractor_only(check):
+    def run(typed, context, where):
+        if context.tractor is None:
+            file, sheet = (typed[FILE][0], typed[SHEET][0]) if typed.height else ("", "")
+            return typed, [Problem(file, sheet, None, "", "", "这是拖拉机的表，本赛事不是拖拉机赛事 "
+                                   "a Tractor sheet for an event that is not Tractor")]
+        return check(typed, context, where)
+
+    return run

@@ -1,0 +1,33 @@
+"""Tractor games (拖拉机比赛结果), and matches decided without play. The row-spanning checks are in
+`pipeline.tractor.sheets`."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.sheets.kinds.base import tractor_only
+from pipeline.tractor import sheets as tractor_sheets
+from schemas import checks as ck
+from schemas.tractor import MatchesSheet
+
+MODEL = MatchesSheet
+
+
+def casts() -> list[pl.Expr]:
+    """Text cells to typed columns (a cell that does not cast becomes null: its problem is
+    already listed by the model)."""
+    return [
+        pl.col("stage").str.strip_chars().alias("stage"),
+        ck.as_int("match").alias("match_no"),
+        ck.as_int("game").alias("game"),
+        ck.normalized("team_a").alias("team_a"),
+        ck.normalized("team_b").alias("team_b"),
+        ck.as_level("a_level").alias("a_level"),
+        ck.as_level("b_level").alias("b_level"),
+        ck.normalized("winner").alias("winner"),
+        ck.normalized("forfeit").alias("forfeit"),
+        ck.normalized("disqualified").alias("disqualified"),
+    ]
+
+
+check = tractor_only(tractor_sheets.check_matches)

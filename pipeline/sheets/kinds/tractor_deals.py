@@ -1,0 +1,30 @@
+"""Tractor deals (拖拉机逐盘记分), replayed into games. The row-spanning checks are in
+`pipeline.tractor.sheets`."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.sheets.kinds.base import tractor_only
+from pipeline.tractor import sheets as tractor_sheets
+from schemas import checks as ck
+from schemas.tractor import TractorDealsSheet
+
+MODEL = TractorDealsSheet
+
+
+def casts() -> list[pl.Expr]:
+    """Text cells to typed columns (a cell that does not cast becomes null: its problem is
+    already listed by the model)."""
+    return [
+        pl.col("stage").str.strip_chars().alias("stage"),
+        ck.as_int("match").alias("match_no"),
+        ck.as_int("game").alias("game"),
+        ck.as_int("deal").alias("deal"),
+        ck.normalized("declarer_team").alias("declarer_team"),
+        ck.as_int("points").alias("points"),
+        ck.as_int("trump_cards").alias("trump_cards"),
+    ]
+
+
+check = tractor_only(tractor_sheets.check_deals)
