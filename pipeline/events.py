@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import secrets
 from dataclasses import dataclass
 
 import duckdb
@@ -45,6 +46,8 @@ def create(
         "values (?, ?, ?, ?, ?)",
         [event_id, name.strip(), rules.name, rules.source, event_date],
     )
+    # drawn once, kept: the lots that break ties no ranking key can break
+    con.execute("insert into event_lots values (?, ?)", [event_id, secrets.randbelow(10**6)])
     return Event(event_id, name.strip(), rules, event_date)
 
 
@@ -87,3 +90,7 @@ def close(con: duckdb.DuckDBPyConnection, event_id: str, closed: bool = True) ->
     load(con, event_id)
     con.execute("update events set closed_at = case when ? then current_timestamp end "
                 "where event_id = ?", [closed, event_id])
+
+
+def lot_seed(con: duckdb.DuckDBPyConnection, event_id: str) -> int | None:
+    return db.scalar(con, "select seed from event_lots where event_id = ?", [event_id])

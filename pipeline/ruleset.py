@@ -29,9 +29,11 @@ DEFAULTS: dict[str, Any] = {
     "rounds": 0,
     "team_size": 1,
     "scoring": {
-        "win": 3,
+        "win": 3,  # match points may be fractions (1 / 0.5 / 0)
         "draw": 1,
         "loss": 0,
+        "absent": None,  # a team that does not show (forfeits); default: the loss points
+        "bye_points": None,  # a bye; default: the win points (or draw with bye = "draw")
         "level_diff_base": 13,
         "equal_levels": "draw",
         "forfeit_level_diff": 3,
@@ -48,6 +50,14 @@ DEFAULTS: dict[str, Any] = {
     "ranking": {
         "keys": ["match_points", "level_diff_score", "levels", "team_no"],
         "pairing_keys": ["match_points", "level_diff_score", "levels", "team_no"],
+        "head_to_head": {
+            # all_met: only when every tied team has played every other (FIDE); two_teams:
+            # only when exactly two are tied and have met; mini_league: the games among all
+            # the tied teams, whatever was played
+            "applies": "mini_league",
+            "counts": "match_points",  # or "wins" (a loss is never credit)
+            "reapply": False,  # again within each sub-group still tied, and only there
+        },
     },
     "pairing": {
         "system": "snake4",
@@ -86,6 +96,14 @@ DEFAULTS: dict[str, Any] = {
 
 RANKING_KEYS = {
     "match_points": "积分 (desc)",
+    "levels_gained": "累积小分：各局升级数之和（所达级数减起始级） (desc)",
+    "buchholz_cut1": "对手分去掉最低一个 Buchholz cut 1 (desc)",
+    "median_buchholz": "对手分去掉最高与最低 median Buchholz (desc)",
+    "sonneborn_berger": "索伯分：所胜对手积分 + 所和对手积分之半 (desc)",
+    "opponents_level_diff": "对手级差分之和 (desc)",
+    "progressive": "累进分：每轮后累计积分之和 (desc)",
+    "games_won": "胜局数（拖拉机、团体赛按桌） (desc)",
+    "lot": "抽签（种子保存于赛事，排名时打印） (asc)",
     "vp": "级差换算积分 VP (desc)",
     "level_points": "牌级积分：打到几积几分 (desc)",
     "head_to_head": "相互间胜负 among exactly the tied teams (desc)",
@@ -108,14 +126,21 @@ CHOICES = {
     ("pairing", "seats"): {"rank", "balance", "draw_number"},
     ("discipline",): {"guandan", "tractor"},
     ("format",): {"", "swiss", "knockout"},
+    ("ranking", "head_to_head", "applies"): {"all_met", "two_teams", "mini_league"},
+    ("ranking", "head_to_head", "counts"): {"match_points", "wins"},
 }
 
+
+# Settings that take a fraction as well as a whole number (1 / 0.5 / 0 points)
+FRACTIONS = {("scoring", k) for k in ("win", "draw", "loss", "absent", "bye_points")}
 
 # The sane range of each number in a ruleset (for a list, of each of its items).
 RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("rounds",): (0, 1_000),  # 0: as many rounds as the organizer pairs
     ("team_size",): (1, 8),
     ("scoring", "win"): (-1_000, 1_000),
+    ("scoring", "absent"): (-1_000, 1_000),
+    ("scoring", "bye_points"): (-1_000, 1_000),
     ("scoring", "draw"): (-1_000, 1_000),
     ("scoring", "loss"): (-1_000, 1_000),
     ("scoring", "level_diff_base"): (0, 1_000),
@@ -181,13 +206,35 @@ class Ruleset:
         return self.format == "swiss" or (not self.format and self.discipline == "guandan")
 
     @property
+    def points(self) -> dict[str, float]:
+        """Match points of each outcome, the defaults of `absent` and `bye_points` filled in."""
+        s = self.scoring
+        bye = s["win"] if s["bye"] == "win" else s["draw"]
+        return {"win": s["win"], "draw": s["draw"], "loss": s["loss"],
+                "absent": s["loss"] if s["absent"] is None else s["absent"],
+                "bye": bye if s["bye_points"] is None else s["bye_points"]}
+
+    @property
+    def fractional_points(self) -> bool:
+        """True when some match points are fractions (totals are then printed as such)."""
+        return any(float(v) != int(v) for v in self.points.values())
+
+    @property
     def sql_params(self) -> dict[str, Any]:
         """Scoring settings as named SQL parameters."""
         s = self.scoring
+        points = {k: float(v) for k, v in self.points.items()}
+        h2h = self.ranking["head_to_head"]
         return {
-            "win_points": s["win"],
-            "draw_points": s["draw"],
-            "loss_points": s["loss"],
+            "win_points": points["win"],
+            "draw_points": points["draw"],
+            "loss_points": points["loss"],
+            "absent_points": points["absent"],
+            "bye_points": points["bye"],
+            "h2h_applies": h2h["applies"],
+            "h2h_counts": h2h["counts"],
+            "h2h_reapply": h2h["reapply"],
+            "start_level": self.tractor["start_level"] if self.discipline == "tractor" else 2,
             "level_diff_base": s["level_diff_base"],
             "forfeit_level_diff": s["forfeit_level_diff"],
             "forfeit_penalty_target": s["forfeit_penalty_target"],
@@ -216,7 +263,11 @@ def _merge(defaults: dict[str, Any], given: dict[str, Any], path: tuple[str, ...
             merged[key] = _merge(default, value, (*path, key))
             continue
         expected = type(default)
-        ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+        if (*path, key) in FRACTIONS:
+            expected = float
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
         if not ok:
             raise UsageError(
                 f"规则设置 {where} 类型错误 wrong type: {value!r}, 应为 expected {expected.__name__}"

@@ -6,6 +6,8 @@ module only stacks the layers as CTEs and binds the ruleset's values as paramete
 
 from __future__ import annotations
 
+import re
+
 import duckdb
 import polars as pl
 
@@ -16,7 +18,6 @@ STANDINGS_COLUMNS = [
     "rank", "team_no", "team_name", "played", "wins", "draws", "losses",
     "match_points", "level_diff_score", "levels", "net_levels",
 ]
-EXTRA_COLUMNS = ["vp", "buchholz", "quiz_score", "quiz_seconds"]  # shown when a key uses them
 
 
 def compose(layers: list[str], final: str, order_by: str) -> str:
@@ -40,12 +41,19 @@ def _params(event: Event, max_round: int, keys: list[str]) -> dict:
     }
 
 
+def bind(query: str, params: dict) -> dict:
+    """The parameters a query uses (DuckDB refuses any it does not).
+
+    >>> bind("select $a + $ab", {"a": 1, "ab": 2, "b": 3})
+    {'a': 1, 'ab': 2}
+    """
+    return {k: v for k, v in params.items() if re.search(rf"\${k}\b", query)}
+
+
 def team_rounds(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:
     """One row per team per round up to max_round, with the round's points."""
     query = compose(["stg_results"], "team_rounds", "round, team_no")
-    params = _params(event, max_round, [])
-    del params["ranking_keys"]
-    return db.frame(con, query, params)
+    return db.frame(con, query, bind(query, _params(event, max_round, [])))
 
 
 def standings(
@@ -61,4 +69,23 @@ def standings(
     if max_round is None:
         max_round = latest_round(con, event.event_id)
     query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
-    return db.frame(con, query, _params(event, max_round, keys or event.ruleset.ranking["keys"]))
+    ranking = db.frame(con, query, bind(query, _params(
+        event, max_round, keys or event.ruleset.ranking["keys"])))
+    if not event.ruleset.fractional_points:  # whole points print as whole numbers
+        ranking = ranking.with_columns(pl.col(c).cast(pl.Int64) for c in WHOLE_WHEN_WHOLE)
+    return ranking
+
+
+# points columns that are whole numbers when the ruleset's points are
+WHOLE_WHEN_WHOLE = ["match_points", "buchholz", "buchholz_cut1", "median_buchholz",
+                    "progressive", "head_to_head", "carried_points"]
+
+
+def key_columns(keys: list[str]) -> list[str]:
+    """The columns that show each ranking key's value, in the ruleset's order, after the
+    standard columns (team_no and the standard ones are there already).
+
+    >>> key_columns(["level_points", "head_to_head", "net_levels", "team_no"])
+    ['level_points', 'head_to_head']
+    """
+    return [k for k in keys if k not in STANDINGS_COLUMNS]

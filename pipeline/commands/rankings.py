@@ -23,10 +23,13 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
         if after < 0:
             raise UsageError("轮次不能为负 round must not be negative")
         ranking = scoring.standings(con, found, after)
+        seed = events.lot_seed(con, found.event_id)
     keys = found.ruleset.ranking["keys"]
-    columns = scoring.STANDINGS_COLUMNS + [k for k in scoring.EXTRA_COLUMNS if k in keys] + \
-        ["status"]
+    carried = ["carried_points"] if ranking["carried_points"].is_not_null().any() else []
+    columns = scoring.STANDINGS_COLUMNS + scoring.key_columns(keys) + carried + ["status"]
     title = f"{found.name} — 第 {after} 轮后排名 ranking after round {after}"
+    if "lot" in keys:
+        title += f"\n抽签种子 lot seed: {seed}"
     styles = ["dim" if status != "active" else "bold green" if rank == 1 else None
               for rank, status in ranking.select("rank", "status").iter_rows()]
     out(output.render(ranking.select(columns), fmt, title, styles))

@@ -1,5 +1,7 @@
--- marts: one row per registered team of the event, ranked by the ruleset's keys in order.
--- Needs team_rounds. $ranking_keys is the ruleset's list of key names (RULES 5).
+-- marts: one row per registered team of the event, ranked by the ruleset's keys in order,
+-- with every key's value in a column named as the key (RULES 5). Needs team_rounds.
+-- $ranking_keys is the ruleset's list of key names; head-to-head follows
+-- [ranking.head_to_head] ($h2h_applies, $h2h_counts, $h2h_reapply).
 with
 
 registered as (
@@ -27,11 +29,15 @@ totals as (
         count(*) filter (where outcome = 'win') as wins,
         count(*) filter (where outcome = 'draw') as draws,
         count(*) filter (where outcome = 'loss') as losses,
-        sum(match_points)::bigint as match_points,
+        sum(match_points)::double as match_points,
         sum(level_diff_score)::bigint as level_diff_score,
         sum(vp)::bigint as vp,
         sum(levels)::bigint as levels,
-        sum(net_levels)::bigint as net_levels
+        sum(net_levels)::bigint as net_levels,
+        sum(levels - $start_level) filter (where not is_bye)::bigint as levels_gained,
+        sum(games_won)::bigint as games_won,
+        -- 累进分: the running total after each round, summed
+        sum(match_points * ($max_round - round + 1))::double as progressive
     from team_rounds
     group by team_no
 ),
@@ -49,6 +55,12 @@ orphan_penalties as (
     group by p.team_no
 ),
 
+carried as (
+    -- totals carried over from an earlier event or a carry-over sheet
+    select team_no, match_points, level_diff_score, levels, net_levels, levels_gained
+    from carried_totals where event_id = $event_id
+),
+
 quiz_scores as (
     select team_no, quiz_score, quiz_seconds from quiz where event_id = $event_id
 ),
@@ -60,25 +72,45 @@ joined as (
         coalesce(t.wins, 0) as wins,
         coalesce(t.draws, 0) as draws,
         coalesce(t.losses, 0) as losses,
-        coalesce(t.match_points, 0) - coalesce(o.match_points, 0) as match_points,
-        coalesce(t.level_diff_score, 0) - coalesce(o.level_diff_score, 0) as level_diff_score,
+        round(coalesce(t.match_points, 0) - coalesce(o.match_points, 0)
+              + coalesce(c.match_points, 0), 6) as match_points,
+        coalesce(t.level_diff_score, 0) - coalesce(o.level_diff_score, 0)
+            + coalesce(c.level_diff_score, 0) as level_diff_score,
         coalesce(t.vp, 0) as vp,
-        coalesce(t.levels, 0) - coalesce(o.levels, 0) as levels,
-        coalesce(t.net_levels, 0) as net_levels,
+        coalesce(t.levels, 0) - coalesce(o.levels, 0) + coalesce(c.levels, 0) as levels,
+        coalesce(t.net_levels, 0) + coalesce(c.net_levels, 0) as net_levels,
+        coalesce(t.levels_gained, 0) + coalesce(c.levels_gained, 0) as levels_gained,
+        coalesce(t.games_won, 0) as games_won,
+        round(coalesce(t.progressive, 0), 6) as progressive,
+        c.match_points as carried_points,
         q.quiz_score,
         q.quiz_seconds
     from registered as r
     left join totals as t using (team_no)
     left join orphan_penalties as o using (team_no)
+    left join carried as c using (team_no)
     left join quiz_scores as q using (team_no)
 ),
 
-buchholz as (
-    -- 对手分: the match points of every opponent met, summed
-    select tr.team_no, sum(o.match_points)::bigint as opponents_points
+opponents as (
+    -- 对手分 and its variants: each game's opponent with the opponent's totals
+    select tr.team_no, o.match_points as points, o.level_diff_score,
+           case tr.outcome when 'win' then 1.0 when 'draw' then 0.5 else 0.0 end as scored
     from team_rounds as tr
     join joined as o on o.team_no = tr.opponent
-    group by tr.team_no
+),
+
+opponent_keys as (
+    select
+        team_no,
+        round(sum(points), 6) as buchholz,
+        round(sum(points) - min(points), 6) as buchholz_cut1,
+        round(case when count(*) >= 3 then sum(points) - min(points) - max(points)
+                   else 0 end, 6) as median_buchholz,
+        round(sum(points * scored), 6) as sonneborn_berger,
+        sum(level_diff_score)::bigint as opponents_level_diff
+    from opponents
+    group by team_no
 ),
 
 ranking_keys as (
@@ -98,45 +130,137 @@ key_values as (
             when 'level_points' then -j.levels
             when 'net_levels' then -j.net_levels
             when 'wins' then -j.wins
-            when 'buchholz' then -coalesce(b.opponents_points, 0)
+            when 'levels_gained' then -j.levels_gained
+            when 'games_won' then -j.games_won
+            when 'progressive' then -j.progressive
+            when 'buchholz' then -coalesce(b.buchholz, 0)
+            when 'buchholz_cut1' then -coalesce(b.buchholz_cut1, 0)
+            when 'median_buchholz' then -coalesce(b.median_buchholz, 0)
+            when 'sonneborn_berger' then -coalesce(b.sonneborn_berger, 0)
+            when 'opponents_level_diff' then -coalesce(b.opponents_level_diff, 0)
             when 'quiz_score' then -coalesce(j.quiz_score, 0)
             when 'quiz_seconds' then coalesce(j.quiz_seconds, 1e12)
+            when 'lot' then (hash(j.team_no || ':' || (select coalesce(max(seed), 0) from event_lots where event_id = $event_id)::varchar) % 1000000007)
             when 'team_no' then j.team_order
         end::double as value
     from joined as j
     cross join ranking_keys as k
-    left join buchholz as b using (team_no)
+    left join opponent_keys as b using (team_no)
 ),
 
 h2h_position as (
     select min(position) as position from ranking_keys where key_name = 'head_to_head'
 ),
 
-tie_groups as (
+games as (
+    -- every game between two registered teams, counted as the ruleset says
+    select team_no, opponent,
+           case when $h2h_counts = 'wins' then (outcome = 'win')::int::double
+                else match_points::double end as credit
+    from team_rounds
+    where opponent is not null
+),
+
+group_0 as (
     -- teams equal on every key before head_to_head form one group
     select v.team_no,
-           list(v.value order by v.position) filter (where v.position < h.position) as prefix
+           list(v.value order by v.position) filter (where v.position < h.position) as tie_key
     from key_values as v
     cross join h2h_position as h
     group by v.team_no
 ),
 
+credit_1 as (
+    select g.team_no, g.tie_key, coalesce(sum(x.credit), 0) as credit,
+           count(distinct x.opponent) as met
+    from group_0 as g
+    left join games as x on x.team_no = g.team_no
+        and x.opponent in (select o.team_no from group_0 as o where o.tie_key = g.tie_key)
+    group by g.team_no, g.tie_key
+),
+
+h2h_1 as (
+    -- all_met: every tied team met every other; two_teams: two tied teams that met
+    select team_no, tie_key,
+           case
+               when count(*) over w < 2 then 0
+               when $h2h_applies = 'all_met' and min(met) over w < count(*) over w - 1 then 0
+               when $h2h_applies = 'two_teams' and (count(*) over w <> 2 or min(met) over w = 0)
+                   then 0
+               else credit
+           end as value
+    from credit_1
+    window w as (partition by tie_key)
+),
+
+group_1 as (
+    select team_no, list_append(tie_key, value) as tie_key from h2h_1
+),
+
+credit_2 as (
+    select g.team_no, g.tie_key, coalesce(sum(x.credit), 0) as credit,
+           count(distinct x.opponent) as met
+    from group_1 as g
+    left join games as x on x.team_no = g.team_no
+        and x.opponent in (select o.team_no from group_1 as o where o.tie_key = g.tie_key)
+    group by g.team_no, g.tie_key
+),
+
+h2h_2 as (
+    -- reapply: head-to-head again within each sub-group still tied, and only there
+    select team_no, tie_key,
+           case
+               when not $h2h_reapply or count(*) over w < 2 then 0
+               when $h2h_applies = 'all_met' and min(met) over w < count(*) over w - 1 then 0
+               when $h2h_applies = 'two_teams' and (count(*) over w <> 2 or min(met) over w = 0)
+                   then 0
+               else credit
+           end as value
+    from credit_2
+    window w as (partition by tie_key)
+),
+
+group_2 as (
+    select team_no, list_append(tie_key, value) as tie_key from h2h_2
+),
+
+credit_3 as (
+    select g.team_no, g.tie_key, coalesce(sum(x.credit), 0) as credit,
+           count(distinct x.opponent) as met
+    from group_2 as g
+    left join games as x on x.team_no = g.team_no
+        and x.opponent in (select o.team_no from group_2 as o where o.tie_key = g.tie_key)
+    group by g.team_no, g.tie_key
+),
+
+h2h_3 as (
+    select team_no,
+           case
+               when not $h2h_reapply or count(*) over w < 2 then 0
+               when $h2h_applies = 'all_met' and min(met) over w < count(*) over w - 1 then 0
+               when $h2h_applies = 'two_teams' and (count(*) over w <> 2 or min(met) over w = 0)
+                   then 0
+               else credit
+           end as value
+    from credit_3
+    window w as (partition by tie_key)
+),
+
 head_to_head as (
-    -- match points from the games among exactly the tied teams
-    select g.team_no, coalesce(sum(tr.match_points), 0) as points
-    from tie_groups as g
-    left join team_rounds as tr on tr.team_no = g.team_no
-        and tr.opponent in (select o.team_no from tie_groups as o where o.prefix = g.prefix)
-    group by g.team_no
+    select h1.team_no, h1.value as h2h_1, h2.value as h2h_2, h3.value as h2h_3
+    from h2h_1 as h1
+    join h2h_2 as h2 using (team_no)
+    join h2h_3 as h3 using (team_no)
 ),
 
 sort_keys as (
     select
         v.team_no,
-        list(
-            case when v.key_name = 'head_to_head' then -h.points::double else v.value end
+        flatten(list(
+            case when v.key_name = 'head_to_head' then [-h.h2h_1, -h.h2h_2, -h.h2h_3]
+                 else [v.value] end
             order by v.position
-        ) as sort_key
+        )) as sort_key
     from key_values as v
     left join head_to_head as h using (team_no)
     group by v.team_no
@@ -146,10 +270,20 @@ final as (
     select
         rank() over (order by s.sort_key) as rank,
         j.*,
-        coalesce(b.opponents_points, 0) as buchholz
+        j.levels as level_points,
+        coalesce(b.buchholz, 0) as buchholz,
+        coalesce(b.buchholz_cut1, 0) as buchholz_cut1,
+        coalesce(b.median_buchholz, 0) as median_buchholz,
+        coalesce(b.sonneborn_berger, 0) as sonneborn_berger,
+        coalesce(b.opponents_level_diff, 0) as opponents_level_diff,
+        case when h.team_no is null then null
+             else round(h.h2h_1, 6) end as head_to_head,
+        (hash(j.team_no || ':' || (select coalesce(max(seed), 0) from event_lots where event_id = $event_id)::varchar) % 1000000007) as lot,
+        s.sort_key
     from joined as j
     join sort_keys as s using (team_no)
-    left join buchholz as b using (team_no)
+    left join opponent_keys as b using (team_no)
+    left join head_to_head as h using (team_no)
 )
 
 select * from final

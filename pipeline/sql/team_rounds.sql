@@ -52,6 +52,7 @@ matches as (
         bool_or(s.opponent_won_last_deal) as opponent_won_last_deal,
         sum(s.own_level - s.opp_level) as net,
         sum(s.own_level) as own_levels,
+        count(*) filter (where s.own_level > s.opp_level or s.opponent_forfeited) as games_won,
         count(*) as tables
     from sides as s
     group by s.round, s.team_no, s.opponent
@@ -95,8 +96,14 @@ outcomes as (
 scored as (
     select
         round, table_no, team_no, opponent, side, is_bye, forfeited, outcome, level_diff,
-        case outcome when 'win' then $win_points when 'draw' then $draw_points
-                     else $loss_points end as match_points,
+        games_won,
+        case
+            when is_bye then $bye_points
+            when forfeited then $absent_points  -- a team that did not show
+            when outcome = 'win' then $win_points
+            when outcome = 'draw' then $draw_points
+            else $loss_points
+        end as match_points,
         case outcome when 'win' then $level_diff_base + level_diff
                      when 'loss' then $level_diff_base - level_diff
                      else $level_diff_base end as level_diff_score,
@@ -147,7 +154,7 @@ forfeit_penalties as (
 final as (
     select
         s.round, s.table_no, s.team_no, s.opponent, s.side, s.is_bye, s.forfeited,
-        s.outcome, s.level_diff,
+        s.outcome, s.level_diff, s.games_won,
         s.match_points - coalesce(p.match_points, 0) - coalesce(f.match_points, 0)
             as match_points,
         s.level_diff_score - coalesce(p.level_diff_score, 0) - coalesce(f.level_diff_score, 0)
