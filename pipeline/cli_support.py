@@ -25,6 +25,7 @@ KIND_LABELS = {
     "matches": "拖拉机对局 games",
     "tractor_deals": "拖拉机逐盘 deals (局 games)",
     "point_penalties": "拖拉机罚分 point penalties",
+    "carry": "带入成绩 carried-over totals",
 }
 
 

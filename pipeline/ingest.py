@@ -23,6 +23,7 @@ from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.store import (
     Stored,
+    store_carried,
     store_deals,
     store_fouls,
     store_penalties,
@@ -43,9 +44,10 @@ STORERS = {  # each kind's storing function (storage itself knows no sheet kind'
     "results": store_results,
     "penalties": store_penalties,
     "quiz": store_quiz,
+    "carry": store_carried,
 }
 
-KIND_ORDER = ["entries", "players", "results", "deals", "penalties", "fouls", "quiz", "point_penalties",
+KIND_ORDER = ["entries", "players", "carry", "results", "deals", "penalties", "fouls", "quiz", "point_penalties",
               "matches", "tractor_deals"]
 
 

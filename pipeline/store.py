@@ -184,6 +184,14 @@ def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     return Stored("deals", stored.new, stored.replaced, stored.unchanged)
 
 
+def store_carried(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
+    """Totals an event starts from (a carry-over sheet or an earlier event)."""
+    columns = ["team_no", "match_points", "level_diff_score", "levels", "net_levels",
+               "levels_gained"]
+    return _upsert(con, "carried_totals", event_id, rows, columns, ["team_no"], "carry",
+                   {"source": source})
+
+
 def store_fouls(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     return _upsert(con, "fouls", event_id, rows,
                    ["round", "team_no", "fouls", "warnings", "violations"],

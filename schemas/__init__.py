@@ -6,6 +6,7 @@ Checks that span rows (duplicates, references to registered teams) live in
 `pipeline.validate`, since they need the event's stored data.
 """
 
+from schemas.carry import CarrySheet
 from schemas.deals import DealsSheet
 from schemas.entries import EntriesSheet
 from schemas.fouls import FoulsSheet
@@ -26,8 +27,9 @@ SCHEMAS = {
     "matches": MatchesSheet,
     "tractor_deals": TractorDealsSheet,
     "point_penalties": PointPenaltiesSheet,
+    "carry": CarrySheet,
 }
 
-__all__ = ["SCHEMAS", "DealsSheet", "EntriesSheet", "FoulsSheet", "PenaltiesSheet",
+__all__ = ["SCHEMAS", "CarrySheet", "DealsSheet", "EntriesSheet", "FoulsSheet", "PenaltiesSheet",
            "MatchesSheet", "PlayersSheet", "PointPenaltiesSheet", "QuizSheet", "ResultsSheet",
            "TractorDealsSheet"]

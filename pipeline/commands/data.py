@@ -21,7 +21,7 @@ from pipeline.errors import SheetErrors
 from pipeline.progress import progress
 
 SHEET_KINDS = ["entries", "results", "deals", "penalties", "fouls", "quiz", "matches",
-               "tractor_deals", "point_penalties"]
+               "tractor_deals", "point_penalties", "carry"]
 
 
 @click.command("ingest", help="导入报名表、成绩表、罚分表 ingest sheets")

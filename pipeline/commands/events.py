@@ -19,15 +19,26 @@ def event() -> None:
 @click.option("--name", required=True, help="赛事名称 event name")
 @click.option("--ruleset", required=True, help="规则预设名或 TOML 文件 preset or file")
 @click.option("--date", help="日期 YYYY-MM-DD")
+@click.option("--carry-from", metavar="EVENT",
+              help="从另一赛事带入队伍与累计成绩 start from another event's teams and totals")
+@click.option("--top", type=int, help="只带入前 N 名 only its top N (with --carry-from)")
 @common
-def create(event_id: str, name: str, ruleset: str, date: str | None) -> int:
+def create(event_id: str, name: str, ruleset: str, date: str | None, carry_from: str | None,
+           top: int | None) -> int:
+    from pipeline.carry import carry_from as carry
     from pipeline.ruleset import resolve
 
+    if top is not None and not carry_from:
+        raise UsageError("--top 需与 --carry-from 同用 --top goes with --carry-from")
     resolve(ruleset)  # a bad ruleset is reported before the database is touched
     with db.writing(database()) as con:
         made = events.create(con, event_id, name, ruleset, date)
+        carried = carry(con, made.event_id, carry_from, top) if carry_from else 0
     out(f"已创建赛事 created event {made.event_id}: {made.name} "
         f"(规则 ruleset {made.ruleset.name})\n")
+    if carried:
+        out(f"已从 {carry_from} 带入 {carried} 队及其累计成绩 carried {carried} teams and their "
+            "totals\n")
     return 0
 
 

@@ -36,6 +36,30 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
     return 0
 
 
+@click.command("explain", help="两队名次先后的原因：哪一项排名依据分出高下 why one team ranks "
+                              "above another")
+@event_option()
+@click.argument("team_a", metavar="TEAM_A")
+@click.argument("team_b", metavar="TEAM_B")
+@click.option("--round", "round_no", type=int, help="第 N 轮后（默认最新） after round N")
+@format_option(["table", "json"])
+@common
+def explain(event: str, team_a: str, team_b: str, round_no: int | None, fmt: str) -> int:
+    import json
+
+    from pipeline import explain as why
+
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        result = why.explain(con, found, team_a.strip().upper(), team_b.strip().upper(),
+                             round_no)
+    if fmt == "json":
+        out(json.dumps(result, ensure_ascii=False, indent=2, default=str) + "\n")
+    else:
+        out(why.text(result))
+    return 0
+
+
 @click.command("rounds", help="各轮已报/应报桌数 tables reported per round")
 @event_option()
 @format_option()
@@ -121,4 +145,4 @@ def meet_standings(meet_id: str, fmt: str, deductions: bool) -> int:
     return 0
 
 
-COMMANDS = [standings, rounds, awards, meet]
+COMMANDS = [standings, explain, rounds, awards, meet]

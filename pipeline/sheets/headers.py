@@ -30,6 +30,15 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "affiliation": ["单位", "所属单位", "所属", "商会", "工会", "社团", "部门", "所属俱乐部",
                         "所属俱乐部/社团", "affiliation", "unit"],
     },
+    "carry": {
+        "team_no": ["队号", "队伍编号", "编号", "参赛编号", "team_no", "team"],
+        "team_name": ["队名", "队伍名称", "组合名称", "team_name"],
+        "match_points": ["当前积分", "总积分", "累计积分", "带入积分", "match_points"],
+        "level_diff_score": ["级差分", "累计级差分", "level_diff_score"],
+        "net_levels": ["净积小分", "净胜级", "净胜分", "net_levels"],
+        "levels_gained": ["累积小分", "累计小分", "levels_gained"],
+        "levels": ["升级数", "累计升级数", "levels"],
+    },
     "players": {
         "player": ["姓名", "运动员", "选手", "队员", "player", "name"],
         "affiliation": ["单位", "所属单位", "所属", "商会", "工会", "社团", "部门", "所属俱乐部",
@@ -115,6 +124,7 @@ ALIASES: dict[str, dict[str, list[str]]] = {
 REQUIRED: dict[str, list[str]] = {
     "entries": [],  # any one of ANY_OF["entries"]
     "players": ["player"],
+    "carry": ["team_no", "match_points"],
     "results": ["round", "table", "ew_level", "ns_level"],
     "penalties": ["round", "team_no", "target", "amount"],
     "quiz": ["team_no", "quiz_score"],
@@ -132,6 +142,7 @@ ANY_OF: dict[str, list[str]] = {"entries": ["team_no", "player1", "team_name"],
 
 KIND_NAMES = {
     "players": "个人报名表 one row per player",
+    "carry": "带入成绩表 carried-over totals",
     "entries": "报名表 registration",
     "results": "成绩表 results",
     "penalties": "罚分表 penalties",

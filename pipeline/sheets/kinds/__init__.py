@@ -3,6 +3,7 @@
 event as stored (`check`). `pipeline.validate` only runs them in order."""
 
 from pipeline.sheets.kinds import (
+    carry,
     deals,
     entries,
     fouls,
@@ -23,6 +24,7 @@ KINDS = {
     "penalties": penalties,
     "fouls": fouls,
     "quiz": quiz,
+    "carry": carry,
     "matches": matches,
     "tractor_deals": tractor_deals,
     "point_penalties": point_penalties,

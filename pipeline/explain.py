@@ -1,0 +1,91 @@
+"""Why one team ranks above another: the first ranking key that separates them, both values,
+and for head-to-head the games that counted (RULES 5)."""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from pipeline import scoring
+from pipeline.errors import UsageError
+from pipeline.events import Event
+
+H2H_LEVELS = 3  # head-to-head takes three places in the sort key (the reapplications)
+
+
+def key_slices(keys: list[str]) -> dict[str, slice]:
+    """Where each key's values stand in a team's sort key.
+
+    >>> key_slices(["match_points", "head_to_head", "team_no"])["team_no"]
+    slice(4, 5, None)
+    """
+    slices, at = {}, 0
+    for key in keys:
+        width = H2H_LEVELS if key == "head_to_head" else 1
+        slices[key] = slice(at, at + width)
+        at += width
+    return slices
+
+
+def shown_value(row: dict, key: str) -> object:
+    """A key's value as people read it (the column named as the key)."""
+    if key == "team_no":
+        return row["team_no"]
+    return row.get(key)
+
+
+def explain(con: duckdb.DuckDBPyConnection, event: Event, team_a: str, team_b: str,
+            max_round: int | None = None) -> dict:
+    """Which key decides between the two teams, with every key's values up to it."""
+    keys = list(event.ruleset.ranking["keys"])
+    ranking = scoring.standings(con, event, max_round)
+    rows = {r["team_no"]: r for r in ranking.iter_rows(named=True)}
+    for team in (team_a, team_b):
+        if team not in rows:
+            raise UsageError(f"{team} 不是本赛事的队伍 is not a team of {event.event_id}")
+    a, b = rows[team_a], rows[team_b]
+    slices = key_slices(keys)
+    values, decided_by = [], None
+    for key in keys:
+        part = slices[key]
+        values.append({"key": key, team_a: shown_value(a, key), team_b: shown_value(b, key)})
+        if a["sort_key"][part] != b["sort_key"][part]:
+            decided_by = key
+            break
+    result = {"event": event.event_id, "teams": [team_a, team_b],
+              "ranks": {team_a: a["rank"], team_b: b["rank"]},
+              "decided_by": decided_by, "values": values, "games": []}
+    if decided_by == "head_to_head" or (decided_by is None and "head_to_head" in keys):
+        result["games"] = _h2h_games(con, event, ranking, slices, keys, team_a, team_b,
+                                     max_round)
+    return result
+
+
+def _h2h_games(con, event: Event, ranking: pl.DataFrame, slices: dict[str, slice],
+               keys: list[str], team_a: str, team_b: str, max_round: int | None) -> list[dict]:
+    """The games among the teams tied before head-to-head that counted for the two teams."""
+    before = slice(0, slices["head_to_head"].start)
+    prefix = {r["team_no"]: tuple(r["sort_key"][before]) for r in ranking.iter_rows(named=True)}
+    group = {t for t, p in prefix.items() if p == prefix[team_a]}
+    if max_round is None:
+        max_round = scoring.latest_round(con, event.event_id)
+    played = scoring.team_rounds(con, event, max_round)
+    games = played.filter(pl.col("team_no").is_in([team_a, team_b])
+                          & pl.col("opponent").is_in(sorted(group)))
+    return games.select("round", "team_no", "opponent", "outcome", "match_points").to_dicts()
+
+
+def text(result: dict) -> str:
+    """The explanation for people."""
+    a, b = result["teams"]
+    ranks = result["ranks"]
+    lines = [f"{a} 第 {ranks[a]} 名 rank {ranks[a]} · {b} 第 {ranks[b]} 名 rank {ranks[b]}"]
+    for item in result["values"]:
+        mark = "  ← 决定名次 decides" if item["key"] == result["decided_by"] else ""
+        lines.append(f"  {item['key']}: {a} {item[a]} · {b} {item[b]}{mark}")
+    if result["decided_by"] is None:
+        lines.append("  所有排名依据都相同，名次并列 equal on every key: they share the rank")
+    for g in result["games"]:
+        lines.append(f"  第 {g['round']} 轮 round {g['round']}: {g['team_no']} 对 {g['opponent']} "
+                     f"{g['outcome']} {g['match_points']}")
+    return "\n".join(lines) + "\n"
