@@ -34,6 +34,54 @@ def shown_value(row: dict, key: str) -> object:
     return row.get(key)
 
 
+def deciding_key(a: dict, b: dict, keys: list[str]) -> tuple[str | None, list[dict]]:
+    """The first key whose values differ between two ranked rows (None: equal on every
+    key), with the values of every key up to it."""
+    slices = key_slices(keys)
+    values = []
+    for key in keys:
+        part = slices[key]
+        values.append({"key": key, a["team_no"]: shown_value(a, key),
+                       b["team_no"]: shown_value(b, key)})
+        if a["sort_key"][part] != b["sort_key"][part]:
+            return key, values
+    return None, values
+
+
+def why_here(ranking: pl.DataFrame, keys: list[str]) -> dict[str, str]:
+    """For every team, one line on why it sits where it does: the key that puts it below
+    the team above it and above the team below it (all teams in one pass)."""
+    rows = list(ranking.iter_rows(named=True))
+    lines: dict[str, list[str]] = {r["team_no"]: [] for r in rows}
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        key, values = deciding_key(upper, lower, keys)
+        if key is None:
+            text = f"与 {lower['team_no']} 并列 shares the rank with {lower['team_no']}"
+            lines[upper["team_no"]].append(text)
+            lines[lower["team_no"]].append(text.replace(lower["team_no"], upper["team_no"]))
+            continue
+        last = values[-1]
+        name = KEY_NAMES.get(key, key)
+        lines[upper["team_no"]].append(
+            f"排在 {lower['team_no']} 之前：{name} {last[upper['team_no']]} 对 "
+            f"{last[lower['team_no']]} above {lower['team_no']} on {key}")
+        lines[lower["team_no"]].append(
+            f"排在 {upper['team_no']} 之后：{name} {last[lower['team_no']]} 对 "
+            f"{last[upper['team_no']]} below {upper['team_no']} on {key}")
+    return {team: "；".join(parts) for team, parts in lines.items()}
+
+
+KEY_NAMES = {
+    "match_points": "积分", "level_diff_score": "级差分", "vp": "换算积分", "levels": "升级数",
+    "level_points": "牌级积分", "net_levels": "净胜级", "head_to_head": "相互胜负",
+    "wins": "胜场", "buchholz": "对手分", "buchholz_cut1": "对手分（去最低）",
+    "median_buchholz": "中间对手分", "sonneborn_berger": "索伯分",
+    "opponents_level_diff": "对手级差分", "progressive": "累进分", "levels_gained": "累积小分",
+    "games_won": "胜局数", "quiz_score": "测试题得分", "quiz_seconds": "答题用时",
+    "lot": "抽签", "team_no": "队号",
+}
+
+
 def explain(con: duckdb.DuckDBPyConnection, event: Event, team_a: str, team_b: str,
             max_round: int | None = None) -> dict:
     """Which key decides between the two teams, with every key's values up to it."""
@@ -45,13 +93,7 @@ def explain(con: duckdb.DuckDBPyConnection, event: Event, team_a: str, team_b: s
             raise UsageError(f"{team} 不是本赛事的队伍 is not a team of {event.event_id}")
     a, b = rows[team_a], rows[team_b]
     slices = key_slices(keys)
-    values, decided_by = [], None
-    for key in keys:
-        part = slices[key]
-        values.append({"key": key, team_a: shown_value(a, key), team_b: shown_value(b, key)})
-        if a["sort_key"][part] != b["sort_key"][part]:
-            decided_by = key
-            break
+    decided_by, values = deciding_key(a, b, keys)
     result = {"event": event.event_id, "teams": [team_a, team_b],
               "ranks": {team_a: a["rank"], team_b: b["rank"]},
               "decided_by": decided_by, "values": values, "games": []}

@@ -73,6 +73,19 @@ HEADERS_ZH = {
     "total": "总分",
     "quiz_score": "测试题得分",
     "quiz_seconds": "答题用时",
+    "head_to_head": "相互胜负",
+    "vp": "换算积分",
+    "level_points": "牌级积分",
+    "levels_gained": "累积小分",
+    "buchholz": "对手分",
+    "buchholz_cut1": "对手分去最低",
+    "median_buchholz": "中间对手分",
+    "sonneborn_berger": "索伯分",
+    "opponents_level_diff": "对手级差分",
+    "progressive": "累进分",
+    "games_won": "胜局数",
+    "lot": "抽签",
+    "carried_points": "带入积分",
 }
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

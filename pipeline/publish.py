@@ -21,6 +21,7 @@ import segno
 
 from pipeline import db, events, rounds, scoring
 from pipeline.errors import UsageError
+from pipeline.explain import why_here
 from pipeline.levels import format_level
 from pipeline.output import HEADERS_ZH
 from pipeline.templating import render
@@ -172,13 +173,15 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
         "site/teams.html", title=f"{event.name} · 各队", up="",
         teams=[(t, n, pages[t]) for t, n in ranking.select("team_no", "team_name").iter_rows()]))
     results_of = _results_by_team(played)
+    why = why_here(ranking, list(event.ruleset.ranking["keys"]))
     on_page(f"{ranking.height} 个队页 team pages")
     for r in ranking.iter_rows(named=True):
         team = r["team_no"]
         site.write(team_file(team), render(
             "site/team.html", title=f"{team} {r['team_name'] or ''}", up="../",
             seat=seats.get(team), latest=latest, rank=r["rank"], match_points=r["match_points"],
-            level_diff_score=r["level_diff_score"], results=results_of.get(team)))
+            level_diff_score=r["level_diff_score"], results=results_of.get(team),
+            why=why.get(team, "")))
     if base_url:
         site.write("qr.html", render("site/qr.html", title=event.name, up="",
                                      qr_svg=segno.make(base_url).svg_inline(scale=12),

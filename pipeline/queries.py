@@ -54,6 +54,16 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
     )
 
 
+def why_here(database: Path, event_id: str) -> dict[str, str]:
+    """For every team of the latest ranking: why it sits where it does (pipeline.explain)."""
+    from pipeline.explain import why_here as explain_places
+
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        ranking = scoring.standings(con, event)
+    return explain_places(ranking, list(event.ruleset.ranking["keys"]))
+
+
 def rank_progression(database: Path, event_id: str) -> pl.DataFrame:
     """team_no, round, rank: the ranking after each round (for the bump chart)."""
     with db.reading(database) as con:

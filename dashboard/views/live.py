@@ -41,6 +41,12 @@ def ranking() -> None:
 
 ranking()
 if not projector():
+    why = queries.why_here(database(), event_id)
+    if why:
+        team = st.selectbox(t("why_here", language), list(why), index=None,
+                            placeholder=t("choose_team", language))
+        if team:
+            st.info(f"{team}: {why[team] or '—'}")
     progression = queries.rank_progression(database(), event_id)
     if progression["round"].n_unique() > 1:
         st.plotly_chart(charts.rank_progression(progression, t("progression", language)),
