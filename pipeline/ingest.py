@@ -19,6 +19,7 @@ from pipeline import db, events, registration
 from pipeline.errors import SheetErrors
 from pipeline.events import Event
 from pipeline.history import identity
+from pipeline.sheets import layouts
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.store import (
@@ -32,6 +33,7 @@ from pipeline.store import (
 )
 from pipeline.tractor import sheets as tractor_sheets
 from pipeline.validate import EventContext, check_sheets
+from schemas.checks import fold
 
 STORERS = {  # each kind's storing function (storage itself knows no sheet kind's domain)
     "players": registration.store_players,
@@ -91,18 +93,27 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool =
     ).cast({"round": pl.Int64, "table_no": pl.Int64, "ew_level": pl.Int64, "ns_level": pl.Int64})
     tractor = tractor_sheets.load(con, event_id) if event.ruleset.discipline == "tractor" \
         else None
-    return EventContext(teams, pairings, results, event.ruleset, tractor, any_round)
+    names: dict[str, set[str]] = {}
+    for team_no, *named in db.rows(con, "select team_no, team_name, player1, player2, player3, "
+                                        "player4 from teams where event_id = ?", [event_id]):
+        for name in named:
+            if name and fold(name):
+                names.setdefault(fold(name), set()).add(team_no)
+    return EventContext(teams, pairings, results, event.ruleset, tractor, any_round,
+                        {k: frozenset(v) for k, v in names.items()})
 
 
 def apply(
     con: duckdb.DuckDBPyConnection, event_id: str, read: FileRead, source_name: str,
-    reason: str = "sheet", force: bool = False,
+    reason: str = "sheet", force: bool = False, round_no: int | None = None,
 ) -> list[Stored]:
     """Validate every sheet of one read file against the event and store it (same transaction).
-    `force` takes results for a round beyond the next one."""
+    `force` takes results for a round beyond the next one; `round_no` is the round of results
+    sheets without a round column. Other tools' results layouts become results first."""
     event = events.load(con, event_id)
     context = load_context(con, event, force)
-    problems = []
+    sheets, problems = layouts.normalise(read.sheets, round_no)
+    read = FileRead(read.file, sheets, read.skipped)
     more: dict[str, int] = {}
     stored = []
     for kind in KIND_ORDER:
@@ -147,7 +158,7 @@ def _note_upload(
 
 def ingest_file(
     db_file: Path, event_id: str, path: Path, kind: str | None = None, source: str = "cli",
-    data: bytes | None = None, force: bool = False,
+    data: bytes | None = None, force: bool = False, round_no: int | None = None,
 ) -> IngestReport:
     """Ingest one file. Raises SheetErrors (nothing stored) when anything in it is wrong."""
     if data is None:
@@ -165,7 +176,7 @@ def ingest_file(
             # may have changed what it says is stored (it is then put back, audited)
             received = db.scalar(con, "select count(*) from uploads where event_id = ? and "
                                       "sha256 = ? and status = 'stored'", [event_id, digest])
-            stored = apply(con, event_id, read, path.name, force=force)
+            stored = apply(con, event_id, read, path.name, force=force, round_no=round_no)
             if received and not any(s.new or s.replaced for s in stored):
                 return IngestReport(path.name, already_received=True)
             summary = "; ".join(f"{s.kind}: +{s.new} ~{s.replaced} ={s.unchanged}"

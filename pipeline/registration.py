@@ -92,6 +92,7 @@ def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
         raise UsageError("第 1 轮已编排，不能再抽签 round 1 is paired: the draw is closed")
     if not re.fullmatch(r"[A-Za-z\u4e00-\u9fff]{0,4}", prefix):
         raise UsageError("编号前缀应为 0–4 个字母 the prefix is up to four letters")
+    given = seed
     seed = secrets.randbelow(10**6) if seed is None else seed
     rng = random.Random(seed)
     waiting = db.frame(con, "select reg_key, team_name, player1, player2, affiliation, single, "
@@ -99,6 +100,10 @@ def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
                             "is null order by sheet_order", {"e": event_id}).to_dicts()
     singles = [r for r in waiting if r["single"]]
     teams = [{**r, "keys": [r["reg_key"]]} for r in waiting if not r["single"]]
+    # the lot decides something only when partners or numbers are drawn
+    drew = len(singles) > 1 or (not in_order and len(teams) + len(singles) // 2 > 1)
+    if not drew:
+        seed = given
     rng.shuffle(singles)
     unpaired = []
     while singles:
@@ -203,3 +208,15 @@ def playing(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> lis
           and (coalesce(checked_in, false)
                or not exists (select 1 from teams t where t.event_id = $e and t.checked_in))
         """, {"e": event_id, "r": round_no})]
+
+
+def unnumbered(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
+    """Registrations still waiting for a team number (the draw gives them one)."""
+    return db.scalar(con, "select count(*) from registrations where event_id = ? and "
+                          "team_no is null", [event_id]) or 0
+
+
+def unnumbered_hint(count: int, event_id: str) -> str:
+    return (f"有 {count} 条报名还没有队号：请运行 paisai draw --event {event_id}（按表中顺序编号："
+            f"加 --in-order） {count} registration(s) have no team number yet: run paisai draw "
+            f"--event {event_id} (--in-order numbers them in sheet order)")

@@ -72,6 +72,9 @@ def pair(
                          "and cannot be paired again")
     teams = registration.playing(con, event_id, round_no)
     if len(teams) < 2:
+        waiting = registration.unnumbered(con, event_id)
+        if waiting:
+            raise UsageError(registration.unnumbered_hint(waiting, event_id))
         raise UsageError("报名队伍不足两队 fewer than two registered teams")
     if round_no > 1:
         _require_complete(con, event_id, round_no - 1, force)

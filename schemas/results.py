@@ -12,8 +12,8 @@ class ResultsSheet(pa.DataFrameModel):
     pairing, so they are checked in `pipeline.validate`.
     """
 
-    round: str = pa.Field(nullable=False)
-    table: str = pa.Field(nullable=False)
+    round: str = pa.Field(nullable=True)  # or `paisai ingest --round N`
+    table: str = pa.Field(nullable=True)  # or found from the teams (pipeline.sheets.kinds)
     ew_team: str = pa.Field(nullable=True)
     ns_team: str = pa.Field(nullable=True)
     ew_level: str = pa.Field(nullable=True)

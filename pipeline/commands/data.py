@@ -20,8 +20,8 @@ from pipeline.cli_support import (
 from pipeline.errors import SheetErrors
 from pipeline.progress import progress
 
-SHEET_KINDS = ["entries", "results", "deals", "penalties", "fouls", "quiz", "matches",
-               "tractor_deals", "point_penalties", "carry"]
+SHEET_KINDS = ["entries", "results", "results_sides", "results_by_team", "deals", "penalties",
+               "fouls", "quiz", "matches", "tractor_deals", "point_penalties", "carry"]
 
 
 @click.command("ingest", help="导入报名表、成绩表、罚分表 ingest sheets")
@@ -30,9 +30,13 @@ SHEET_KINDS = ["entries", "results", "deals", "penalties", "fouls", "quiz", "mat
               help="表的种类（默认按表头识别） sheet kind (default: from the header)")
 @click.option("--force", is_flag=True,
               help="接受既未编排也不是下一轮的成绩 take results for a round beyond the next one")
+@click.option("--round", "round_no", type=int,
+              help="没有轮次列的成绩表属于第 N 轮 the round of results sheets without a round "
+                   "column")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @common
-def ingest(event: str, kind: str | None, force: bool, files: tuple[str, ...]) -> int:
+def ingest(event: str, kind: str | None, force: bool, round_no: int | None,
+           files: tuple[str, ...]) -> int:
     from pipeline.ingest import ingest_file
 
     failed = False
@@ -41,7 +45,8 @@ def ingest(event: str, kind: str | None, force: bool, files: tuple[str, ...]) ->
             path = Path(name)
             step(path.name)
             try:
-                report = ingest_file(database(), event, path, kind, force=force)
+                report = ingest_file(database(), event, path, kind, force=force,
+                                     round_no=round_no)
             except SheetErrors as errors:
                 failed = True
                 err(f"{path.name}: 有 {errors.total} 处错误，未保存任何内容 "

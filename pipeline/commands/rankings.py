@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from pipeline import db, events, output
-from pipeline.cli_support import common, database, event_option, format_option, out
+from pipeline import db, events, output, registration
+from pipeline.cli_support import common, database, err, event_option, format_option, out
 from pipeline.errors import UsageError
 
 
@@ -24,6 +24,9 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
             raise UsageError("轮次不能为负 round must not be negative")
         ranking = scoring.standings(con, found, after)
         seed = events.lot_seed(con, found.event_id)
+        waiting = registration.unnumbered(con, found.event_id)
+    if waiting:
+        err(registration.unnumbered_hint(waiting, found.event_id))
     keys = found.ruleset.ranking["keys"]
     carried = ["carried_points"] if ranking["carried_points"].is_not_null().any() else []
     columns = scoring.STANDINGS_COLUMNS + scoring.key_columns(keys) + carried + ["status"]

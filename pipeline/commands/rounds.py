@@ -139,9 +139,11 @@ def draw(event: str, prefix: str, seed: int | None, in_order: bool,
         events.load(con, event)
         drawn, seed, unpaired = registration.draw(con, event, prefix, seed, in_order,
                                                   separate_affiliations)
-    title = f"抽签结果 draw: {drawn.height} 队 teams · 种子 seed {seed}"
+    title = f"抽签结果 draw: {drawn.height} 队 teams"
+    if seed is not None:  # a seed only when the lot decided something
+        title += f" · 种子 seed {seed}"
     out(output.render(drawn, fmt, title))
-    if fmt != "table":
+    if fmt != "table" and seed is not None:
         err(f"抽签种子 draw seed: {seed}")
     for name in unpaired:
         err(f"单人报名 {name} 暂无搭档，未编号 single without a partner, not numbered yet")

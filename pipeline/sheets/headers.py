@@ -45,6 +45,25 @@ ALIASES: dict[str, dict[str, list[str]]] = {
                         "所属俱乐部/社团", "affiliation", "unit"],
         "pair": ["配对", "备注", "配对编号", "搭档", "pair"],
     },
+    "results_sides": {
+        "round": ["轮次", "轮", "round"],
+        "table": ["桌号", "桌", "table", "table_no"],
+        "team_a": ["队伍A", "甲方", "A队", "队A", "A方", "team_a"],
+        "team_b": ["队伍B", "乙方", "B队", "队B", "B方", "team_b"],
+        "result_a": ["结果A", "甲方结果", "A队结果", "result_a"],
+        "level_a": ["级数A", "甲方级数", "A队级数", "level_a"],
+        "result_b": ["结果B", "乙方结果", "B队结果", "result_b"],
+        "level_b": ["级数B", "乙方级数", "B队级数", "level_b"],
+    },
+    "results_by_team": {
+        "round": ["轮次", "轮", "round"],
+        "table": ["桌号", "桌", "table", "table_no"],
+        "team": ["队号", "队伍", "本方", "本队", "team"],
+        "opponent": ["对手", "对方", "对手队号", "opponent"],
+        "own_level": ["本方级数", "本队级数", "own_level"],
+        "opponent_level": ["对方级数", "对手级数", "opponent_level"],
+        "result": ["结果", "胜负", "result"],
+    },
     "results": {
         "round": ["轮次", "轮", "round"],
         "table": ["桌号", "桌", "table", "table_no"],
@@ -125,7 +144,9 @@ REQUIRED: dict[str, list[str]] = {
     "entries": [],  # any one of ANY_OF["entries"]
     "players": ["player"],
     "carry": ["team_no", "match_points"],
-    "results": ["round", "table", "ew_level", "ns_level"],
+    "results": ["ew_level", "ns_level"],  # round: a column or --round; table: or the teams
+    "results_sides": ["team_a", "team_b", "level_a", "level_b"],
+    "results_by_team": ["team", "opponent", "own_level", "opponent_level"],
     "penalties": ["round", "team_no", "target", "amount"],
     "quiz": ["team_no", "quiz_score"],
     "deals": ["round", "table", "deal", "winner_side", "partner_finish"],
@@ -145,6 +166,8 @@ KIND_NAMES = {
     "carry": "带入成绩表 carried-over totals",
     "entries": "报名表 registration",
     "results": "成绩表 results",
+    "results_sides": "成绩表（甲乙两方） results, one row per table by side",
+    "results_by_team": "成绩表（每队一行） results, one row per team",
     "penalties": "罚分表 penalties",
     "quiz": "测试题成绩 quiz",
     "deals": "逐副记分表 deal by deal",
@@ -204,6 +227,35 @@ def match_kind(cells: list[object], kind: str) -> HeaderMatch | None:
     if kind in ANY_OF and not any(code in positions for code in ANY_OF[kind]):
         return None
     return HeaderMatch(kind, positions, written, duplicates)
+
+
+def nearest(rows: list[list[object]], kind: str | None = None) -> str:
+    """What came closest to a header row, for the message when none is found: the row, the
+    columns recognised in it, and the required ones missing with the names accepted."""
+    best = None
+    for index, cells in enumerate(rows):
+        for candidate in ([kind] if kind else list(ALIASES)):
+            lookup = _LOOKUP[candidate]
+            found = {}
+            for cell in cells:
+                header = normalize_header(cell)
+                code = lookup.get(header) or (lookup.get(simplified(header))
+                                              if header and not header.isascii() else None)
+                if code and code not in found:
+                    found[code] = str(cell).strip()
+            required = set(REQUIRED[candidate]) | (set(ANY_OF[candidate][:1])
+                                                   if candidate in ANY_OF else set())
+            score = (len(set(found) & required), len(found))
+            if found and (best is None or score > best[0]):
+                best = (score, index, candidate, found, required - set(found))
+    if best is None:
+        return "没有一行像表头 no row looks like a header"
+    _, index, candidate, found, missing = best
+    seen = "、".join(found.values())
+    wanted = "; ".join(f"{ALIASES[candidate][code][0]} ({code}; 也可 also: "
+                       f"{', '.join(ALIASES[candidate][code][1:4])})" for code in sorted(missing))
+    return (f"最接近的是第 {index + 1} 行：认出 {seen}，按{KIND_NAMES[candidate]}还缺 missing "
+            f"for {KIND_NAMES[candidate]}: {wanted}")
 
 
 def recognise(cells: list[object], kind: str | None = None) -> HeaderMatch | None:

@@ -18,7 +18,7 @@ import polars as pl
 
 from pipeline.errors import Problem, SheetErrors
 from pipeline.sheets import isolated
-from pipeline.sheets.headers import KIND_NAMES, HeaderMatch, recognise
+from pipeline.sheets.headers import KIND_NAMES, HeaderMatch, nearest, recognise
 from pipeline.sheets.xlsx_scan import SheetScan, scan_workbook
 
 MAX_TITLE_ROWS = 10
@@ -187,7 +187,9 @@ def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
         if found is not None:
             rows, index, header = found
             return FileRead(file, [_to_sheet(file, "", rows, index, header)])
-    raise _file_problem(file, _no_header_message(kind))
+    head = list(csv.reader(io.StringIO("\n".join(texts[0].splitlines()[: MAX_TITLE_ROWS + 1])),
+                           delimiter=","))
+    raise _file_problem(file, _no_header_message(kind, head))
 
 
 def _locate_csv(text: str, kind: str | None) -> tuple[list[list[object]], int, HeaderMatch] | None:
@@ -200,16 +202,20 @@ def _locate_csv(text: str, kind: str | None) -> tuple[list[list[object]], int, H
     return None
 
 
-def _no_header_message(kind: str | None) -> str:
+def _no_header_message(kind: str | None, rows: list[list[object]] | None = None) -> str:
     wanted = KIND_NAMES[kind] if kind else "、".join(KIND_NAMES.values())
-    return (f"前 {MAX_TITLE_ROWS + 1} 行中找不到表头 no header row found in the first "
+    text = (f"前 {MAX_TITLE_ROWS + 1} 行中找不到表头 no header row found in the first "
             f"{MAX_TITLE_ROWS + 1} rows (expected: {wanted})")
+    if rows:
+        text += "。" + nearest(rows[: MAX_TITLE_ROWS + 1], kind)
+    return text
 
 
 def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
     file = path.name
     _refuse_zip_bomb(file, data)
     result = FileRead(file)
+    unrecognised: list[list[object]] = []
     for name, rows, uncalculated in _excel_sheets(file, data):
         if rows is None:
             result.skipped.append(f"{name}: 隐藏的工作表，已忽略 hidden sheet ignored")
@@ -217,11 +223,12 @@ def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
         located = _find_header(rows, kind)
         if located is None:
             result.skipped.append(f"{name}: 不是成绩或报名表，已跳过 not a score sheet, skipped")
+            unrecognised = unrecognised or rows[: MAX_TITLE_ROWS + 1]
             continue
         result.sheets.append(_to_sheet(file, name, rows, *located, uncalculated))
     if not result.sheets:
         raise _file_problem(file, "没有一个工作表的表头能识别 no sheet has a recognised header; "
-                                  + _no_header_message(kind))
+                                  + _no_header_message(kind, unrecognised))
     return result
 
 

@@ -27,6 +27,7 @@ class EventContext:
     ruleset: Ruleset
     tractor: object = None  # pipeline.tractor.sheets.TractorContext for Tractor events
     any_round: bool = False  # --force: results for a round beyond the next one are taken
+    names: dict[str, frozenset[str]] | None = None  # folded team or player name → team numbers
 
 
 class Where:
@@ -63,9 +64,28 @@ class Where:
 
 def unregistered(frame: pl.DataFrame, code: str, context: EventContext, where: Where):
     registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
+    names = context.names or {}
     for row in where.flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered),
                               code):
-        yield where.problem(row, code, row[code], "队号未报名 team is not registered")
+        candidates = sorted(names.get(row[code], ()))
+        if len(candidates) > 1:
+            message = (f"这个名字对应多支队伍：{'、'.join(candidates)}，请填队号 the name matches "
+                       f"several teams ({', '.join(candidates)}): give the team number")
+        else:
+            message = ("队号未报名，也不是已报名的队名或队员名 team is not registered (neither a "
+                       "team number nor a registered team or player name)")
+        yield where.problem(row, code, row[code], message)
+
+
+def resolve_names(frame: pl.DataFrame, codes: tuple[str, ...], context: EventContext
+                  ) -> pl.DataFrame:
+    """Team cells holding a team name or a player's name, where that name belongs to one team
+    of the event, become that team's number (other tools key results by name)."""
+    unique = {name: next(iter(teams)) for name, teams in (context.names or {}).items()
+              if len(teams) == 1 and name not in context.teams}
+    if not unique:
+        return frame
+    return frame.with_columns(pl.col(c).replace(unique) for c in codes)
 
 
 def allowed_rounds(known: set[int], incoming: set[int]) -> set[int]:

@@ -13,6 +13,7 @@ from pipeline.sheets.kinds.base import (
     SHEET,
     EventContext,
     Where,
+    resolve_names,
     round_too_far,
     unregistered,
 )
@@ -48,6 +49,16 @@ def _check_results(
 ) -> tuple[pl.DataFrame, list[Problem]]:
     problems: list[Problem] = []
     col = pl.col
+    typed = resolve_names(typed, ("ew_team", "ns_team"), context)
+    for row in where.flagged(typed, col("round").is_null(), "round"):
+        problems.append(where.problem(row, "round", None, "必填：轮次（或 paisai ingest --round N） "
+                                                          "required: the round (or --round N)"))
+    typed = _tables_from_teams(typed, context)
+    for row in where.flagged(typed, col("round").is_not_null() & col("table_no").is_null(),
+                             "table"):
+        problems.append(where.problem(
+            row, "table", None, f"第 {row['round']} 轮编排中 {row['ew_team']} 与 {row['ns_team']} "
+            "不同桌，请填桌号 these teams do not meet in the round's pairing: give the table"))
     # teams from the pairing where the sheet leaves them out, and agreement where it gives them
     pairing = context.pairings.rename({"ew_team": "paired_ew", "ns_team": "paired_ns"})
     typed = typed.join(pairing, on=["round", "table_no"], how="left", maintain_order="left")
@@ -119,6 +130,44 @@ def _check_results(
                          maintain_order=True)
     problems += _team_twice(typed, context, where)
     return typed, problems
+
+
+SWAPPED = {"ew_team": "ns_team", "ns_team": "ew_team", "ew_level": "ns_level",
+           "ns_level": "ew_level", "ew_level_empty": "ns_level_empty",
+           "ns_level_empty": "ew_level_empty"}
+
+
+def _tables_from_teams(typed: pl.DataFrame, context: EventContext) -> pl.DataFrame:
+    """A sheet without table numbers: each row's table is found in the round's pairing from
+    its two teams (sides turned to the pairing's where the sheet has them the other way);
+    in a round not paired, tables are numbered in sheet order."""
+    missing = pl.col("table_no").is_null() & pl.col("round").is_not_null()
+    if not typed.select(missing.any()).item():
+        return typed
+    pairs = context.pairings.filter(pl.col("ns_team").is_not_null())
+    lookup = pl.concat([
+        pairs.select("round", pl.col("ew_team").alias("_a"), pl.col("ns_team").alias("_b"),
+                     pl.col("table_no").alias("_table"), pl.lit(False).alias("_swap")),
+        pairs.select("round", pl.col("ns_team").alias("_a"), pl.col("ew_team").alias("_b"),
+                     pl.col("table_no").alias("_table"), pl.lit(True).alias("_swap")),
+    ])
+    typed = typed.join(lookup, left_on=["round", "ew_team", "ns_team"],
+                       right_on=["round", "_a", "_b"], how="left", maintain_order="left")
+    swap = missing & pl.col("_swap").fill_null(False)
+    flip = {"ew": "ns", "ns": "ew"}
+    typed = typed.with_columns(
+        *(pl.when(swap).then(pl.col(other)).otherwise(pl.col(code)).alias(code)
+          for code, other in SWAPPED.items()),
+        *(pl.when(swap).then(pl.col(c).replace(flip)).otherwise(pl.col(c)).alias(c)
+          for c in ("forfeit", "first_to_level", "last_deal_side")),
+        pl.when(missing).then(pl.col("_table")).otherwise(pl.col("table_no")).alias("table_no"),
+    ).drop("_table", "_swap")
+    paired_rounds = pairs["round"].unique().implode()
+    after = context.results.group_by("round").agg(pl.col("table_no").max().alias("_last"))
+    numbered = missing & ~pl.col("round").is_in(paired_rounds)
+    return typed.join(after, on="round", how="left", maintain_order="left").with_columns(
+        pl.when(numbered).then(pl.col("_last").fill_null(0) + numbered.cum_sum().over("round"))
+        .otherwise(pl.col("table_no")).alias("table_no")).drop("_last")
 
 
 def _against_stored_deals(typed: pl.DataFrame, context: EventContext, where: Where):
