@@ -12,8 +12,11 @@ from pathlib import Path
 from bench import cli, history, pairing, publish, turnaround
 
 TARGETS = {
-    "turnaround at round 7, 1,000 teams": 0.5,
-    "turnaround at round 7, 10,000 teams": 2.0,
+    "turnaround at round 7, 1,000 teams": 0.2,
+    "turnaround at round 7, 10,000 teams": 1.0,
+    "export pairings xlsx (tables + seat index), 10,000 teams": 0.25,
+    "ingest of the round's sheet, 10,000 teams": 0.10,
+    "CLI start-up (paisai rounds, small database)": 0.25,
     "ingest ÷ bare read_csv, 1,000 teams": 3.0,
     "ingest ÷ bare read_csv, 10,000 teams": 3.0,
     "peak memory after 10,000 teams (MB)": 1024,

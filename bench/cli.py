@@ -32,8 +32,14 @@ def run(teams: int = 1_000, repeats: int = 3) -> list[dict]:
             shutil.copyfile(base, database)
             ingests.append(_paisai(database, "ingest", "--event", "bench", str(sheet)))
             pairs.append(_paisai(database, "pair", "--event", "bench"))
+        small = folder / "small.duckdb"
+        _paisai(small, "event", "create", "--id", "s", "--name", "s", "--ruleset",
+                "suzhou-2025")
+        startups = [_paisai(small, "rounds", "--event", "s") for _ in range(5)]
     label = f"{teams:,} teams"
     return [
+        {"case": "CLI start-up (paisai rounds, small database)", "seconds": min(startups),
+         "note": "best of 5, wall: Python start, imports, one read"},
         {"case": f"paisai ingest, a fresh process, {label}", "seconds": min(ingests),
          "note": f"best of {repeats}: Python start and imports included"},
         {"case": f"paisai pair, a fresh process, {label}", "seconds": min(pairs),

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.errors import UsageError
-from pipeline.export.workbook import new_workbook, write_sheet
+from pipeline.export.workbook import new_workbook, write_notes, write_sheet
 from pipeline.sheets.headers import ALIASES
 
 COLUMNS = ["round", "table", "ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit",
@@ -24,11 +24,9 @@ def export_scoresheet(pairs: pl.DataFrame, title: str, out: Path) -> None:
     )
     book = new_workbook(out)
     write_sheet(book, "成绩登记", tables, HEADERS, title)
-    notes = book.add_worksheet("填写说明")
-    for row, line in enumerate([
+    write_notes(book, "填写说明", [
         "级数填写 2…10、J、Q、K、A 或 过A；弃权一栏填 东西 或 南北（弃权的一方）。",
         "Levels: 2…10, J, Q, K, A or 过A; forfeit: the side that forfeited (东西/南北).",
         "副数可不填；填写时用于核对级数是否可能。",
-    ]):
-        notes.write_string(row, 0, line)
+    ])
     book.close()
