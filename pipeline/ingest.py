@@ -33,7 +33,6 @@ from pipeline.store import (
 )
 from pipeline.tractor import sheets as tractor_sheets
 from pipeline.validate import EventContext, check_sheets
-from schemas.checks import fold
 
 STORERS = {  # each kind's storing function (storage itself knows no sheet kind's domain)
     "players": registration.store_players,
@@ -93,14 +92,9 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool =
     ).cast({"round": pl.Int64, "table_no": pl.Int64, "ew_level": pl.Int64, "ns_level": pl.Int64})
     tractor = tractor_sheets.load(con, event_id) if event.ruleset.discipline == "tractor" \
         else None
-    names: dict[str, set[str]] = {}
-    for team_no, *named in db.rows(con, "select team_no, team_name, player1, player2, player3, "
-                                        "player4 from teams where event_id = ?", [event_id]):
-        for name in named:
-            if name and fold(name):
-                names.setdefault(fold(name), set()).add(team_no)
-    return EventContext(teams, pairings, results, event.ruleset, tractor, any_round,
-                        {k: frozenset(v) for k, v in names.items()})
+    named = db.frame(con, "select team_no, team_name, player1, player2, player3, player4 "
+                          "from teams where event_id = $e", {"e": event_id})
+    return EventContext(teams, pairings, results, event.ruleset, tractor, any_round, named)
 
 
 def apply(

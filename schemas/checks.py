@@ -6,9 +6,6 @@ Each check passes empty cells: whether a cell may be empty is the field's `nulla
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
 import polars as pl
 
 from pipeline.levels import ACCEPTED, level_mapping
@@ -62,18 +59,6 @@ def normalized(column: str) -> pl.Expr:
         .str.to_uppercase()
         .str.replace_many(list(HOMOGLYPHS), list(HOMOGLYPHS.values()))
     )
-
-
-def fold(text: str | None) -> str:
-    """A text folded as `normalized` folds a cell (for names compared in Python).
-
-    >>> fold(" 张 三 "), fold("Team\u200bRed"), fold("\u0410" + "1")
-    ('张三', 'TEAMRED', 'A1')
-    """
-    if not text:
-        return ""
-    folded = re.sub(r"\s+", "", re.sub(INVISIBLE, "", unicodedata.normalize("NFKC", text)))
-    return folded.upper().translate(str.maketrans(HOMOGLYPHS))
 
 
 def confusable_key(team_no: str) -> str:

@@ -158,7 +158,7 @@ games as (
            case when $h2h_counts = 'wins' then (outcome = 'win')::int::double
                 else match_points::double end as credit
     from team_rounds
-    where opponent is not null
+    where opponent is not null and 'head_to_head' in $ranking_keys
 ),
 
 group_0 as (

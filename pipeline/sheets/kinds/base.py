@@ -12,6 +12,7 @@ from pipeline.errors import REPORT_LIMIT, Problem
 from pipeline.ruleset import Ruleset
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, RawSheet
+from schemas import checks as ck
 
 SHEET = "_sheet"
 FILE = "_file"
@@ -27,7 +28,18 @@ class EventContext:
     ruleset: Ruleset
     tractor: object = None  # pipeline.tractor.sheets.TractorContext for Tractor events
     any_round: bool = False  # --force: results for a round beyond the next one are taken
-    names: dict[str, frozenset[str]] | None = None  # folded team or player name → team numbers
+    named: pl.DataFrame | None = None  # team_no, team_name, player1…player4 as registered
+
+    def names(self) -> dict[str, frozenset[str]]:
+        """Folded team and player names → the team numbers they belong to (built on demand:
+        only a sheet with a cell that is not a team number needs it)."""
+        if self.named is None or self.named.is_empty():
+            return {}
+        long = self.named.unpivot(index="team_no", value_name="name").drop_nulls("name")
+        folded = long.select("team_no", ck.normalized("name").alias("name")).filter(
+            pl.col("name") != "")
+        grouped = folded.group_by("name").agg(pl.col("team_no").unique())
+        return {name: frozenset(teams) for name, teams in grouped.iter_rows()}
 
 
 class Where:
@@ -64,7 +76,8 @@ class Where:
 
 def unregistered(frame: pl.DataFrame, code: str, context: EventContext, where: Where):
     registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
-    names = context.names or {}
+    failing = frame.filter(pl.col(code).is_not_null() & ~pl.col(code).is_in(registered))
+    names = context.names() if failing.height else {}
     for row in where.flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered),
                               code):
         candidates = sorted(names.get(row[code], ()))
@@ -81,7 +94,12 @@ def resolve_names(frame: pl.DataFrame, codes: tuple[str, ...], context: EventCon
                   ) -> pl.DataFrame:
     """Team cells holding a team name or a player's name, where that name belongs to one team
     of the event, become that team's number (other tools key results by name)."""
-    unique = {name: next(iter(teams)) for name, teams in (context.names or {}).items()
+    registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
+    unknown = pl.any_horizontal(pl.col(c).is_not_null() & ~pl.col(c).is_in(registered)
+                                for c in codes)
+    if not frame.select(unknown.any()).item():
+        return frame  # every cell is a team number: no names to look up
+    unique = {name: next(iter(teams)) for name, teams in context.names().items()
               if len(teams) == 1 and name not in context.teams}
     if not unique:
         return frame
