@@ -100,6 +100,7 @@ def upload(event_id: str, language: str) -> None:
                 _problems(errors)
         digest = hashlib.sha256(b"".join(d for _, d in ready)).hexdigest()[:8]
         st.session_state["last_upload"] = digest
+        _republish(event_id, language)
 
 
 def enter_table(event_id: str, language: str) -> None:
@@ -158,8 +159,22 @@ def pair_next(event_id: str, language: str) -> None:
                             unsafe_allow_html=True)
             for a, b in pairing.rematches:
                 st.warning(f"{a}–{b} 再次相遇 rematch")
+            _republish(event_id, language)
         except PaisaiError as exc:
             st.error(str(exc))
+
+
+def _republish(event_id: str, language: str) -> None:
+    """The phones' channel: the static site follows every change, when it is published."""
+    from pipeline.publish import republish
+
+    try:
+        changed = republish(database(), event_id)
+    except (PaisaiError, OSError) as exc:
+        st.warning(f"{t('site_failed', language)}: {exc}")
+        return
+    if changed is not None:
+        st.caption(f"{t('site_updated', language)}: {len(changed)}")
 
 
 def downloads(event_id: str, language: str) -> None:
@@ -177,9 +192,13 @@ def downloads(event_id: str, language: str) -> None:
     export_frame(prizes, f"{event.name} 获奖名单", "获奖名单", folder / "awards.xlsx")
     files.append(("获奖 awards.xlsx", folder / "awards.xlsx"))
     if pairs is not None:
+        from pipeline.publish import target
+
         title = f"{event.name} 第 {latest} 轮"
-        export_pairings(pairs, title + "对阵表", folder / "pairings.xlsx")
-        export_pairings(pairs, title + "对阵表", folder / "pairings.html")
+        site = target(database(), event_id)
+        site_url = site[1] if site else None  # phones go to the static site
+        export_pairings(pairs, title + "对阵表", folder / "pairings.xlsx", site_url)
+        export_pairings(pairs, title + "对阵表", folder / "pairings.html", site_url)
         export_scoresheet(pairs, title + "成绩登记表", folder / "scoresheet.xlsx")
         files += [("对阵表 pairings.xlsx", folder / "pairings.xlsx"),
                   ("对阵表 pairings.html", folder / "pairings.html"),

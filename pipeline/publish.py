@@ -186,3 +186,31 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
         site.write("qr.html", render("site/qr.html", title=event.name, up="",
                                      qr_svg=segno.make(base_url).svg_inline(scale=12),
                                      base_url=base_url))
+
+
+def remember(database: Path, event_id: str, out: Path, base_url: str | None) -> None:
+    """Keep where the event's site is published, for re-publishing after each change."""
+    with db.writing(database) as con:
+        con.execute("insert or replace into publish_targets values (?, ?, ?)",
+                    [event_id, str(out.resolve()), base_url])
+
+
+def target(database: Path, event_id: str) -> tuple[Path, str | None] | None:
+    """The event's publish folder and address: as `paisai publish` left them, else
+    env PAISAI_PUBLISH_DIR/<event>; None when the event has no site."""
+    with db.reading(database) as con:
+        found = db.rows(con, "select out_dir, base_url from publish_targets where event_id = ?",
+                        [event_id])
+    if found:
+        return Path(found[0][0]), found[0][1]
+    folder = os.environ.get("PAISAI_PUBLISH_DIR")
+    return (Path(folder) / event_id, None) if folder else None
+
+
+def republish(database: Path, event_id: str) -> list[str] | None:
+    """Publish the event's site again where it is published (only changed files are
+    rewritten); None when the event has no site."""
+    found = target(database, event_id)
+    if found is None:
+        return None
+    return publish(database, event_id, found[0], found[1])

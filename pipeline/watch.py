@@ -16,6 +16,7 @@ from pipeline import db
 from pipeline.errors import PaisaiError, SheetErrors
 from pipeline.ingest import ingest_file
 from pipeline.output import problem_report
+from pipeline.publish import republish
 
 SUFFIXES = {".csv", ".xlsx", ".xls", ".txt"}
 
@@ -62,6 +63,10 @@ def scan(database: Path, event_id: str, folder: Path, seen: dict[Path, tuple[int
             summary = "; ".join(f"{s.kind} +{s.new} ~{s.replaced} ={s.unchanged}"
                                 for s in report.stored) or "未变 unchanged"
             log(f"{time.strftime('%H:%M:%S')} 已导入 stored {path.name}: {summary}")
+            changed = republish(database, event_id)
+            if changed is not None:
+                log(f"{time.strftime('%H:%M:%S')} 网站已更新 site re-published: "
+                    f"{len(changed)} 个文件 files")
         except SheetErrors as errors:
             log(f"{time.strftime('%H:%M:%S')} 有错误未导入 rejected {path.name}:\n"
                 + problem_report(errors))

@@ -364,3 +364,4 @@ def test_ruleset_values_out_of_range_are_refused(cli, tmp_path, setting, key):
     ruleset.write_text(f'name = "x"\n{setting}\n', encoding="utf-8")
     run = cli("event", "create", "--id", "e", "--name", "赛", "--ruleset", ruleset)
     assert run.code == 2 and key in run.err and "超出范围" in run.err
+

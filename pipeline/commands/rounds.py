@@ -110,8 +110,12 @@ def _export_options(suffixes: str):
 @_export_options(".xlsx .csv .html")
 def export_pairings(event: str, round_no: int, out_file: str) -> int:
     from pipeline.export.pairings import export_pairings as write
+    from pipeline.publish import target
 
-    return _export(event, round_no, out_file, write, "对阵表")
+    site = target(database(), event)  # the phones' address on the printout, when published
+    return _export(event, round_no, out_file,
+                   lambda pairs, title, path: write(pairs, title, path,
+                                                    site[1] if site else None), "对阵表")
 
 
 @export.command("scoresheet", help="预填的成绩登记表 pre-filled score sheet")

@@ -18,10 +18,13 @@ from pipeline.errors import UsageError
 def publish(event: str, out_dir: str, base_url: str | None) -> int:
     from pipeline.progress import progress
     from pipeline.publish import publish as write_site
+    from pipeline.publish import remember
 
     with progress("发布 publishing", total=None) as step:
         changed = write_site(database(), event, Path(out_dir), base_url, on_page=step)
-    out(f"已发布 published {out_dir}: {len(changed)} 个文件更新 files changed\n")
+    remember(database(), event, Path(out_dir), base_url)
+    out(f"已发布 published {out_dir}: {len(changed)} 个文件更新 files changed "
+        "（之后 watch、控制台上传与编排会自动更新 watch and the console re-publish it）\n")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+import segno
 
 from pipeline.errors import UsageError
 from pipeline.export.workbook import new_workbook, write_sheet
@@ -50,12 +51,17 @@ def seat_index(pairs: pl.DataFrame) -> pl.DataFrame:
         ["find", "team_no"])
 
 
-def _html(title: str, tables: pl.DataFrame, index: pl.DataFrame) -> str:
+def _html(title: str, tables: pl.DataFrame, index: pl.DataFrame, site_url: str | None) -> str:
+    qr = segno.make(site_url).svg_inline(scale=4) if site_url else None
     return render("pairings.html", title=title, table_headers=TABLE_HEADERS,
-                  index_headers=INDEX_HEADERS, tables=tables.rows(), index=index.rows())
+                  index_headers=INDEX_HEADERS, tables=tables.rows(), index=index.rows(),
+                  site_url=site_url, qr_svg=qr)
 
 
-def export_pairings(pairs: pl.DataFrame, title: str, out: Path) -> None:
+def export_pairings(pairs: pl.DataFrame, title: str, out: Path,
+                    site_url: str | None = None) -> None:
+    """The table list and the seat index; with the static site's address (`site_url`), the
+    printout carries it and its QR code so that phones go there, not to the dashboard."""
     suffix = out.suffix.lower()
     tables = table_list(pairs)
     index = seat_index(pairs)
@@ -64,10 +70,11 @@ def export_pairings(pairs: pl.DataFrame, title: str, out: Path) -> None:
         out.write_text(to_csv(plain), encoding="utf-8-sig")
     elif suffix == ".xlsx":
         book = new_workbook(out)
-        write_sheet(book, "对阵表", tables, TABLE_HEADERS, title)
-        write_sheet(book, "查找座位", index, INDEX_HEADERS, title)
+        heading = f"{title}  手机查座位 on your phone: {site_url}" if site_url else title
+        write_sheet(book, "对阵表", tables, TABLE_HEADERS, heading)
+        write_sheet(book, "查找座位", index, INDEX_HEADERS, heading)
         book.close()
     elif suffix in {".html", ".htm"}:
-        out.write_text(_html(title, tables, index), encoding="utf-8")
+        out.write_text(_html(title, tables, index, site_url), encoding="utf-8")
     else:
         raise UsageError("导出文件应为 .xlsx .csv 或 .html export to .xlsx, .csv or .html")

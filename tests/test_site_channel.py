@@ -1,0 +1,39 @@
+"""The static site as the phones' channel (issue 20): remembered, re-published after every
+change, and printed on the pairings."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import RESULT_HEADER, write_csv
+
+EXE = Path(sys.executable).parent / "paisai"
+
+
+def _run(db_file: Path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([str(EXE), *map(str, args)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PAISAI_DB": str(db_file)})
+
+
+def test_the_static_site_follows_every_change_once_published(cli, event16, tmp_path, db_file):
+    """Issue 20: the static site is the phones' channel: `publish` remembers where it went,
+    `watch` re-publishes after each sheet, and the printed pairings point phones to it."""
+    site = tmp_path / "site"
+    assert cli("publish", "--event", "e", "--out", site, "--base-url",
+               "http://hall.example/e/").code == 0
+    assert cli("pair", "--event", "e").code == 0
+    folder = tmp_path / "in"
+    folder.mkdir()
+    write_csv(folder / "r1.csv", [RESULT_HEADER, *[[1, t, "", "", "10", "8"]
+                                                   for t in range(1, 9)]])
+    done = _run(db_file, "watch", "--event", "e", folder, "--once", "--interval", "0.2")
+    assert done.returncode == 0 and "网站已更新" in done.stdout, done.stdout + done.stderr
+    assert "第 1 轮后排名" in (site / "index.html").read_text(encoding="utf-8")
+    printout = tmp_path / "p.html"
+    assert cli("pair", "--event", "e").code == 0
+    assert cli("export", "pairings", "--event", "e", "--round", "2", "--out", printout).code == 0
+    text = printout.read_text(encoding="utf-8")
+    assert "http://hall.example/e/" in text and "<svg" in text
