@@ -36,6 +36,15 @@ def build() -> click.Group:
     return paisai
 
 
+def _log_crash(argv: list[str], exc: Exception) -> None:
+    from pipeline import db, oplog
+
+    given = argv[argv.index("--db") + 1] if "--db" in argv[:-1] else None
+    event = argv[argv.index("--event") + 1] if "--event" in argv[:-1] else None
+    oplog.write(db.db_path(given), event, "crash",
+                f"paisai {' '.join(argv[:2])}: {type(exc).__name__}: {exc}")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     root = build()
@@ -66,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except Exception as exc:  # the last guard: a message, never a traceback for the user
         err(f"内部错误 internal error: {type(exc).__name__}: {exc}")
+        _log_crash(argv, exc)
         if debug:
             traceback.print_exc()
         else:

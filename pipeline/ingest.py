@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db, events, registration
+from pipeline import db, events, oplog, registration
 from pipeline.errors import SheetErrors
 from pipeline.events import Event
 from pipeline.history import identity
@@ -176,6 +176,7 @@ def ingest_file(
             summary = "; ".join(f"{s.kind}: +{s.new} ~{s.replaced} ={s.unchanged}"
                                 for s in stored)
             _note_upload(con, event_id, path.name, data, source, "stored", summary)
+        oplog.write(db_file, event_id, "stored", f"{path.name} ({source}): {summary}")
     except SheetErrors as errors:
         note_refusal(db_file, event_id, path.name, data, source, errors)
         raise
@@ -188,6 +189,7 @@ def note_refusal(db_file: Path, event_id: str, name: str, data: bytes, source: s
     with db.writing(db_file) as con:
         _note_upload(con, event_id, name, data, source, "rejected",
                      f"{errors.total} problem(s)")
+    oplog.write(db_file, event_id, "refused", f"{name} ({source}): {errors.total} problem(s)")
 
 
 def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
@@ -214,6 +216,7 @@ def ingest_rows(
     sheet = RawSheet(source, "", kind, 1, {c: ALIASES[kind][c][0] for c in columns}, frame)
     with db.writing(db_file) as con:
         stored = apply(con, event_id, FileRead(source, [sheet]), source, reason)
+    oplog.write(db_file, event_id, "entered", f"{source}: {kind} ×{len(rows)} ({reason})")
     return IngestReport(source, stored)
 
 

@@ -1,11 +1,21 @@
-"""Starting the Streamlit dashboard on the given database."""
+"""Starting the Streamlit dashboard on the given database, and stopping it cleanly.
+
+`paisai dashboard` runs Streamlit as a child process. Stopping `paisai dashboard` the way a
+service manager does (SIGTERM, SIGINT, SIGHUP) stops the server too and waits for it, so the
+port is free again within seconds; and the child is told to stop if `paisai` itself dies
+(Linux's parent-death signal), so no server is ever left running orphaned.
+"""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+STOP_SECONDS = 5
 
 
 def app_path() -> Path:
@@ -27,10 +37,52 @@ def dashboard_command(host: str, port: int) -> list[str]:
     ]
 
 
+def _die_with_parent() -> None:  # runs in the child before Streamlit starts
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
+    """Ask the server to stop, wait for it, and end it if it does not."""
+    if child.poll() is None:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(seconds)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    return child.returncode or 0
+
+
 def run_dashboard(database: Path, host: str, port: int) -> int:
     env = {**os.environ, "PAISAI_DB": str(database.resolve())}
     print(f"看板 dashboard: http://{host}:{port}/live  (数据库 database {database})", flush=True)
+    child = subprocess.Popen(dashboard_command(host, port), env=env,
+                             preexec_fn=_die_with_parent)
+    stopping: list[float] = []
+
+    def forward(signum, frame) -> None:  # only signals here: waiting is the loop's job
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+        stopping.append(time.monotonic())
+
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGTERM, signal.SIGINT,
+                                                        signal.SIGHUP)}
     try:
-        return subprocess.call(dashboard_command(host, port), env=env)
-    except KeyboardInterrupt:
-        return 0
+        while True:
+            try:
+                code = child.wait(timeout=0.2)
+                break
+            except subprocess.TimeoutExpired:
+                if stopping and time.monotonic() - stopping[0] > STOP_SECONDS:
+                    child.kill()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        if child.poll() is None:
+            stop(child)
+    return 0 if stopping else code

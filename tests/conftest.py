@@ -93,3 +93,44 @@ def event_with_results(cli, event16, tmp_path):
     assert cli("ingest", "--event", event16, write_csv(tmp_path / "r1.csv",
                                                         [RESULT_HEADER, *rows])).code == 0
     return event16
+
+
+def descendants(pid: int) -> list[tuple[int, str]]:
+    """Processes still running below `pid` (zombies are dead: they do not count)."""
+    parents: dict[int, list[int]] = {}
+    info: dict[int, tuple[str, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                errors="replace").strip()
+        except OSError:
+            continue
+        state, parent = stat.rsplit(")", 1)[1].split()[:2]
+        parents.setdefault(int(parent), []).append(int(entry.name))
+        info[int(entry.name)] = (state, command)
+    found, stack = [], list(parents.get(pid, []))
+    while stack:
+        child = stack.pop()
+        stack += parents.get(child, [])
+        if info[child][0] != "Z":
+            found.append((child, info[child][1]))
+    return found
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The suite leaves nothing running: a server or browser a test started and did not
+    stop fails the run (they used to accumulate, 100 MB each, on every `make test`)."""
+    import time
+
+    deadline = time.monotonic() + 10
+    left = descendants(os.getpid())
+    while left and time.monotonic() < deadline:
+        time.sleep(0.5)
+        left = descendants(os.getpid())
+    if left:
+        sys.stderr.write("\n进程未结束 processes the tests left running:\n" + "".join(
+            f"  {pid} {command[:160]}\n" for pid, command in left))
+        session.exitstatus = 1

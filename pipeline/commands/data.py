@@ -3,6 +3,7 @@ restore, check)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -169,4 +170,19 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
     return 0
 
 
-COMMANDS = [ingest, watch, uploads, backup, restore, check, import_event]
+@click.command("log", help="操作日志：某时以来发生了什么 the operations log: what happened since")
+@event_option(required=False)
+@click.option("--since", metavar="HH:MM", help="今天几点以来 since HH:MM today")
+@common
+def log(event: str | None, since: str | None) -> int:
+    from pipeline import oplog
+    from pipeline.errors import UsageError
+
+    if since and not re.fullmatch(r"\d{1,2}:\d{2}", since):
+        raise UsageError("--since 应为 HH:MM expected HH:MM, e.g. 14:05")
+    for line in oplog.read(database(), event, since):
+        out(line.replace("\t", "  ") + "\n")
+    return 0
+
+
+COMMANDS = [ingest, watch, uploads, backup, restore, check, import_event, log]

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import polars as pl
 
-from pipeline import db, events, output
+from pipeline import db, events, oplog, output
 from pipeline.cli_support import (
     KIND_LABELS,
     common,
@@ -47,6 +47,7 @@ def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bo
         err(f"抽签种子 draw seed: {seed}")
     for a, b in pairing.rematches:
         err(f"注意：{a} 与 {b} 再次相遇（没有可避免重复的编排） rematch unavoidable: {a}–{b}")
+    oplog.write(database(), event, "paired", f"round {round_no} (cli)")
     return 0
 
 
@@ -69,6 +70,7 @@ def results_delete(event: str, round_no: int, table: int | None) -> int:
         removed = rounds.delete_results(con, event, round_no, table)
     out(f"已删除第 {round_no} 轮 {removed} 桌的成绩（已记入审计） removed the results of "
         f"{removed} table(s) of round {round_no} (kept in the audit)\n")
+    oplog.write(database(), event, "results deleted", f"round {round_no} table {table or 'all'}")
     return 0
 
 

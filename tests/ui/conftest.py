@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -34,7 +35,7 @@ class Server:
         self.process = subprocess.Popen(
             [str(exe), "dashboard", "--db", str(database), "--port", str(self.port)],
             env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
+            stderr=subprocess.DEVNULL, start_new_session=True)  # its own process group
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -46,11 +47,18 @@ class Server:
         raise RuntimeError("the dashboard did not start")
 
     def stop(self) -> None:
+        """`paisai dashboard` stops its server on SIGTERM; the whole group is ended after
+        that all the same, so that nothing a test started is left running."""
         self.process.terminate()
         try:
             self.process.wait(10)
         except subprocess.TimeoutExpired:
             self.process.kill()
+            self.process.wait()
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,71 @@
+"""The operations log: one line per action (a sheet stored or refused, a pairing, results
+removed, a console entry, a crash) in `paisai.log` beside the database, rotated at 5 MB
+(five kept), so an organizer can answer "what happened at 14:05" without the audit tables.
+
+A line: `2026-12-01 14:05:09<TAB>event<TAB>action<TAB>detail`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import logging.handlers
+import threading
+from pathlib import Path
+
+MAX_BYTES = 5 * 1024 * 1024
+KEEP = 5
+_LOCK = threading.Lock()
+_HANDLERS: dict[Path, logging.Handler] = {}
+
+
+def log_path(database: Path) -> Path:
+    return Path(database).resolve().parent / "paisai.log"
+
+
+def _handler(path: Path) -> logging.Handler:
+    with _LOCK:
+        if path not in _HANDLERS:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handler = logging.handlers.RotatingFileHandler(path, maxBytes=MAX_BYTES,
+                                                           backupCount=KEEP, encoding="utf-8")
+            handler.setFormatter(logging.Formatter("%(message)s"))
+            _HANDLERS[path] = handler
+        return _HANDLERS[path]
+
+
+def write(database: Path, event_id: str | None, action: str, detail: str = "") -> None:
+    """Append one line; a log that cannot be written never stops the action itself."""
+    stamp = dt.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+    clean = " ".join(str(detail).split())
+    record = logging.LogRecord("paisai", logging.INFO, "", 0,
+                               f"{stamp}\t{event_id or '-'}\t{action}\t{clean}", None, None)
+    try:
+        _handler(log_path(database)).emit(record)
+    except OSError:
+        pass
+
+
+def read(database: Path, event_id: str | None = None, since: str | None = None) -> list[str]:
+    """The lines of an event (and the ones of no event, such as a crash), oldest first,
+    from today's `since` (HH:MM) on."""
+    path = log_path(database)
+    files = [path.with_name(f"{path.name}.{n}") for n in range(KEEP, 0, -1)] + [path]
+    start = None
+    if since:
+        hour, minute = (int(x) for x in since.split(":"))
+        start = dt.datetime.combine(dt.date.today(), dt.time(hour, minute))
+    lines = []
+    for file in files:
+        if not file.exists():
+            continue
+        for line in file.read_text(encoding="utf-8").splitlines():
+            parts = line.split("\t")
+            if len(parts) < 3:
+                continue
+            if event_id and parts[1] not in (event_id, "-"):
+                continue
+            if start and dt.datetime.strptime(parts[0], "%Y-%m-%d %H:%M:%S") < start:
+                continue
+            lines.append(line)
+    return lines

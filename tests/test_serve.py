@@ -1,0 +1,64 @@
+"""`paisai dashboard` stops cleanly: SIGTERM to the paisai process stops its Streamlit server
+too and frees the port within seconds (issue 23)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from conftest import descendants
+
+EXE = Path(sys.executable).parent / "paisai"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def test_sigterm_stops_the_server_and_frees_the_port(tmp_path):
+    port = _free_port()
+    process = subprocess.Popen([str(EXE), "dashboard", "--db", str(tmp_path / "d.duckdb"),
+                                "--port", str(port)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.3)
+        children = descendants(process.pid)
+        assert any("streamlit" in command for _, command in children), children
+        stopped = time.monotonic()
+        process.send_signal(signal.SIGTERM)  # as systemd stops a service
+        process.wait(10)
+        while time.monotonic() - stopped < 5 and not _port_free(port):
+            time.sleep(0.1)
+        assert _port_free(port), "the port is still taken after 5 s"
+        alive = [pid for pid, _ in children if Path(f"/proc/{pid}").exists()
+                 and "Z" not in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3]]
+        assert not alive, alive
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(10)
