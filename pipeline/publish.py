@@ -18,13 +18,14 @@ from pathlib import Path
 
 import polars as pl
 import segno
+from markupsafe import Markup
 
 from pipeline import db, events, rounds, scoring
 from pipeline.errors import UsageError
 from pipeline.explain import why_here
 from pipeline.levels import format_level
 from pipeline.output import HEADERS_ZH
-from pipeline.templating import render
+from pipeline.templating import environment, render, row_html, table_rows
 
 CSS = """body{font-family:"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
 margin:0;padding:12px;background:#f5f7fb;color:#112}h1{font-size:22px;margin:8px 0}
@@ -36,24 +37,24 @@ border-bottom:1px solid #dde;font-size:15px;text-align:left}td.n{text-align:righ
 """
 
 
-def _cells(frame: pl.DataFrame) -> tuple[list[str], list[list], list[bool]]:
-    """Headers (Chinese), rows and which columns are numbers, for the table macro."""
-    headers = [HEADERS_ZH.get(c, c) for c in frame.columns]
-    return headers, frame.rows(), [dtype.is_numeric() for dtype in frame.dtypes]
+def _headers(frame: pl.DataFrame) -> list[str]:
+    return [HEADERS_ZH.get(c, c) for c in frame.columns]
 
 
-def _results_by_team(played: pl.DataFrame) -> dict[str, dict]:
-    """Each team's results so far, ready for the table macro, for all teams in one pass."""
+RESULT_COLUMNS = ["round", "opponent", "outcome", "match_points", "level_diff_score", "levels"]
+
+
+def _results_by_team(played: pl.DataFrame) -> dict[str, Markup]:
+    """Each team's results so far as table rows, for all teams in one grouped query."""
     if played.is_empty():
         return {}
-    shown = ["round", "opponent", "outcome", "match_points", "level_diff_score", "levels"]
     spelled = {v: format_level(v) for v in played["levels"].drop_nulls().unique().to_list()}
     games = played.sort("team_no", "round").select(
-        "team_no", *shown[:-1],
+        "team_no", *RESULT_COLUMNS[:-1],
         pl.col("levels").replace_strict(spelled, default=None, return_dtype=pl.String))
-    headers, _, numeric = _cells(games.select(shown))
-    return {team: {"headers": headers, "rows": group.select(shown).rows(), "numeric": numeric}
-            for (team,), group in games.group_by("team_no", maintain_order=True)}
+    rows = games.group_by("team_no", maintain_order=True).agg(
+        row_html(games.select(RESULT_COLUMNS).schema).str.join("").alias("rows"))
+    return {team: Markup(body) for team, body in rows.iter_rows()}  # noqa: S704 - escaped
 
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -141,10 +142,9 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
     shown = ranking.select(scoring.STANDINGS_COLUMNS)
     site.write("style.css", CSS)
     on_page("index.html")
-    headers, rows, numeric = _cells(shown)
     site.write("index.html", render(
-        "site/index.html", title=f"{event.name} · 第 {after} 轮后排名", up="", headers=headers,
-        rows=rows, numeric=numeric, links={"column": 1, "pages": pages}))
+        "site/index.html", title=f"{event.name} · 第 {after} 轮后排名", up="",
+        headers=_headers(shown), rows=table_rows(shown, pages)))
     site.write("standings.json", json.dumps(
         {"event": event_id, "round": after, "standings": shown.to_dicts()},
         ensure_ascii=False))
@@ -153,10 +153,9 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
     if pairs is not None:
         table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
             pl.col("ns_team").fill_null("轮空 bye"))
-        headers, rows, numeric = _cells(table)
         site.write("pairings.html", render(
             "site/pairings.html", title=f"{event.name} · 第 {latest} 轮对阵", up="",
-            headers=headers, rows=rows, numeric=numeric))
+            headers=_headers(table), rows=table_rows(table)))
         site.write("pairings.json", json.dumps(
             {"event": event_id, "round": latest, "tables": pairs.select(
                 "table", "ew_team", "ns_team").to_dicts()}, ensure_ascii=False))
@@ -175,13 +174,16 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
     results_of = _results_by_team(played)
     why = why_here(ranking, list(event.ruleset.ranking["keys"]))
     on_page(f"{ranking.height} 个队页 team pages")
-    for r in ranking.iter_rows(named=True):
+    page = environment().get_template("site/team.html")
+    headers = [HEADERS_ZH.get(c, c) for c in RESULT_COLUMNS]
+    for r in ranking.select("team_no", "team_name", "rank", "match_points",
+                            "level_diff_score").iter_rows(named=True):
         team = r["team_no"]
-        site.write(team_file(team), render(
-            "site/team.html", title=f"{team} {r['team_name'] or ''}", up="../",
-            seat=seats.get(team), latest=latest, rank=r["rank"], match_points=r["match_points"],
+        site.write(team_file(team), page.render(
+            title=f"{team} {r['team_name'] or ''}", seat=seats.get(team), latest=latest,
+            rank=r["rank"], match_points=r["match_points"],
             level_diff_score=r["level_diff_score"], results=results_of.get(team),
-            why=why.get(team, "")))
+            headers=headers, why=why.get(team, "")))
     if base_url:
         site.write("qr.html", render("site/qr.html", title=event.name, up="",
                                      qr_svg=segno.make(base_url).svg_inline(scale=12),
