@@ -155,3 +155,10 @@ def tractor_only(check):
         return check(typed, context, where)
 
     return run
+
+
+def match_keys(*, deal: bool) -> list[pl.Expr]:
+    """The columns that name a Tractor match (and game, and deal) on every Tractor sheet."""
+    keys = [pl.col("stage").str.strip_chars().alias("stage"),
+            ck.as_int("match").alias("match_no"), ck.as_int("game").alias("game")]
+    return [*keys, ck.as_int("deal").alias("deal")] if deal else keys

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.sheets.kinds.base import tractor_only
+from pipeline.sheets.kinds.base import match_keys, tractor_only
 from pipeline.tractor import sheets as tractor_sheets
 from schemas import checks as ck
 from schemas.tractor import MatchesSheet
@@ -17,9 +17,7 @@ def casts() -> list[pl.Expr]:
     """Text cells to typed columns (a cell that does not cast becomes null: its problem is
     already listed by the model)."""
     return [
-        pl.col("stage").str.strip_chars().alias("stage"),
-        ck.as_int("match").alias("match_no"),
-        ck.as_int("game").alias("game"),
+        *match_keys(deal=False),
         ck.normalized("team_a").alias("team_a"),
         ck.normalized("team_b").alias("team_b"),
         ck.as_level("a_level").alias("a_level"),

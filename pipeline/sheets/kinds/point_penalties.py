@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.sheets.kinds.base import tractor_only
+from pipeline.sheets.kinds.base import match_keys, tractor_only
 from pipeline.tractor import sheets as tractor_sheets
 from schemas import checks as ck
 from schemas.tractor import PointPenaltiesSheet
@@ -17,10 +17,7 @@ def casts() -> list[pl.Expr]:
     """Text cells to typed columns (a cell that does not cast becomes null: its problem is
     already listed by the model)."""
     return [
-        pl.col("stage").str.strip_chars().alias("stage"),
-        ck.as_int("match").alias("match_no"),
-        ck.as_int("game").alias("game"),
-        ck.as_int("deal").alias("deal"),
+        *match_keys(deal=True),
         ck.normalized("team_no").alias("team_no"),
         ck.as_int("points").fill_null(0).alias("points"),
         ck.as_int("levels").fill_null(0).alias("levels"),
