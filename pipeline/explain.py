@@ -124,7 +124,8 @@ def text(result: dict) -> str:
     lines = [f"{a} 第 {ranks[a]} 名 rank {ranks[a]} · {b} 第 {ranks[b]} 名 rank {ranks[b]}"]
     for item in result["values"]:
         mark = "  ← 决定名次 decides" if item["key"] == result["decided_by"] else ""
-        lines.append(f"  {item['key']}: {a} {item[a]} · {b} {item[b]}{mark}")
+        name = KEY_NAMES.get(item["key"], item["key"])
+        lines.append(f"  {name} {item['key']}: {a} {item[a]} · {b} {item[b]}{mark}")
     if result["decided_by"] is None:
         lines.append("  所有排名依据都相同，名次并列 equal on every key: they share the rank")
     for g in result["games"]:

@@ -86,6 +86,14 @@ HEADERS_ZH = {
     "games_won": "胜局数",
     "lot": "抽签",
     "carried_points": "带入积分",
+    "upload_id": "编号",
+    "received_at": "收到时间",
+    "file_name": "文件",
+    "source": "来源",
+    "message": "说明",
+    "size_bytes": "字节",
+    "sha256": "内容指纹",
+    "note": "备注",
 }
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -184,7 +192,8 @@ def problem_report(errors: SheetErrors) -> str:
     return "\n".join(lines)
 
 
-STATUS_ZH = {"active": "正常", "withdrawn": "退赛", "absent": "缺席"}
+STATUS_ZH = {"active": "正常", "withdrawn": "退赛", "absent": "缺席", "stored": "已保存",
+             "rejected": "已拒收"}
 
 
 def render(frame: pl.DataFrame, fmt: str, title: str | None = None,
