@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pipeline import db, events, output, registration
+from pipeline import db, events, output
 from pipeline.cli_support import common, database, err, event_option, format_option, out
 from pipeline.errors import UsageError
 
@@ -15,7 +15,7 @@ from pipeline.errors import UsageError
 @format_option()
 @common
 def standings(event: str, round_no: int | None, fmt: str) -> int:
-    from pipeline import scoring
+    from pipeline import registration, scoring
 
     with db.reading(database()) as con:
         found = events.load(con, event)
