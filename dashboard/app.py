@@ -32,4 +32,13 @@ hidden = [
 ]
 page = st.navigation([*hidden, *pages], position="hidden" if projector() else "sidebar")
 page_style()
-page.run()
+try:
+    page.run()
+except Exception as exc:  # a page that fails is a line in the operations log, then shown
+    if not type(exc).__module__.startswith("streamlit"):  # not st.rerun / st.stop
+        from dashboard.common import database
+        from pipeline import oplog
+
+        oplog.write(database(), st.query_params.get("event"), "crash",
+                    f"dashboard {page.url_path}: {type(exc).__name__}: {exc}")
+    raise

@@ -13,7 +13,7 @@ import streamlit as st
 
 from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
-from pipeline import db, events, oplog, queries, rounds, scoring, selfreport
+from pipeline import db, events, queries, rounds, scoring, selfreport
 from pipeline.awards import award_list
 from pipeline.errors import PaisaiError, SheetErrors
 from pipeline.export.pairings import export_pairings
@@ -154,7 +154,6 @@ def pair_next(event_id: str, language: str) -> None:
                                                       int(seed) if seed is not None else None,
                                                       force)
             st.success(f"{t('round', language)} {round_no} ✓")
-            oplog.write(database(), event_id, "paired", f"round {round_no} (console)")
             if used is not None:
                 st.markdown(f"<div style='font-size:64px;font-weight:700'>抽签种子 {used}</div>",
                             unsafe_allow_html=True)

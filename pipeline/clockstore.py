@@ -9,7 +9,7 @@ import time
 
 import duckdb
 
-from pipeline import db
+from pipeline import db, oplog
 from pipeline.clock import Clock, ClockStatus, LateAction, late_action
 from pipeline.errors import UsageError
 from pipeline.events import Event
@@ -67,6 +67,9 @@ def change(con: duckdb.DuckDBPyConnection, event: Event, action: str, round_no: 
                  "the clock is not started": "计时还没开始"}
         raise UsageError(f"{words.get(str(exc), '')} {exc}") from None
     save(con, event.event_id, clock)
+    oplog.write_on(con, event.event_id, f"clock {action}",
+                   f"round {clock.round}" + (f" {minutes:+g} min" if action == "add-minutes"
+                                             else ""))
     return clock.status(now)
 
 

@@ -46,6 +46,15 @@ def write(database: Path, event_id: str | None, action: str, detail: str = "") -
         pass
 
 
+def write_on(con, event_id: str | None, action: str, detail: str = "") -> None:
+    """`write` for a domain step that has only the connection: the file is the
+    connection's own."""
+    found = con.execute("select path from duckdb_databases() where database_name = "
+                        "current_database()").fetchall()
+    if found and found[0][0]:
+        write(Path(found[0][0]), event_id, action, detail)
+
+
 def read(database: Path, event_id: str | None = None, since: str | None = None) -> list[str]:
     """The lines of an event (and the ones of no event, such as a crash), oldest first,
     from today's `since` (HH:MM) on."""

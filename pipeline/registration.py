@@ -11,7 +11,7 @@ import secrets
 import duckdb
 import polars as pl
 
-from pipeline import db
+from pipeline import db, oplog
 from pipeline.errors import UsageError
 from pipeline.history.identity import normalize_name
 from pipeline.pairing.swiss import natural_key
@@ -148,6 +148,8 @@ def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
         store_entries(con, event_id, frame, "draw")
     con.execute("insert into draws (event_id, seed, prefix, in_order) values (?, ?, ?, ?)",
                 [event_id, seed, prefix.upper(), in_order])
+    oplog.write_on(con, event_id, "drawn", f"{frame.height} teams numbered"
+                   + (f", seed {seed}" if seed is not None else ", in sheet order"))
     return frame.select(DRAW_COLUMNS).sort(pl.col("team_no").map_elements(
         lambda t: natural_key(t)[1], return_dtype=pl.Int64)), seed, unpaired
 
@@ -164,6 +166,7 @@ def checkin(con: duckdb.DuckDBPyConnection, event_id: str, teams: list[str], eve
     for team in teams:
         con.execute("update teams set checked_in = true where event_id = ? and team_no = ?",
                     [event_id, team])
+    oplog.write_on(con, event_id, "checked in", ", ".join(teams))
     return len(teams)
 
 
@@ -182,6 +185,7 @@ def withdraw(con: duckdb.DuckDBPyConnection, event_id: str, team: str, after_rou
                          "already paired in a later round")
     con.execute("update teams set withdrawn_after = ?, withdraw_reason = ? where event_id = ? "
                 "and team_no = ?", [after_round, reason, event_id, team])
+    oplog.write_on(con, event_id, "withdrawn", f"{team} after round {after_round}: {reason}")
 
 
 def reinstate(con: duckdb.DuckDBPyConnection, event_id: str, team: str) -> None:
@@ -196,6 +200,7 @@ def reinstate(con: duckdb.DuckDBPyConnection, event_id: str, team: str) -> None:
                          "withdrawal")
     con.execute("update teams set withdrawn_after = null, withdraw_reason = null where "
                 "event_id = ? and team_no = ?", [event_id, team])
+    oplog.write_on(con, event_id, "reinstated", team)
 
 
 def playing(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> list[str]:

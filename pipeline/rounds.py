@@ -9,7 +9,7 @@ from collections import Counter
 import duckdb
 import polars as pl
 
-from pipeline import db, registration, scoring, store
+from pipeline import db, oplog, registration, scoring, store
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.events import Event
 from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
@@ -105,6 +105,8 @@ def pair(
     pairing = team_match_tables(pairing, event.ruleset.team_size)
     _store(con, event_id, round_no, pairing, rules["system"] if round_no > 1 else
            f"draw:{rules['draw']}", seed, force)
+    oplog.write_on(con, event_id, "paired", f"round {round_no}"
+                   + (f", draw seed {seed}" if seed is not None else ""))
     return round_no, pairing, seed
 
 

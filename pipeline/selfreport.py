@@ -17,7 +17,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db
+from pipeline import db, oplog
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.ingest import ingest_rows
 from pipeline.levels import format_level, parse_level
@@ -139,3 +139,5 @@ def decide(database: Path, event_id: str, report_id: int, accept: bool) -> None:
     with db.writing(database) as con:
         con.execute("update pending_reports set status = ?, decided_at = current_timestamp "
                     "where report_id = ?", ["accepted" if accept else "rejected", report_id])
+    oplog.write(database, event_id, "self-report " + ("accepted" if accept else "rejected"),
+                f"#{report_id} round {round_no} table {table_no}")

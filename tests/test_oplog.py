@@ -24,3 +24,12 @@ def test_every_action_leaves_a_line(cli, event16, tmp_path, db_file):
     if later.date() == dt.date.today():
         assert cli("log", "--event", "e", "--since", later.strftime("%H:%M")).out == ""
     assert cli("log", "--since", "25h").code == 2
+
+
+def test_console_and_clock_actions_are_logged(cli, event16, db_file):
+    assert cli("checkin", "--event", "e", "A1", "A2").code == 0
+    assert cli("withdraw", "--event", "e", "A16", "--after-round", "0").code == 0
+    assert cli("clock", "start", "--event", "e").code == 0
+    actions = [line.split("\t")[2] for line in
+               (db_file.parent / "paisai.log").read_text(encoding="utf-8").splitlines()]
+    assert actions[-3:] == ["checked in", "withdrawn", "clock start"]

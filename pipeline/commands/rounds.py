@@ -47,7 +47,6 @@ def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bo
         err(f"抽签种子 draw seed: {seed}")
     for a, b in pairing.rematches:
         err(f"注意：{a} 与 {b} 再次相遇（没有可避免重复的编排） rematch unavoidable: {a}–{b}")
-    oplog.write(database(), event, "paired", f"round {round_no} (cli)")
     return 0
 
 
@@ -70,7 +69,8 @@ def results_delete(event: str, round_no: int, table: int | None) -> int:
         removed = rounds.delete_results(con, event, round_no, table)
     out(f"已删除第 {round_no} 轮 {removed} 桌的成绩（已记入审计） removed the results of "
         f"{removed} table(s) of round {round_no} (kept in the audit)\n")
-    oplog.write(database(), event, "results deleted", f"round {round_no} table {table or 'all'}")
+    oplog.write(database(), event, "results deleted", f"round {round_no}, table "
+                f"{table or 'all'}")
     return 0
 
 
