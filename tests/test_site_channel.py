@@ -37,3 +37,12 @@ def test_the_static_site_follows_every_change_once_published(cli, event16, tmp_p
     assert cli("export", "pairings", "--event", "e", "--round", "2", "--out", printout).code == 0
     text = printout.read_text(encoding="utf-8")
     assert "http://hall.example/e/" in text and "<svg" in text
+
+
+def test_simulate_any_round_count(cli, tmp_path):
+    """`paisai simulate` with more rounds than the preset has: the simulated event's round
+    count is raised (suzhou-2025 plays 3)."""
+    run = cli("simulate", "--teams", "8", "--rounds", "5", "--out", tmp_path / "sim")
+    assert run.code == 0, run.err
+    assert sorted(p.name for p in (tmp_path / "sim").glob("round-*.csv")) == [
+        f"round-{n}.csv" for n in range(1, 6)]
