@@ -112,10 +112,14 @@ def enter_table(event_id: str, language: str) -> None:
         chosen_round = cols[0].number_input(t("round", language), min_value=1,
                                             value=round_no or 1)
         table = cols[1].number_input(t("table", language), min_value=1, value=1)
-        forfeit = cols[2].selectbox("弃权 Forfeit", ["", "东西", "南北"])
+        forfeit = cols[2].selectbox("弃权 Forfeit", ["", "东西", "南北"],
+                                    placeholder=t("choose", language))
         cols = st.columns(2)
-        ew = cols[0].selectbox("东西级数 EW level", levels, index=8)
-        ns = cols[1].selectbox("南北级数 NS level", levels, index=8)
+        # levels start empty: a careless save never records a result nobody chose
+        ew = cols[0].selectbox("东西级数 EW level", levels, index=None,
+                               placeholder=t("choose", language))
+        ns = cols[1].selectbox("南北级数 NS level", levels, index=None,
+                               placeholder=t("choose", language))
         ew_team = ns_team = ""
         if not pairs.is_empty() and chosen_round != round_no:
             st.caption("未编排的轮次需要队号 an unpaired round needs the teams")
@@ -126,6 +130,9 @@ def enter_table(event_id: str, language: str) -> None:
         if st.form_submit_button(t("save", language)):
             if not reason.strip():
                 st.error(t("reason", language))
+                return
+            if not forfeit and (ew is None or ns is None):
+                st.error("请选择两方级数 choose both levels")
                 return
             row = {"round": chosen_round, "table": table, "ew_team": ew_team,
                    "ns_team": ns_team, "ew_level": "" if forfeit else ew,

@@ -56,6 +56,8 @@ TEXT: dict[str, dict[str, str]] = {
     "not_tractor": {"zh": "本赛事不是拖拉机赛事，没有淘汰赛。", "en": "Not a Tractor event: no bracket."},
     "swiss_tractor": {"zh": "本赛事按轮积分编排，没有小组赛与淘汰赛：请看排名与对阵",
                       "en": "This event is paired round by round: no bracket; see the ranking"},
+    "missing_tables": {"zh": "未报：第 {tables} 桌", "en": "Not reported: tables {tables}"},
+    "choose": {"zh": "请选择", "en": "Choose"},
     "site_updated": {"zh": "手机网站已更新（文件数）", "en": "Phone site re-published (files)"},
     "site_failed": {"zh": "手机网站更新失败", "en": "Phone site not re-published"},
     "why_here": {"zh": "为什么排在这里？点选一队", "en": "Why is a team here? Pick a team"},

@@ -94,6 +94,7 @@ HEADERS_ZH = {
     "size_bytes": "字节",
     "sha256": "内容指纹",
     "note": "备注",
+    "missing": "未报桌号",
 }
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -54,6 +54,14 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
     )
 
 
+def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:
+    """The round's paired tables without a result yet, in table order."""
+    with db.reading(database) as con:
+        found = rounds.summary(con, event_id).filter(pl.col("round") == round_no)
+    text = found["missing"][0] if found.height else ""
+    return [t for t in text.split(",") if t]
+
+
 def why_here(database: Path, event_id: str) -> dict[str, str]:
     """For every team of the latest ranking: why it sits where it does (pipeline.explain)."""
     from pipeline.explain import why_here as explain_places

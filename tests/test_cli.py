@@ -141,11 +141,11 @@ def test_round_in_two_parts_and_rounds_command(cli, event16, tmp_path):
     assert cli("ingest", "--event", event16, write_csv(tmp_path / "a.csv",
                                                         [RESULT_HEADER, *first])).code == 0
     half = read_csv_output(cli("rounds", "--event", event16, "--format", "csv").out)
-    assert half == [{"round": "1", "reported": "4", "expected": "8"}]
+    assert half == [{"round": "1", "reported": "4", "expected": "8", "missing": ""}]
     assert cli("ingest", "--event", event16, write_csv(tmp_path / "b.csv",
                                                         [RESULT_HEADER, *rest])).code == 0
     full = read_csv_output(cli("rounds", "--event", event16, "--format", "csv").out)
-    assert full == [{"round": "1", "reported": "8", "expected": "8"}]
+    assert full == [{"round": "1", "reported": "8", "expected": "8", "missing": ""}]
     rows = read_csv_output(cli("standings", "--event", event16, "--format", "csv").out)
     assert sum(int(r["played"]) for r in rows) == 16
 
@@ -228,3 +228,15 @@ def test_threads_of_one_process_take_turns(event16, db_file):
         errors.append(exc)
     thread.join()
     assert errors == []
+
+
+def test_rounds_lists_the_tables_not_reported(cli, event16, tmp_path):
+    """The question asked most in a hall: which tables have not reported?"""
+    assert cli("pair", "--event", event16).code == 0  # A1–A2 at table 1 … A15–A16 at 8
+    reported = [[1, t, "", "", "10", "8"] for t in (1, 2, 3, 4, 6, 7)]
+    assert cli("ingest", "--event", event16, write_csv(tmp_path / "r.csv",
+                                                        [RESULT_HEADER, *reported])).code == 0
+    rows = read_csv_output(cli("rounds", "--event", event16, "--format", "csv").out)
+    assert rows == [{"round": "1", "reported": "6", "expected": "8", "missing": "5,8"}]
+    assert "未报桌号" in cli("rounds", "--event", event16).out
+    assert '"missing": "5,8"' in cli("rounds", "--event", event16, "--format", "json").out

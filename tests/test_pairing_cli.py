@@ -170,4 +170,4 @@ def test_export_scoresheet_round_trip(cli, event16, tmp_path):
     assert run.code == 0, run.err
     assert "填写说明" in run.out
     rounds = read_csv_output(cli("rounds", "--event", event16, "--format", "csv").out)
-    assert rounds == [{"round": "1", "reported": "8", "expected": "8"}]
+    assert rounds == [{"round": "1", "reported": "8", "expected": "8", "missing": ""}]

@@ -29,7 +29,7 @@ def test_watch_ingests_stable_files_once(cli, event16, tmp_path, db_file):
     assert scan(db_file, event16, folder, seen, log.append) == 0  # nothing new
     assert any("r1a.csv" in line and "stored" in line for line in log)
     rounds = read_csv_output(cli("rounds", "--event", event16, "--format", "csv").out)
-    assert rounds == [{"round": "1", "reported": "2", "expected": "8"}]
+    assert rounds == [{"round": "1", "reported": "2", "expected": "8", "missing": ""}]
     uploads = read_csv_output(cli("uploads", "--event", event16, "--format", "csv").out)
     assert {u["source"] for u in uploads if u["file_name"].startswith("r1")} == {"watch"}
 

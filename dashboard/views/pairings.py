@@ -16,6 +16,9 @@ if round_no is None:
     st.stop()
 
 st.title(t('round_pairing', language, n=round_no))
+missing = queries.missing_tables(database(), event_id, round_no)
+if missing:  # the question asked most in a hall
+    st.markdown(f"**{t('missing_tables', language, tables='、'.join(missing))}**")
 shown = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
     pl.col("ns_team").fill_null(t("bye", language)))
 query = st.text_input(t("find", language)).strip()

@@ -71,7 +71,7 @@ def rounds(event: str, fmt: str) -> int:
     with db.reading(database()) as con:
         found = events.load(con, event)
         summary = db.frame(con, db.sql("rounds"), {"event_id": found.event_id})
-    out(output.render(summary.select("round", "reported", "expected"), fmt))
+    out(output.render(summary.select("round", "reported", "expected", "missing"), fmt))
     return 0
 
 

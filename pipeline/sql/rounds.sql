@@ -1,5 +1,6 @@
 -- marts: one row per round that is paired or has a result: tables reported / expected.
--- Expected is the paired tables (byes excluded), or half the field before pairing.
+-- Expected is the paired tables (byes excluded), or half the field before pairing; missing
+-- lists the paired tables not reported yet.
 with
 
 reported as (
@@ -26,15 +27,27 @@ all_rounds as (
     select round from paired
 ),
 
+missing as (
+    -- the paired tables with no result yet, in table order ("5,12")
+    select p.round, string_agg(p.table_no::varchar, ',' order by p.table_no) as missing
+    from pairings as p
+    where p.event_id = $event_id and p.table_no is not null
+      and not exists (select 1 from results as x where x.event_id = p.event_id
+                      and x.round = p.round and x.table_no = p.table_no)
+    group by p.round
+),
+
 final as (
     select
         a.round,
         coalesce(r.reported, 0) as reported,
         coalesce(p.paired_tables, f.half_field) as expected,
+        coalesce(m.missing, '') as missing,
         p.round is not null as paired
     from all_rounds as a
     left join reported as r using (round)
     left join paired as p using (round)
+    left join missing as m using (round)
     cross join field as f
 )
 

@@ -187,3 +187,30 @@ def test_bracket_champion_heading_shows_a_team_number_as_text(monkeypatch, tmp_p
     assert not at.exception
     heading = next(m.value for m in at.markdown if "champion" in m.value)
     assert "&lt;IMGSRC=X&gt;" in heading and "<IMGSRC" not in heading
+
+
+def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, tmp_path):
+    """A careless save never records a 10–10 draw; the pairings page lists the tables that
+    have not reported (issue 22's first steps)."""
+    from conftest import entries, write_csv
+
+    from pipeline.cli import main
+
+    database = tmp_path / "e.duckdb"
+    db = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025",
+                 *db]) == 0
+    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(8))),
+                 *db]) == 0
+    assert main(["pair", "--event", "e", *db]) == 0
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = _run(monkeypatch, database, "admin", event="e")
+    at.text_input[0].input("right")
+    at.button[0].click().run()
+    levels = [s for s in at.selectbox if "级数" in s.label]
+    assert len(levels) == 2 and all(s.value is None for s in levels)
+    pairings = _run(monkeypatch, database, "pairings", event="e")
+    assert any("未报：第 1、2、3、4 桌" in m.value for m in pairings.markdown)
