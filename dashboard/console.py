@@ -45,6 +45,31 @@ def _note_refusal_once(event_id: str, name: str, data: bytes, errors: SheetError
         noted.add(digest)
 
 
+NEXT_STEP = {
+    "register": ("next_register", "报名：上传报名表或在下方登记 register the teams"),
+    "pair": ("next_pair", "编排第 1 轮 pair round 1"),
+    "enter": ("next_enter", "录入成绩 enter the results"),
+    "pair_next": ("next_pair_next", "编排下一轮并打印对阵 pair the next round, print it"),
+    "done": ("next_done", "全部轮次已完成：颁奖与备份 all rounds played: awards and backup"),
+}
+
+
+def round_status(event_id: str, language: str) -> None:
+    """The console opens on the current round: where it stands and what comes next."""
+    status = queries.round_status(database(), event_id)
+    cols = st.columns(4)
+    cols[0].metric(t("round", language), status.round or "—")
+    cols[1].metric(t("reported_short", language), f"{status.reported}/{status.expected}")
+    cols[2].metric(t("pending_reports", language), status.pending_reports)
+    cols[3].metric(t("rounds_planned", language), status.rounds_planned or "—")
+    if status.missing:
+        listed = "；".join(f"{table} 号桌 {ew}–{ns or t('bye', language)}"
+                          for table, ew, ns in status.missing)
+        st.warning(f"{t('missing_tables', language, tables='、'.join(str(m[0]) for m in status.missing))}"
+                   f"：{listed}")
+    st.success(f"{t('next_step', language)}：{NEXT_STEP[status.next_step][1]}")
+
+
 def create_event(language: str) -> None:
     with st.expander(t("create_event", language)), st.form("create_event"):
         event_id = st.text_input("ID (a-z 0-9 -)")

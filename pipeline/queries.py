@@ -133,3 +133,43 @@ def find_table(pairs: pl.DataFrame, query: str) -> pl.DataFrame:
     names = [c for c in SEARCHED if not c.endswith("_team")]
     return pairs.filter(pl.any_horizontal(pl.col(c).cast(pl.String).str.contains(query.strip(), literal=True)
                                           for c in names))
+
+
+@dataclass
+class RoundStatus:
+    """Where the current round stands, for the organizer's console."""
+
+    round: int | None
+    reported: int
+    expected: int
+    missing: list[tuple[int, str, str | None]]  # table, EW team, NS team
+    pending_reports: int
+    rounds_planned: int
+    next_step: str  # "register", "pair", "enter", "pair_next", "done"
+
+
+def round_status(database: Path, event_id: str) -> RoundStatus:
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        latest = rounds.latest_paired_round(con, event_id)
+        teams = db.scalar(con, "select count(*) from teams where event_id = ?", [event_id])
+        pending = db.scalar(con, "select count(*) from pending_reports where event_id = ? and "
+                                 "status = 'pending'", [event_id]) or 0
+        if latest is None:
+            return RoundStatus(None, 0, 0, [], pending, event.ruleset.rounds,
+                               "pair" if teams >= 2 else "register")
+        summary = rounds.summary(con, event_id).filter(pl.col("round") == latest)
+        pairs = rounds.pairings(con, event_id, latest)
+    missing_tables = {int(t) for t in (summary["missing"][0] or "").split(",") if t}
+    missing = [(r["table"], r["ew_team"], r["ns_team"]) for r in pairs.iter_rows(named=True)
+               if r["table"] in missing_tables]
+    reported = int(summary["reported"][0]) if summary.height else 0
+    expected = int(summary["expected"][0]) if summary.height else 0
+    planned = event.ruleset.rounds
+    if missing:
+        step = "enter"
+    elif planned and latest >= planned:
+        step = "done"
+    else:
+        step = "pair_next"
+    return RoundStatus(latest, reported, expected, missing, pending, planned, step)

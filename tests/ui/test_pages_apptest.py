@@ -212,5 +212,9 @@ def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, 
     at.button[0].click().run()
     levels = [s for s in at.selectbox if "级数" in s.label]
     assert len(levels) == 2 and all(s.value is None for s in levels)
+    # the console opens on the round: the four tables not reported, with their teams
+    assert any("未报：第 1、2、3、4 桌" in w.value and "1 号桌 A1–A2" in w.value
+               for w in at.warning)
+    assert any("下一步：录入成绩" in s.value for s in at.success)
     pairings = _run(monkeypatch, database, "pairings", event="e")
     assert any("未报：第 1、2、3、4 桌" in m.value for m in pairings.markdown)
