@@ -100,15 +100,25 @@ def rotate_if_due(current: str) -> None:
                        query_params=dict(st.query_params))
 
 
-def bracket_html(knockout: list[dict]) -> str:
-    """The knockout rounds as columns, winners in bold; every name escaped."""
+def bracket_html(knockout: list[dict], names: dict[str, str] | None = None,
+                 names_first: bool = False) -> str:
+    """The knockout rounds as columns, winners in bold, team names beside numbers (names
+    first on the projector), levels as organizers write them; every name escaped."""
+    names = names or {}
+
+    def label(team: str | None) -> str:
+        if team is None:
+            return "轮空 bye"
+        name = names.get(team) or ""
+        return f"{name} {team}".strip() if names_first else f"{team} {name}".strip()
+
     columns = []
     for stage in knockout:
         cells = []
         for m in stage["matches"]:
             rows = []
             for side, team in (("a", m["team_a"]), ("b", m["team_b"])):
-                name = html.escape(team or "轮空 bye")
+                name = html.escape(label(team))
                 won = m["winner"] is not None and m["winner"] == team
                 games = " ".join(format_level(g[0 if side == "a" else 1]) for g in m["games"])
                 if m.get("decision") and m.get("decided_against") == team:

@@ -56,6 +56,7 @@ TEXT: dict[str, dict[str, str]] = {
     "not_tractor": {"zh": "本赛事不是拖拉机赛事，没有淘汰赛。", "en": "Not a Tractor event: no bracket."},
     "swiss_tractor": {"zh": "本赛事按轮积分编排，没有小组赛与淘汰赛：请看排名与对阵",
                       "en": "This event is paired round by round: no bracket; see the ranking"},
+    "recent_events": {"zh": "最近的赛事", "en": "Recent events"},
     "reported_short": {"zh": "已报/应报", "en": "Reported"},
     "pending_reports": {"zh": "待审桌报", "en": "Pending reports"},
     "rounds_planned": {"zh": "计划轮数", "en": "Rounds planned"},

@@ -9,6 +9,7 @@ from dashboard.common import (
     database,
     html_table,
     lang,
+    projector,
     public_page_event,
     rotate_if_due,
 )
@@ -31,13 +32,18 @@ def show() -> None:
             return
         data = stages.view(con, event)
         tables = stages.group_tables(con, event)
+        names = dict(db.rows(con, "select team_no, team_name from teams where event_id = ?",
+                             [event_id]))
     st.title(f"{event.name} · {t('bracket', language)}")
     if not data["stages"]:
         st.info(t("no_draw", language))
         return
     if data["champion"]:
-        st.markdown(f"<h2 data-testid='champion'>🏆 {t('champion', language)}: "
-                    f"{html.escape(str(data['champion']))}</h2>", unsafe_allow_html=True)
+        champion = data["champion"]
+        shown = f"{names.get(champion) or ''} {champion}".strip()
+        st.markdown(f"<h2 data-testid='champion' style='color:#b8860b'>★ "
+                    f"{t('champion', language)}: {html.escape(shown)}</h2>",
+                    unsafe_allow_html=True)
     groups = [s for s in data["stages"] if s["kind"] == "group"]
     if groups:
         cols = st.columns(len(groups))
@@ -48,7 +54,7 @@ def show() -> None:
             col.html(html_table(shown, language, f"group-{stage['name']}"))
     knockout = [s for s in data["stages"] if s["kind"] == "knockout"]
     if knockout:
-        st.html(bracket_html(knockout))
+        st.html(bracket_html(knockout, names, names_first=projector()))
 
 
 show()

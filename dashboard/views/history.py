@@ -25,6 +25,13 @@ search, board, units_tab, compare_tab = st.tabs(
 
 with search:
     name = st.text_input(t("player_name", language)).strip()
+    if not name:  # the page opens with content: the latest events and the best players
+        st.subheader(t("recent_events", language))
+        st.html(html_table(queries.event_list(path).head(5), language, "recent-events"))
+        with db.reading(path) as con:
+            top = ratings.leaderboard(con, 10)
+        st.subheader(t("leaderboard", language))
+        st.html(html_table(top, language, "top-players"))
     if name:
         with db.reading(path) as con:
             found = identity.find(con, name, None)

@@ -116,6 +116,9 @@ def test_history_page(monkeypatch, demo_db):
     at = _run(monkeypatch, demo_db, "history")
     assert not at.exception
     assert at.title[0].value == "历史与评分"
+    # it opens with content: the latest events and the best players, above no search yet
+    assert "最近的赛事" in [h.value for h in at.subheader]
+    assert any("demo" in block.proto.body for block in at.get("html"))
     from pipeline import db
 
     with db.reading(demo_db) as con:
