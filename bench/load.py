@@ -20,10 +20,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from bench.turnaround import prepare
+from pipeline.serve import wait_until_up
 
 MAX_SESSIONS = 200
 LEVELS = (10, 25, 50)
@@ -126,13 +126,7 @@ def run(teams: int = 500) -> list[dict]:
              "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
         try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.3)
+            wait_until_up(port)
             asyncio.run(_level(port, 2, base, sheet, 7))  # warm: imports, first compile
             round_no = 8  # paired by the warm-up; each level reports it and pairs the next
             for sessions in LEVELS:

@@ -46,6 +46,20 @@ def _die_with_parent() -> None:  # runs in the child before Streamlit starts
         pass
 
 
+def wait_until_up(port: int, seconds: float = 60, host: str = "127.0.0.1") -> bool:
+    """True once the dashboard answers its health check (Streamlit's /_stcore/health)."""
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://{host}:{port}/_stcore/health", timeout=1)
+            return True
+        except OSError:
+            time.sleep(0.3)
+    return False
+
+
 def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
     """Ask the server to stop, wait for it, and end it if it does not."""
     if child.poll() is None:

@@ -9,10 +9,11 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 from conftest import descendants
+
+from pipeline.serve import wait_until_up
 
 EXE = Path(sys.executable).parent / "paisai"
 
@@ -38,13 +39,7 @@ def test_sigterm_stops_the_server_and_frees_the_port(tmp_path):
                                 "--port", str(port)], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.3)
+        assert wait_until_up(port)
         children = descendants(process.pid)
         assert any("streamlit" in command for _, command in children), children
         stopped = time.monotonic()

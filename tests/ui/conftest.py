@@ -7,11 +7,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from pipeline.serve import wait_until_up
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -36,15 +36,9 @@ class Server:
             [str(exe), "dashboard", "--db", str(database), "--port", str(self.port)],
             env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)  # its own process group
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/_stcore/health", timeout=1)
-                return
-            except OSError:
-                time.sleep(0.3)
-        self.stop()
-        raise RuntimeError("the dashboard did not start")
+        if not wait_until_up(self.port):
+            self.stop()
+            raise RuntimeError("the dashboard did not start")
 
     def stop(self) -> None:
         """`paisai dashboard` stops its server on SIGTERM; the whole group is ended after
