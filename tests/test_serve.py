@@ -25,7 +25,10 @@ def _free_port() -> int:
 
 
 def _port_free(port: int) -> bool:
+    """A server could listen on the port again (as servers bind: connections the old one
+    closed may linger in TIME_WAIT, which does not keep a new server out)."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
