@@ -57,6 +57,7 @@ TEXT: dict[str, dict[str, str]] = {
     "swiss_tractor": {"zh": "本赛事按轮积分编排，没有小组赛与淘汰赛：请看排名与对阵",
                       "en": "This event is paired round by round: no bracket; see the ranking"},
     "recent_events": {"zh": "最近的赛事", "en": "Recent events"},
+    "top_players": {"zh": "评分前十名", "en": "Top ten by rating"},
     "reported_short": {"zh": "已报/应报", "en": "Reported"},
     "pending_reports": {"zh": "待审桌报", "en": "Pending reports"},
     "rounds_planned": {"zh": "计划轮数", "en": "Rounds planned"},

@@ -30,7 +30,7 @@ with search:
         st.html(html_table(queries.event_list(path).head(5), language, "recent-events"))
         with db.reading(path) as con:
             top = ratings.leaderboard(con, 10)
-        st.subheader(t("leaderboard", language))
+        st.subheader(t("top_players", language))
         st.html(html_table(top, language, "top-players"))
     if name:
         with db.reading(path) as con:
