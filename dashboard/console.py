@@ -249,17 +249,27 @@ def self_report(event_id: str, language: str) -> None:
     base = st.text_input(t("base_url", language), value=_default_base())
     table = selfreport.links(database(), event_id, round_no, base)
     with st.expander(f"{t('round', language)} {round_no}: {table.height} QR"):
+        st.caption(t("side_links", language))
         for row in table.iter_rows(named=True):
-            cols = st.columns([1, 4])
-            cols[0].html(segno.make(row["url"]).svg_inline(scale=3))
-            cols[1].markdown(f"**{row['table']}** · {row['ew_team']} – {row['ns_team']}  \n"
-                             f"`{row['url']}`")
+            cols = st.columns([1, 1, 3])
+            cols[0].html(segno.make(row["ew_url"]).svg_inline(scale=3))
+            cols[1].html(segno.make(row["ns_url"]).svg_inline(scale=3))
+            cols[2].markdown(f"**{row['table']}** · 东西 {row['ew_team']} – 南北 "
+                             f"{row['ns_team']}  \n`{row['ew_url']}`  \n`{row['ns_url']}`  \n"
+                             f"{t('table_link', language)}: `{row['url']}`")
     waiting = selfreport.pending(database(), event_id)
     st.markdown(f"**{t('pending', language)}: {waiting.height}**")
+    sides = {"ew": "东西报 EW", "ns": "南北报 NS", None: "桌报 table"}
+    by_side: dict[int, set] = {}
+    for row in waiting.filter(waiting["side"].is_not_null()).iter_rows(named=True):
+        by_side.setdefault(row["table_no"], set()).add((row["ew_level"], row["ns_level"]))
     for row in waiting.iter_rows(named=True):
         cols = st.columns([4, 1, 1])
+        differ = len(by_side.get(row["table_no"], ())) > 1  # both sides sent, not alike
         cols[0].write(f"{t('round', language)} {row['round']} · {t('table', language)} "
-                      f"{row['table_no']}: {row['ew_level']} – {row['ns_level']}")
+                      f"{row['table_no']} · {sides[row['side']]}: {row['ew_level']} – "
+                      f"{row['ns_level']}" + (f" ⚠ {t('sides_disagree', language)}"
+                                              if differ else ""))
         for col, accept, key in ((cols[1], True, "accept"), (cols[2], False, "reject")):
             if col.button(t(key, language), key=f"{key}-{row['report_id']}"):
                 try:

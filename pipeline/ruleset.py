@@ -25,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
     # "swiss": rounds paired by ranking (every Guandan event; a Tractor event may choose it,
     # seed 002); "knockout": Tractor groups then knockout (paisai bracket). "" = by discipline
     "format": "",
+    # table self-reports: "both_sides" stores a result both sides sent alike at once;
+    # "organizer" keeps every report waiting for the organizer's approval
+    "self_report": "both_sides",
     "description": "",
     "rounds": 0,
     "team_size": 1,
@@ -126,6 +129,7 @@ CHOICES = {
     ("pairing", "seats"): {"rank", "balance", "draw_number"},
     ("discipline",): {"guandan", "tractor"},
     ("format",): {"", "swiss", "knockout"},
+    ("self_report",): {"both_sides", "organizer"},
     ("ranking", "head_to_head", "applies"): {"all_met", "two_teams", "mini_league"},
     ("ranking", "head_to_head", "counts"): {"match_points", "wins"},
 }
@@ -187,6 +191,7 @@ class Ruleset:
     name: str
     discipline: str
     format: str
+    self_report: str
     description: str
     rounds: int
     team_size: int

@@ -17,7 +17,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db, oplog
+from pipeline import db, events, oplog
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.ingest import ingest_rows
 from pipeline.levels import format_level, parse_level
@@ -38,23 +38,30 @@ def ensure_secret(con: duckdb.DuckDBPyConnection, event_id: str) -> str:
     return found
 
 
-def sign(secret: str, event_id: str, round_no: int, table_no: int) -> str:
-    message = f"{event_id}:{round_no}:{table_no}".encode()
-    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:20]
+def sign(secret: str, event_id: str, round_no: int, table_no: int,
+         side: str | None = None) -> str:
+    """The signature of a table's link, or of one side's link (`ew` / `ns`)."""
+    message = f"{event_id}:{round_no}:{table_no}" + (f":{side}" if side else "")
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()[:20]
 
 
 def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
-    """One signed link per table of the round."""
+    """One signed link per table (`url`: the report waits for the organizer) and one per side
+    (`ew_url`, `ns_url`: when both sides send the same result it is stored at once)."""
     with db.writing(database) as con:
         secret = ensure_secret(con, event_id)
         tables = db.rows(con, "select table_no, ew_team, ns_team from pairings where event_id = ? "
                               "and round = ? and table_no is not null order by table_no",
                          [event_id, round_no])
+    base = f"{base_url.rstrip('/')}/report?event={event_id}&round={round_no}"
+
+    def url(table: int, side: str | None) -> str:
+        sided = f"&side={side}" if side else ""
+        return f"{base}&table={table}{sided}&sig={sign(secret, event_id, round_no, table, side)}"
+
     return pl.DataFrame(
-        [(t, ew, ns, f"{base_url.rstrip('/')}/report?event={event_id}&round={round_no}"
-                     f"&table={t}&sig={sign(secret, event_id, round_no, t)}")
-         for t, ew, ns in tables],
-        schema=["table", "ew_team", "ns_team", "url"], orient="row")
+        [(t, ew, ns, url(t, None), url(t, "ew"), url(t, "ns")) for t, ew, ns in tables],
+        schema=["table", "ew_team", "ns_team", "url", "ew_url", "ns_url"], orient="row")
 
 
 def link_hours() -> float:
@@ -81,9 +88,12 @@ def _require_open(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) 
 
 
 def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
-               signature: str) -> tuple[str, str]:
-    """The table's teams, if the link is genuine and its round still open."""
-    expected = sign(_secret(con, event_id), event_id, round_no, table_no)
+               signature: str, side: str | None = None) -> tuple[str, str]:
+    """The table's teams, if the link (of the table, or of one side) is genuine and its round
+    still open."""
+    if side not in (None, "ew", "ns"):
+        raise UsageError("链接无效 this link is not valid")
+    expected = sign(_secret(con, event_id), event_id, round_no, table_no, side)
     if not hmac.compare_digest(expected, signature or ""):
         raise UsageError("链接无效 this link is not valid")
     _require_open(con, event_id, round_no)
@@ -95,26 +105,68 @@ def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, tab
 
 
 def submit(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
-           ew_level: str, ns_level: str) -> None:
-    """A table's report waits for the organizer; a newer one from the same table replaces it."""
+           ew_level: str, ns_level: str, side: str | None = None) -> str:
+    """A table's report. From a side's link, with the event's ruleset saying
+    `self_report = "both_sides"` (the default): when the other side has sent the same result
+    it is stored at once ("stored"), a different one waits for the organizer beside it
+    ("disagree"), none yet waits ("waiting"). A table's own link always waits ("waiting").
+    A newer report from the same table (and side) replaces the pending one."""
     ew, ns = parse_level(ew_level), parse_level(ns_level)
     if ew is None or ns is None:
         raise UsageError("请填写有效的级数 enter two levels (2…10 J Q K A 过A)")
     with db.writing(database) as con:
-        check_link(con, event_id, round_no, table_no, signature)
+        check_link(con, event_id, round_no, table_no, signature, side)
         con.execute("update pending_reports set status = 'rejected', decided_at = "
                     "current_timestamp, note = '被同桌新的桌报取代 replaced by a newer report' "
-                    "where event_id = ? and round = ? and table_no = ? and status = 'pending'",
-                    [event_id, round_no, table_no])
-        con.execute("insert into pending_reports (event_id, round, table_no, ew_level, ns_level) "
-                    "values (?, ?, ?, ?, ?)", [event_id, round_no, table_no, ew, ns])
+                    "where event_id = ? and round = ? and table_no = ? and status = 'pending' "
+                    "and side is not distinct from ?", [event_id, round_no, table_no, side])
+        report_id = db.scalar(
+            con, "insert into pending_reports (event_id, round, table_no, ew_level, ns_level, "
+                 "side) values (?, ?, ?, ?, ?, ?) returning report_id",
+            [event_id, round_no, table_no, ew, ns, side])
+        other = None
+        if side and events.load(con, event_id).ruleset.self_report == "both_sides":
+            other = db.rows(con, "select report_id, ew_level, ns_level from pending_reports "
+                                 "where event_id = ? and round = ? and table_no = ? and "
+                                 "status = 'pending' and side = ?",
+                            [event_id, round_no, table_no, "ns" if side == "ew" else "ew"])
+    if not other:
+        return "waiting"
+    other_id, other_ew, other_ns = other[0]
+    if (other_ew, other_ns) != (ew, ns):
+        return "disagree"
+    first, second = sorted((report_id, other_id))
+    with db.reading(database) as con:
+        existed = db.scalar(con, "select count(*) from results where event_id = ? and round = ? "
+                                 "and table_no = ?", [event_id, round_no, table_no])
+    ingest_rows(database, event_id, "results",
+                [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
+                  "ns_level": format_level(ns)}],
+                source=f"桌报 self-report #{first} #{second}（双方一致 both sides agree）",
+                reason="self-report both sides")
+    with db.writing(database) as con:
+        con.execute("update pending_reports set status = 'accepted', decided_at = "
+                    "current_timestamp, note = '双方一致，自动保存 both sides agree: stored' "
+                    "where report_id in (?, ?)", [first, second])
+        if not existed:  # a first result is in the audit too, with both submissions
+            con.execute(
+                "insert into result_audit (event_id, round, table_no, source_file, reason, "
+                "new_ew_team, new_ns_team, new_ew_level, new_ns_level, new_deals, new_forfeit) "
+                "select event_id, round, table_no, ?, 'self-report both sides', ew_team, "
+                "ns_team, ew_level, ns_level, deals, forfeit from results where event_id = ? "
+                "and round = ? and table_no = ?",
+                [f"桌报 self-report #{first} #{second}", event_id, round_no, table_no])
+    oplog.write(database, event_id, "self-report both sides",
+                f"#{first} #{second} round {round_no} table {table_no}")
+    return "stored"
 
 
 def pending(database: Path, event_id: str) -> pl.DataFrame:
     with db.reading(database) as con:
-        found = db.frame(con, "select report_id, round, table_no, ew_level, ns_level, "
+        found = db.frame(con, "select report_id, round, table_no, side, ew_level, ns_level, "
                               "submitted_at from pending_reports where event_id = $e and "
-                              "status = 'pending' order by submitted_at", {"e": event_id})
+                              "status = 'pending' order by table_no, side, submitted_at",
+                         {"e": event_id})
     return found.with_columns(
         pl.col("ew_level").map_elements(format_level, return_dtype=pl.String),
         pl.col("ns_level").map_elements(format_level, return_dtype=pl.String))
@@ -139,5 +191,10 @@ def decide(database: Path, event_id: str, report_id: int, accept: bool) -> None:
     with db.writing(database) as con:
         con.execute("update pending_reports set status = ?, decided_at = current_timestamp "
                     "where report_id = ?", ["accepted" if accept else "rejected", report_id])
+        if accept:  # the organizer decided the table: the other side's report is settled
+            con.execute("update pending_reports set status = 'rejected', decided_at = "
+                        "current_timestamp, note = '裁判已裁定 decided by the organizer' where "
+                        "event_id = ? and round = ? and table_no = ? and status = 'pending'",
+                        [event_id, round_no, table_no])
     oplog.write(database, event_id, "self-report " + ("accepted" if accept else "rejected"),
                 f"#{report_id} round {round_no} table {table_no}")

@@ -13,8 +13,10 @@ params = st.query_params
 try:
     event_id = params.get("event", "")
     round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
+    side = params.get("side") or None  # a side's own link, or the table's
     with db.reading(database()) as con:
-        ew, ns = selfreport.check_link(con, event_id, round_no, table_no, params.get("sig", ""))
+        ew, ns = selfreport.check_link(con, event_id, round_no, table_no, params.get("sig", ""),
+                                       side)
 except (PaisaiError, ValueError) as exc:
     st.error(str(exc) if isinstance(exc, PaisaiError) else "链接无效 this link is not valid")
     st.stop()
@@ -26,8 +28,13 @@ with st.form("report"):
     ns_level = st.selectbox(f"{t('ns', language)} {ns}", levels, index=None)
     if st.form_submit_button(t("save", language)):
         try:
-            selfreport.submit(database(), event_id, round_no, table_no, params.get("sig", ""),
-                              ew_level or "", ns_level or "")
-            st.success(t("report_sent", language))
+            outcome = selfreport.submit(database(), event_id, round_no, table_no,
+                                        params.get("sig", ""), ew_level or "", ns_level or "",
+                                        side)
+            if side is None:
+                st.success(t("report_sent", language))
+            else:
+                st.success(t({"stored": "report_stored", "waiting": "report_waiting_other",
+                              "disagree": "report_disagree"}[outcome], language))
         except PaisaiError as exc:
             st.error(str(exc))
