@@ -13,7 +13,7 @@ import streamlit as st
 
 from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
-from pipeline import db, events, queries, rounds, scoring, selfreport
+from pipeline import db, events, queries, rounds, scoring, selfreport, undo
 from pipeline.awards import award_list
 from pipeline.errors import PaisaiError, SheetErrors
 from pipeline.export.pairings import export_pairings
@@ -52,6 +52,19 @@ NEXT_STEP = {
     "pair_next": ("next_pair_next", "编排下一轮并打印对阵 pair the next round, print it"),
     "done": ("next_done", "全部轮次已完成：颁奖与备份 all rounds played: awards and backup"),
 }
+
+
+def undo_last(event_id: str, language: str) -> None:
+    """Undo the console's last stored action while no later round is paired."""
+    found = undo.last(database(), event_id)
+    if found is None:
+        return
+    if st.button(f"{t('undo', language)}：{found[1]}"):
+        try:
+            label = undo.undo_last(database(), event_id)
+            st.success(f"{t('undone', language)}：{label}")
+        except PaisaiError as exc:
+            st.error(str(exc))
 
 
 def round_status(event_id: str, language: str) -> None:
@@ -119,7 +132,9 @@ def upload(event_id: str, language: str) -> None:
     if ready and st.button(t("confirm", language), type="primary"):
         for name, data in ready:
             try:
-                ingest_file(database(), event_id, Path(name), source="dashboard", data=data)
+                with undo.undoable(database(), event_id, f"上传 upload {name}"):
+                    ingest_file(database(), event_id, Path(name), source="dashboard",
+                                data=data)
                 st.success(f"{t('stored', language)}: {name}")
             except SheetErrors as errors:
                 _problems(errors)
@@ -163,8 +178,11 @@ def enter_table(event_id: str, language: str) -> None:
                    "ns_team": ns_team, "ew_level": "" if forfeit else ew,
                    "ns_level": "" if forfeit else ns, "forfeit": forfeit}
             try:
-                report = ingest_rows(database(), event_id, "results", [row],
-                                     source="控制台 console", reason=reason.strip())
+                with undo.undoable(database(), event_id,
+                                   f"录入 entry: {t('round', language)} {chosen_round} "
+                                   f"{t('table', language)} {table}"):
+                    report = ingest_rows(database(), event_id, "results", [row],
+                                         source="控制台 console", reason=reason.strip())
                 s = report.stored[0]
                 st.success(f"✓ new {s.new} · replaced {s.replaced} · unchanged {s.unchanged}")
             except SheetErrors as errors:
@@ -273,7 +291,10 @@ def self_report(event_id: str, language: str) -> None:
         for col, accept, key in ((cols[1], True, "accept"), (cols[2], False, "reject")):
             if col.button(t(key, language), key=f"{key}-{row['report_id']}"):
                 try:
-                    selfreport.decide(database(), event_id, row["report_id"], accept)
+                    with undo.undoable(database(), event_id,
+                                       f"桌报 report #{row['report_id']} "
+                                       f"{'accepted' if accept else 'rejected'}"):
+                        selfreport.decide(database(), event_id, row["report_id"], accept)
                     st.rerun()
                 except SheetErrors as errors:
                     _problems(errors)

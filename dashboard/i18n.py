@@ -57,6 +57,8 @@ TEXT: dict[str, dict[str, str]] = {
     "swiss_tractor": {"zh": "本赛事按轮积分编排，没有小组赛与淘汰赛：请看排名与对阵",
                       "en": "This event is paired round by round: no bracket; see the ranking"},
     "recent_events": {"zh": "最近的赛事", "en": "Recent events"},
+    "undo": {"zh": "撤销上一步", "en": "Undo"},
+    "undone": {"zh": "已撤销", "en": "Undone"},
     "side_links": {"zh": "每桌两个二维码：东西、南北各扫各的；双方报的一致即自动保存",
                    "en": "Two codes a table, one for each side; when both agree it is stored"},
     "table_link": {"zh": "整桌链接（需裁判确认）", "en": "Table link (the organizer approves)"},

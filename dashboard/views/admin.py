@@ -14,6 +14,7 @@ if not require_admin(language):
 event_id = selected_event()
 if event_id is not None:
     console.round_status(event_id, language)
+    console.undo_last(event_id, language)
 st.header(t("phase_before", language))
 console.create_event(language)
 if event_id is None:
