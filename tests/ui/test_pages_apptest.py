@@ -248,3 +248,74 @@ def test_report_page_by_side_stores_when_both_agree(monkeypatch, tmp_path):
         at.button[0].click().run()
         said.append(at.success[0].value)
     assert said == ["已提交，等待对方确认", "双方一致，成绩已保存"]
+
+
+def test_a_round_through_the_console(monkeypatch, tmp_path):
+    """Issue 22: from pairing to every table reported: the missing list shrinks as results
+    arrive, both sides agreeing store a table, a disagreement is decided, a table entered by
+    hand completes the round (the next step turns to pairing) and is undone."""
+    from conftest import entries, write_csv
+
+    from pipeline import selfreport
+    from pipeline.cli import main
+
+    database = tmp_path / "c.duckdb"
+    db_args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025",
+                 *db_args]) == 0
+    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(6))),
+                 *db_args]) == 0
+    assert main(["pair", "--event", "e", *db_args]) == 0  # A1–A2, A3–A4, A5–A6
+    links = selfreport.links(database, "e", 1, "http://x")
+    sig = {(r["table"], side): r[f"{side}_url"].rsplit("sig=", 1)[1]
+           for r in links.iter_rows(named=True) for side in ("ew", "ns")}
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
+    from dashboard import auth
+
+    auth._failures().clear()
+
+    def console():
+        at = _run(monkeypatch, database, "admin", event="e")
+        at.text_input[0].input("right")
+        at.button[0].click().run()
+        assert not at.exception
+        return at
+
+    def missing(at) -> str:
+        return next((w.value for w in at.warning if "未报" in w.value), "")
+
+    assert "未报：第 1、2、3 桌" in missing(console())
+    # table 1: both sides send K–9: stored at once
+    assert selfreport.submit(database, "e", 1, 1, sig[(1, "ew")], "K", "9", "ew") == "waiting"
+    assert selfreport.submit(database, "e", 1, 1, sig[(1, "ns")], "K", "9", "ns") == "stored"
+    # table 2: the sides disagree; the organizer accepts North-South's report
+    selfreport.submit(database, "e", 1, 2, sig[(2, "ew")], "10", "8", "ew")
+    assert selfreport.submit(database, "e", 1, 2, sig[(2, "ns")], "10", "9", "ns") == "disagree"
+    at = console()
+    assert "未报：第 2、3 桌" in missing(at)
+    assert any("双方所报不一致" in m.value for m in at.markdown)
+    accept = [b for b in at.button if b.label == "接受"]
+    accept[1].click().run()  # the second row: 南北报 10–9
+    at = console()
+    assert "未报：第 3 桌" in missing(at)
+    # table 3 entered by hand, undone, entered again
+    form = {s.label: s for s in at.selectbox}
+    form["东西级数 EW level"].select("Q")
+    form["南北级数 NS level"].select("9")
+    next(x for x in at.text_input if x.label.startswith("原因") or "reason" in x.label.lower()
+         ).input("裁判记录")
+    next(n for n in at.number_input if n.label == "桌号").set_value(3)
+    next(b for b in at.button if b.label == "保存").click().run()
+    assert not at.error, [e.value for e in at.error]
+    at = console()
+    assert missing(at) == ""
+    assert any("下一步：编排下一轮" in s.value for s in at.success)
+    undo_button = next(b for b in at.button if b.label.startswith("撤销上一步"))
+    undo_button.click().run()
+    at = console()
+    assert "未报：第 3 桌" in missing(at)
+    from pipeline import db as store
+
+    with store.reading(database) as con:
+        assert con.execute("select table_no, ew_level, ns_level from results order by "
+                           "table_no").fetchall() == [(1, 13, 9), (2, 10, 9)]
