@@ -194,7 +194,8 @@ def enter_table(event_id: str, language: str) -> None:
 def pair_next(event_id: str, language: str) -> None:
     st.subheader(t("pair_next", language))
     cols = st.columns(3)
-    seed = cols[0].number_input("抽签种子 seed", min_value=0, value=None)
+    seed = cols[0].number_input("抽签种子 seed", min_value=0, value=None,
+                                placeholder=t("seed_empty", language))
     force = cols[1].checkbox(t("force", language))
     if cols[2].button(t("pair_next", language)):
         try:
@@ -372,7 +373,8 @@ def registration_desk(event_id: str, language: str) -> None:
     st.subheader(t("registration", language))
     cols = st.columns(4)
     prefix = cols[0].text_input("编号前缀 prefix", value="A")
-    seed = cols[1].number_input("抽签种子 seed", min_value=0, value=None, key="draw-seed")
+    seed = cols[1].number_input("抽签种子 seed", min_value=0, value=None, key="draw-seed",
+                                placeholder=t("seed_empty", language))
     in_order = cols[2].checkbox("按表中顺序 in sheet order")
     apart = cols[3].checkbox("单人配对不同单位 units apart")
     if st.button(t("draw", language)):

@@ -24,8 +24,10 @@ except (PaisaiError, ValueError) as exc:
 st.title(t("report_title", language, r=round_no, n=table_no))
 levels = [format_level(v) for v in range(2, 16)]
 with st.form("report"):
-    ew_level = st.selectbox(f"{t('ew', language)} {ew}", levels, index=None)
-    ns_level = st.selectbox(f"{t('ns', language)} {ns}", levels, index=None)
+    ew_level = st.selectbox(f"{t('ew', language)} {ew}", levels, index=None,
+                            placeholder=t("choose", language))
+    ns_level = st.selectbox(f"{t('ns', language)} {ns}", levels, index=None,
+                            placeholder=t("choose", language))
     if st.form_submit_button(t("save", language)):
         try:
             outcome = selfreport.submit(database(), event_id, round_no, table_no,
