@@ -257,6 +257,15 @@ def downloads(event_id: str, language: str) -> None:
     cols = st.columns(len(files))
     for col, (label, path) in zip(cols, files, strict=True):
         col.download_button(label, path.read_bytes(), file_name=path.name)
+    from pipeline.export.template import KINDS, export_template
+
+    with st.expander(t("templates", language)):
+        cols = st.columns(4)
+        for index, kind in enumerate(KINDS):
+            path = folder / f"template-{kind}.xlsx"
+            export_template(kind, event.name, path)
+            cols[index % 4].download_button(kind, path.read_bytes(), file_name=path.name,
+                                            key=f"template-{kind}")
 
 
 def self_report(event_id: str, language: str) -> None:

@@ -128,6 +128,27 @@ def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
     return _export(event, round_no, out_file, write, "成绩登记表")
 
 
+@click.command("template", help="空白表格模板（下拉选项、示例行） a blank sheet to fill in, with "
+                                "drop-down lists and an example row. KIND: entries, results, "
+                                "deals, penalties, quiz, fouls, matches, tractor_deals")
+@click.argument("kind", metavar="KIND", type=click.Choice(
+    ["entries", "results", "deals", "penalties", "quiz", "fouls", "matches", "tractor_deals"]))
+@event_option()
+@click.option("--out", "out_file", required=True, help="输出文件 output file (.xlsx)")
+@common
+def template(kind: str, event: str, out_file: str) -> int:
+    from pipeline.export.template import export_template
+
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+    path = Path(out_file)
+    if not path.parent.is_dir():
+        raise UsageError(f"文件夹不存在 the folder does not exist: {path.parent}")
+    export_template(kind, found.name, path)
+    out(f"已导出模板 template written: {path}\n")
+    return 0
+
+
 @click.command("draw", help="抽签编号、单人配对 number the teams by lot")
 @event_option()
 @click.option("--prefix", default="A", show_default=True, help="编号前缀 prefix (A → A1, A2 …)")
@@ -291,5 +312,5 @@ def late(event: str, round_no: int, team: str, minutes: float) -> int:
     return 0
 
 
-COMMANDS = [pair, results, export, draw, checkin, withdraw, reinstate, clock, late]
+COMMANDS = [pair, results, export, template, draw, checkin, withdraw, reinstate, clock, late]
 

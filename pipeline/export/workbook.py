@@ -138,9 +138,11 @@ def new_workbook(path: Path) -> Workbook:
 
 def write_sheet(
     book: Workbook, name: str, frame: pl.DataFrame, headers: list[str],
-    title: str | None = None,
+    title: str | None = None, choices: dict[int, list[str]] | None = None,
+    input_rows: int = 0,
 ) -> None:
-    """A sheet with an optional merged title row, bold headers and the frame's rows."""
+    """A sheet with an optional merged title row, bold headers and the frame's rows.
+    `choices`: drop-down lists by column index, over the data rows and `input_rows` more."""
     top = 1
     rows = []
     merge = ""
@@ -160,9 +162,17 @@ def write_sheet(
     pane = (f'<sheetViews><sheetView workbookViewId="0"><pane ySplit="{top}" '
             f'topLeftCell="A{top + 1}" activePane="bottomLeft" state="frozen"/>'
             "</sheetView></sheetViews>")
+    lists = ""
+    if choices:
+        last_row = top + frame.height + input_rows
+        lists = f'<dataValidations count="{len(choices)}">' + "".join(
+            f'<dataValidation type="list" allowBlank="1" showErrorMessage="1" '
+            f'sqref="{column_letters(i)}{top + 1}:{column_letters(i)}{last_row}">'
+            f'<formula1>"{_text(",".join(values))}"</formula1></dataValidation>'
+            for i, values in sorted(choices.items())) + "</dataValidations>"
     book.add(name, '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
              f'<worksheet xmlns="{MAIN}" xmlns:r="{RELS}">{pane}<cols>{widths}</cols>'
-             f'<sheetData>{"".join(rows)}</sheetData>{merge}</worksheet>')
+             f'<sheetData>{"".join(rows)}</sheetData>{merge}{lists}</worksheet>')
 
 
 def write_notes(book: Workbook, name: str, lines: list[str]) -> None:

@@ -114,6 +114,14 @@ def _is_blank(cells: list[object]) -> bool:
         return not any(_cell_text(c) for c in cells)
 
 
+EXAMPLE = "示例"  # a template's example row begins so: it shows how to fill in, and is skipped
+
+
+def _is_example(cells: list[object]) -> bool:
+    first = next((_cell_text(c) for c in cells if _cell_text(c)), "")
+    return first.startswith(EXAMPLE)
+
+
 def _column(data_rows: list[list[object]], position: int) -> pl.Series:
     """One column's cells as text: stripped, empty as null (column-wise, for speed)."""
     cells = [r[position] if position < len(r) else None for r in data_rows]
@@ -129,7 +137,8 @@ def _to_sheet(
     data_rows = rows[index + 1 :]
     formulas = sorted((row, found.written[code]) for code, position in found.positions.items()
                       for row, column in uncalculated if column == position and row > index)
-    kept = [offset for offset, cells in enumerate(data_rows) if not _is_blank(cells)]
+    kept = [offset for offset, cells in enumerate(data_rows)
+            if not _is_blank(cells) and not _is_example(cells)]
     data_rows = [data_rows[offset] for offset in kept]
     codes = list(found.positions)
     frame = pl.DataFrame(
