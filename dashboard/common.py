@@ -49,13 +49,41 @@ def projector() -> bool:
     return st.query_params.get("projector") == "1"
 
 
+def now() -> float:
+    """The time the rotation reads (one place, so that a test can set it)."""
+    return time.time()
+
+
+def hall_events(known: list[str]) -> list[str]:
+    """`?event=ID1,ID2`: the events sharing one hall's projector (known ones, in order)."""
+    wanted = (st.query_params.get("event") or "").split(",")
+    return [e for e in wanted if e in known]
+
+
+def hall_slot() -> tuple[str, str] | None:
+    """With two events in one hall (`?event=ID1,ID2&rotate=1`), the (event, page) on show
+    now: each Swiss event's ranking and pairings, each Tractor event's bracket, in turn."""
+    if st.query_params.get("rotate") != "1" or "," not in (st.query_params.get("event") or ""):
+        return None
+    formats = queries.event_formats(database())
+    slots = [(e, page) for e in hall_events(list(formats))
+             for page in (("live", "pairings") if formats[e] else ("bracket",))]
+    if not slots:
+        return None
+    return slots[int(now() // ROTATE_SECONDS) % len(slots)]
+
+
 def selected_event() -> str | None:
-    """`?event=ID`, else the most recent event; a selector in the sidebar outside projector."""
+    """`?event=ID`, else the most recent event; a selector in the sidebar outside projector.
+    Two events in one hall: the one whose slot is on show."""
     path = database()
     listing = queries.event_list(path)
     if listing.is_empty():
         return None
     ids = listing["event_id"].to_list()
+    slot = hall_slot()
+    if slot is not None:
+        return slot[0]
     wanted = st.query_params.get("event")
     chosen = wanted if wanted in ids else ids[0]
     if not projector():
@@ -91,10 +119,12 @@ ROTATE_SECONDS = 30
 
 
 def rotate_if_due(current: str) -> None:
-    """With `&rotate=1`, the projector moves ranking → pairings → bracket every 30 s."""
+    """With `&rotate=1`, the projector moves ranking → pairings → bracket every 30 s; with
+    two events (`?event=ID1,ID2`), across both events' pages."""
     if st.query_params.get("rotate") != "1":
         return
-    slot = ROTATION[int(time.time() // ROTATE_SECONDS) % len(ROTATION)]
+    hall = hall_slot()
+    slot = hall[1] if hall else ROTATION[int(now() // ROTATE_SECONDS) % len(ROTATION)]
     if slot != current:
         st.switch_page(Path(__file__).parent / "views" / f"{slot}.py",
                        query_params=dict(st.query_params))

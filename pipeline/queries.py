@@ -26,6 +26,13 @@ class LiveView:
     rounds: list[int]
 
 
+def event_formats(database: Path) -> dict[str, bool]:
+    """Every event → whether it is Swiss (ranking and pairings) or a Tractor bracket."""
+    with db.reading(database) as con:
+        ids = [r[0] for r in db.rows(con, "select event_id from events")]
+        return {e: events.load(con, e).ruleset.is_swiss for e in ids}
+
+
 def event_list(database: Path) -> pl.DataFrame:
     with db.reading(database) as con:
         return events.listing(con)

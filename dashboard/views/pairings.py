@@ -10,6 +10,15 @@ from pipeline import queries
 language = lang()
 event_id = public_page_event(language)
 rotate_if_due("pairings")
+
+
+@st.fragment(run_every=5)
+def rotation() -> None:
+    """A projector rotating (&rotate=1) moves on from this page too, on time."""
+    rotate_if_due("pairings")
+
+
+rotation()
 round_no, pairs = queries.current_pairings(database(), event_id)
 if round_no is None:
     st.info(t("no_pairing", language))

@@ -319,3 +319,34 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     with store.reading(database) as con:
         assert con.execute("select table_no, ew_level, ns_level from results order by "
                            "table_no").fetchall() == [(1, 13, 9), (2, 10, 9)]
+
+
+def test_two_events_in_one_hall_rotate_across_both(monkeypatch, tmp_path):
+    """`?event=ID1,ID2&rotate=1`: a Guandan event's ranking and pairings, then a Tractor
+    event's bracket, in turn, each page naming its own event."""
+    from conftest import entries, write_csv
+
+    from dashboard import common
+    from pipeline.cli import main
+
+    database = tmp_path / "hall.duckdb"
+    db_args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "gd", "--name", "掼蛋赛", "--ruleset",
+                 "suzhou-2025", *db_args]) == 0
+    assert main(["ingest", "--event", "gd", str(write_csv(tmp_path / "g.csv", entries(4))),
+                 *db_args]) == 0
+    assert main(["pair", "--event", "gd", *db_args]) == 0
+    assert main(["event", "create", "--id", "tr", "--name", "拖拉机赛", "--ruleset",
+                 "union-tractor", *db_args]) == 0
+    assert main(["ingest", "--event", "tr", str(write_csv(tmp_path / "t.csv", entries(4))),
+                 *db_args]) == 0
+    assert main(["bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
+                 "--seed", "1", *db_args]) == 0
+    shown = {}
+    for slot, page in enumerate(("live", "pairings", "bracket")):
+        monkeypatch.setattr(common, "now", lambda s=slot: s * common.ROTATE_SECONDS + 1)
+        at = _run(monkeypatch, database, page, event="gd,tr", rotate="1")
+        assert not at.exception
+        shown[page] = " ".join(x.value for x in at.title)
+    assert "掼蛋赛" in shown["live"] and "第 1 轮对阵" in shown["pairings"]
+    assert "拖拉机赛" in shown["bracket"]
