@@ -208,16 +208,22 @@ def ingest_rows(
 ) -> IngestReport:
     """Rows typed in by the organizer (or a table's self-report), through the same checks as a
     sheet: columns are code names, the first row stands as spreadsheet row 2."""
+    with db.writing(db_file) as con:
+        stored = apply_rows(con, event_id, kind, rows, source, reason)
+    oplog.write(db_file, event_id, "entered", f"{source}: {kind} ×{len(rows)} ({reason})")
+    return IngestReport(source, stored)
+
+
+def apply_rows(con: duckdb.DuckDBPyConnection, event_id: str, kind: str,
+               rows: list[dict[str, object]], source: str, reason: str) -> list[Stored]:
+    """`ingest_rows` inside the caller's transaction (a step that stores more with it)."""
     columns = list(ALIASES[kind])
     frame = pl.DataFrame(
         {**{c: [None if r.get(c) in (None, "") else str(r[c]) for r in rows] for c in columns},
          ROW: list(range(2, len(rows) + 2))},
         schema={**dict.fromkeys(columns, pl.String), ROW: pl.Int64})
     sheet = RawSheet(source, "", kind, 1, {c: ALIASES[kind][c][0] for c in columns}, frame)
-    with db.writing(db_file) as con:
-        stored = apply(con, event_id, FileRead(source, [sheet]), source, reason)
-    oplog.write(db_file, event_id, "entered", f"{source}: {kind} ×{len(rows)} ({reason})")
-    return IngestReport(source, stored)
+    return apply(con, event_id, FileRead(source, [sheet]), source, reason)
 
 
 def import_event(

@@ -19,7 +19,7 @@ import polars as pl
 
 from pipeline import db, events, oplog
 from pipeline.errors import PaisaiError, UsageError
-from pipeline.ingest import ingest_rows
+from pipeline.ingest import apply_rows
 from pipeline.levels import format_level, parse_level
 
 
@@ -110,7 +110,8 @@ def submit(database: Path, event_id: str, round_no: int, table_no: int, signatur
     `self_report = "both_sides"` (the default): when the other side has sent the same result
     it is stored at once ("stored"), a different one waits for the organizer beside it
     ("disagree"), none yet waits ("waiting"). A table's own link always waits ("waiting").
-    A newer report from the same table (and side) replaces the pending one."""
+    A newer report from the same table (and side) replaces the pending one. All of it in one
+    transaction: the result and the reports' state are stored together or not at all."""
     ew, ns = parse_level(ew_level), parse_level(ns_level)
     if ew is None or ns is None:
         raise UsageError("请填写有效的级数 enter two levels (2…10 J Q K A 过A)")
@@ -124,27 +125,25 @@ def submit(database: Path, event_id: str, round_no: int, table_no: int, signatur
             con, "insert into pending_reports (event_id, round, table_no, ew_level, ns_level, "
                  "side) values (?, ?, ?, ?, ?, ?) returning report_id",
             [event_id, round_no, table_no, ew, ns, side])
-        other = None
-        if side and events.load(con, event_id).ruleset.self_report == "both_sides":
-            other = db.rows(con, "select report_id, ew_level, ns_level from pending_reports "
-                                 "where event_id = ? and round = ? and table_no = ? and "
-                                 "status = 'pending' and side = ?",
-                            [event_id, round_no, table_no, "ns" if side == "ew" else "ew"])
-    if not other:
-        return "waiting"
-    other_id, other_ew, other_ns = other[0]
-    if (other_ew, other_ns) != (ew, ns):
-        return "disagree"
-    first, second = sorted((report_id, other_id))
-    with db.reading(database) as con:
-        existed = db.scalar(con, "select count(*) from results where event_id = ? and round = ? "
-                                 "and table_no = ?", [event_id, round_no, table_no])
-    ingest_rows(database, event_id, "results",
-                [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
-                  "ns_level": format_level(ns)}],
-                source=f"桌报 self-report #{first} #{second}（双方一致 both sides agree）",
-                reason="self-report both sides")
-    with db.writing(database) as con:
+        if not side or events.load(con, event_id).ruleset.self_report != "both_sides":
+            return "waiting"
+        other = db.rows(con, "select report_id, ew_level, ns_level from pending_reports "
+                             "where event_id = ? and round = ? and table_no = ? and "
+                             "status = 'pending' and side = ?",
+                        [event_id, round_no, table_no, "ns" if side == "ew" else "ew"])
+        if not other:
+            return "waiting"
+        other_id, other_ew, other_ns = other[0]
+        if (other_ew, other_ns) != (ew, ns):
+            return "disagree"
+        first, second = sorted((report_id, other_id))
+        existed = db.scalar(con, "select count(*) from results where event_id = ? and "
+                                 "round = ? and table_no = ?", [event_id, round_no, table_no])
+        apply_rows(con, event_id, "results",
+                   [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
+                     "ns_level": format_level(ns)}],
+                   f"桌报 self-report #{first} #{second}（双方一致 both sides agree）",
+                   "self-report both sides")
         con.execute("update pending_reports set status = 'accepted', decided_at = "
                     "current_timestamp, note = '双方一致，自动保存 both sides agree: stored' "
                     "where report_id in (?, ?)", [first, second])
@@ -173,22 +172,21 @@ def pending(database: Path, event_id: str) -> pl.DataFrame:
 
 
 def decide(database: Path, event_id: str, report_id: int, accept: bool) -> None:
-    """Accept (through the same checks as a sheet) or reject one pending entry."""
-    with db.reading(database) as con:
+    """Accept (through the same checks as a sheet) or reject one pending entry; accepting
+    settles the table's other pending reports. One transaction."""
+    with db.writing(database) as con:
         found = db.rows(con, "select round, table_no, ew_level, ns_level from pending_reports "
                              "where event_id = ? and report_id = ? and status = 'pending'",
                         [event_id, report_id])
-    if not found:
-        raise UsageError("这条桌报已处理 this report was dealt with already")
-    round_no, table_no, ew, ns = found[0]
-    if accept:
-        with db.reading(database) as con:
+        if not found:
+            raise UsageError("这条桌报已处理 this report was dealt with already")
+        round_no, table_no, ew, ns = found[0]
+        if accept:
             _require_open(con, event_id, round_no)  # a closed round's report cannot count
-        ingest_rows(database, event_id, "results",
-                    [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
-                      "ns_level": format_level(ns)}],
-                    source=f"桌报 self-report #{report_id}", reason="self-report")
-    with db.writing(database) as con:
+            apply_rows(con, event_id, "results",
+                       [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
+                         "ns_level": format_level(ns)}],
+                       f"桌报 self-report #{report_id}", "self-report")
         con.execute("update pending_reports set status = ?, decided_at = current_timestamp "
                     "where report_id = ?", ["accepted" if accept else "rejected", report_id])
         if accept:  # the organizer decided the table: the other side's report is settled
