@@ -69,6 +69,11 @@ def test_a_result_that_contradicts_the_levels_and_halves_that_disagree(cli, even
                                             [1, "A1", "A3", "K", "5"], [1, "A3", "A1", "5", "Q"]])
     run = cli("ingest", "--event", "e", halves)
     assert run.code == 2 and "与第 2 行" in run.err and " 3 " in run.err
+    results = write_csv(tmp_path / "t.csv", [["轮次", "队号", "对手", "本方级数", "对方级数", "结果"],
+                                             [1, "A1", "A3", "9", "9", "胜"],
+                                             [1, "A3", "A1", "9", "9", "胜"]])
+    run = cli("ingest", "--event", "e", results)
+    assert run.code == 2 and "与第 2 行的结果矛盾" in run.err  # both halves say they won
     both_win = write_csv(tmp_path / "w.csv", [["队伍A", "队伍B", "结果A", "级数A", "结果B", "级数B"],
                                               ["A1", "A2", "胜", "10", "胜", "8"]])
     assert "两方结果矛盾" in cli("ingest", "--event", "e", "--round", "1", both_win).err

@@ -122,9 +122,13 @@ def from_team_rows(sheet: RawSheet) -> tuple[RawSheet, list[Problem]]:
             problems.append(_problem(sheet, bad, "result", bad["result"],
                                      "结果应为 胜/负/平（W/L/D，1/0） expected win, loss or draw"))
             continue
-        outcome = None
-        for r, found in results:  # as seen from the first row's team
-            outcome = found if r is first else OPPOSITE[found]
+        seen = {found if r is first else OPPOSITE[found] for r, found in results}
+        if len(seen) > 1:  # each half's result, as seen from the first row's team
+            problems.append(_problem(sheet, rows[1], "result", rows[1].get("result"),
+                                     f"与第 {first[ROW]} 行的结果矛盾 contradicts the result "
+                                     f"of row {first[ROW]}"))
+            continue
+        outcome = next(iter(seen), None)
         own, opp = parse_level(first.get("own_level")), parse_level(first.get("opponent_level"))
         side = None
         if outcome and own is not None and opp is not None:
