@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -23,17 +22,11 @@ import time
 from pathlib import Path
 
 from bench.turnaround import prepare
-from pipeline.serve import wait_until_up
+from pipeline.serve import free_port, wait_until_up
 
 MAX_SESSIONS = 200
 LEVELS = (10, 25, 50)
 WAIT = 30.0  # the longest any one wait may take
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def _session(port: int, page: str, marker: str, shown: asyncio.Event,
@@ -120,7 +113,7 @@ def run(teams: int = 500) -> list[dict]:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         base, sheet = prepare(folder, teams)
-        port = _free_port()
+        port = free_port()
         server = subprocess.Popen(
             [str(Path(sys.executable).parent / "paisai"), "dashboard", "--db", str(base),
              "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -46,6 +46,15 @@ def _die_with_parent() -> None:  # runs in the child before Streamlit starts
         pass
 
 
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on now (for a server a test or benchmark starts)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
 def wait_until_up(port: int, seconds: float = 60, host: str = "127.0.0.1") -> bool:
     """True once the dashboard answers its health check (Streamlit's /_stcore/health)."""
     import urllib.request

@@ -4,7 +4,6 @@ like a correction. Refused once a round later than the changed ones is paired.""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,9 +51,9 @@ def undo_last(database: Path, event_id: str) -> str:
         if not found:
             raise UsageError("没有可撤销的操作 nothing to undo")
         action_id, label, before_json = found[0]
-        before = pl.read_json(before_json.encode(), schema=_results(con, event_id).schema) \
-            if json.loads(before_json) else _results(con, event_id).head(0)
         now = _results(con, event_id)
+        before = pl.read_json(before_json.encode(), schema=now.schema) \
+            if before_json.strip() != "[]" else now.head(0)
         changed = now.join(before, on=COLUMNS, how="anti", nulls_equal=True).select(KEY).vstack(
             before.join(now, on=COLUMNS, how="anti", nulls_equal=True).select(KEY)).unique()
         if changed.height:

@@ -4,9 +4,6 @@ restore that destroyed the database, a correction that could not be undone, and 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -18,14 +15,6 @@ from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 
 from pipeline import output
 from pipeline.errors import REPORT_LIMIT
-
-EXE = Path(sys.executable).parent / "paisai"
-
-
-def _run(db_file: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(EXE), *map(str, args)], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "PAISAI_DB": str(db_file),
-                                            **(env or {})})
 
 
 def _far_cell_workbook(path: Path) -> Path:
@@ -59,38 +48,38 @@ def _ods_bomb(path: Path) -> Path:
 
 # 1. a tiny workbook that asked for hundreds of GB --------------------------------------
 
-def test_a_far_away_cell_is_a_refused_file_not_a_dead_process(tmp_path, db_file):
-    assert _run(db_file, "event", "create", "--id", "e", "--name", "赛", "--ruleset",
-                "suzhou-2025").returncode == 0
-    assert _run(db_file, "ingest", "--event", "e",
-                write_csv(tmp_path / "e.csv", entries(4))).returncode == 0
+def test_a_far_away_cell_is_a_refused_file_not_a_dead_process(tmp_path, paisai):
+    assert paisai("event", "create", "--id", "e", "--name", "赛", "--ruleset",
+                "suzhou-2025").code == 0
+    assert paisai("ingest", "--event", "e",
+                write_csv(tmp_path / "e.csv", entries(4))).code == 0
     bomb = _far_cell_workbook(tmp_path / "far.xlsx")
     assert bomb.stat().st_size < 10_000
-    done = _run(db_file, "ingest", "--event", "e", bomb)
-    assert done.returncode == 2, (done.returncode, done.stderr[-500:])
-    assert "1048576 行 × 16384 列" in done.stderr and "成绩" in done.stderr
-    assert "Traceback" not in done.stderr and "panicked" not in done.stderr
-    listed = read_csv_output(_run(db_file, "uploads", "--event", "e", "--format", "csv").stdout)
+    done = paisai("ingest", "--event", "e", bomb)
+    assert done.code == 2, (done.code, done.err[-500:])
+    assert "1048576 行 × 16384 列" in done.err and "成绩" in done.err
+    assert "Traceback" not in done.err and "panicked" not in done.err
+    listed = read_csv_output(paisai("uploads", "--event", "e", "--format", "csv").out)
     assert [(r["file_name"], r["status"]) for r in listed][-1] == ("far.xlsx", "rejected")
-    ods = _run(db_file, "ingest", "--event", "e", _ods_bomb(tmp_path / "bomb.ods"))
-    assert ods.returncode == 2 and "Traceback" not in ods.stderr, ods.stderr[-500:]
+    ods = paisai("ingest", "--event", "e", _ods_bomb(tmp_path / "bomb.ods"))
+    assert ods.code == 2 and "Traceback" not in ods.err, ods.err[-500:]
 
 
-def test_watch_survives_the_file_and_ingests_the_next(tmp_path, db_file):
-    assert _run(db_file, "event", "create", "--id", "e", "--name", "赛", "--ruleset",
-                "suzhou-2025").returncode == 0
-    assert _run(db_file, "ingest", "--event", "e",
-                write_csv(tmp_path / "e.csv", entries(4))).returncode == 0
+def test_watch_survives_the_file_and_ingests_the_next(tmp_path, paisai):
+    assert paisai("event", "create", "--id", "e", "--name", "赛", "--ruleset",
+                "suzhou-2025").code == 0
+    assert paisai("ingest", "--event", "e",
+                write_csv(tmp_path / "e.csv", entries(4))).code == 0
     folder = tmp_path / "in"
     folder.mkdir()
     _far_cell_workbook(folder / "a-far.xlsx")
     write_csv(folder / "b-round1.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "9", "8"],
                                         [1, 2, "A3", "A4", "10", "8"]])
-    done = _run(db_file, "watch", "--event", "e", folder, "--once", "--interval", "0.2")
-    assert done.returncode == 0, done.stderr[-500:]
-    assert "rejected a-far.xlsx" in done.stdout and "stored b-round1.csv" in done.stdout
-    rows = read_csv_output(_run(db_file, "standings", "--event", "e", "--format",
-                                "csv").stdout)
+    done = paisai("watch", "--event", "e", folder, "--once", "--interval", "0.2")
+    assert done.code == 0, done.err[-500:]
+    assert "rejected a-far.xlsx" in done.out and "stored b-round1.csv" in done.out
+    rows = read_csv_output(paisai("standings", "--event", "e", "--format",
+                                "csv").out)
     assert {r["team_no"]: r["wins"] for r in rows} == {"A1": "1", "A3": "1", "A2": "0",
                                                        "A4": "0"}
 

@@ -13,15 +13,9 @@ from pathlib import Path
 
 from conftest import descendants
 
-from pipeline.serve import wait_until_up
+from pipeline.serve import free_port, wait_until_up
 
 EXE = Path(sys.executable).parent / "paisai"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _port_free(port: int) -> bool:
@@ -37,7 +31,7 @@ def _port_free(port: int) -> bool:
 
 
 def test_sigterm_stops_the_server_and_frees_the_port(tmp_path):
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen([str(EXE), "dashboard", "--db", str(tmp_path / "d.duckdb"),
                                 "--port", str(port)], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)

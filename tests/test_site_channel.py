@@ -3,22 +3,11 @@ change, and printed on the pairings."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 from conftest import RESULT_HEADER, write_csv
 
-EXE = Path(sys.executable).parent / "paisai"
 
-
-def _run(db_file: Path, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([str(EXE), *map(str, args)], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "PAISAI_DB": str(db_file)})
-
-
-def test_the_static_site_follows_every_change_once_published(cli, event16, tmp_path, db_file):
+def test_the_static_site_follows_every_change_once_published(cli, event16, tmp_path,
+                                                              paisai):
     """Issue 20: the static site is the phones' channel: `publish` remembers where it went,
     `watch` re-publishes after each sheet, and the printed pairings point phones to it."""
     site = tmp_path / "site"
@@ -29,8 +18,8 @@ def test_the_static_site_follows_every_change_once_published(cli, event16, tmp_p
     folder.mkdir()
     write_csv(folder / "r1.csv", [RESULT_HEADER, *[[1, t, "", "", "10", "8"]
                                                    for t in range(1, 9)]])
-    done = _run(db_file, "watch", "--event", "e", folder, "--once", "--interval", "0.2")
-    assert done.returncode == 0 and "网站已更新" in done.stdout, done.stdout + done.stderr
+    done = paisai("watch", "--event", "e", folder, "--once", "--interval", "0.2")
+    assert done.code == 0 and "网站已更新" in done.out, done.out + done.err
     assert "第 1 轮后排名" in (site / "index.html").read_text(encoding="utf-8")
     printout = tmp_path / "p.html"
     assert cli("pair", "--event", "e").code == 0

@@ -11,7 +11,8 @@ import pytest
 
 from pipeline.demo import build_demo
 from pipeline.publish import publish, team_file
-from tests.ui.conftest import free_port, shot
+from pipeline.serve import free_port
+from tests.ui.conftest import shot
 
 pytestmark = pytest.mark.browser
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import polars as pl
 
@@ -30,9 +31,10 @@ class EventContext:
     any_round: bool = False  # --force: results for a round beyond the next one are taken
     named: pl.DataFrame | None = None  # team_no, team_name, player1…player4 as registered
 
+    @cached_property
     def names(self) -> dict[str, frozenset[str]]:
-        """Folded team and player names → the team numbers they belong to (built on demand:
-        only a sheet with a cell that is not a team number needs it)."""
+        """Folded team and player names → the team numbers they belong to (built on demand,
+        once: only a sheet with a cell that is not a team number needs it)."""
         if self.named is None or self.named.is_empty():
             return {}
         long = self.named.unpivot(index="team_no", value_name="name").drop_nulls("name")
@@ -77,7 +79,7 @@ class Where:
 def unregistered(frame: pl.DataFrame, code: str, context: EventContext, where: Where):
     registered = pl.Series(sorted(context.teams), dtype=pl.String).implode()
     failing = frame.filter(pl.col(code).is_not_null() & ~pl.col(code).is_in(registered))
-    names = context.names() if failing.height else {}
+    names = context.names if failing.height else {}
     for row in where.flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered),
                               code):
         candidates = sorted(names.get(row[code], ()))
@@ -99,7 +101,7 @@ def resolve_names(frame: pl.DataFrame, codes: tuple[str, ...], context: EventCon
                                 for c in codes)
     if not frame.select(unknown.any()).item():
         return frame  # every cell is a team number: no names to look up
-    unique = {name: next(iter(teams)) for name, teams in context.names().items()
+    unique = {name: next(iter(teams)) for name, teams in context.names.items()
               if len(teams) == 1 and name not in context.teams}
     if not unique:
         return frame
