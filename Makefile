@@ -34,8 +34,11 @@ browser-deps:
 demo: install
 	$(VENV)/bin/paisai demo --db $(DB)
 
+# The demo's console password is `demo` unless PAISAI_ADMIN_PASSWORD is set: set your own
+# before showing the dashboard beyond this machine (HOST=0.0.0.0).
 run: install demo
-	$(VENV)/bin/paisai dashboard --db $(DB) --host $(HOST) --port $(PORT)
+	@echo "看板 dashboard: http://$(HOST):$(PORT)/live · 控制台 console /admin, 密码 password: $${PAISAI_ADMIN_PASSWORD:-demo}"
+	PAISAI_ADMIN_PASSWORD="$${PAISAI_ADMIN_PASSWORD:-demo}" $(VENV)/bin/paisai dashboard --db $(DB) --host $(HOST) --port $(PORT)
 
 test: install-dev browser-deps
 	$(VENV)/bin/ruff check .

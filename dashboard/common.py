@@ -73,9 +73,10 @@ def hall_slot() -> tuple[str, str] | None:
     return slots[int(now() // ROTATE_SECONDS) % len(slots)]
 
 
-def selected_event() -> str | None:
-    """`?event=ID`, else the most recent event; a selector in the sidebar outside projector.
-    Two events in one hall: the one whose slot is on show."""
+def selected_event(swiss: bool | None = None) -> str | None:
+    """`?event=ID`, else the most recent event (of the page's kind: `swiss` True for the
+    ranking and pairings, False for the bracket, when there is one); a selector in the
+    sidebar outside projector. Two events in one hall: the one whose slot is on show."""
     path = database()
     listing = queries.event_list(path)
     if listing.is_empty():
@@ -86,6 +87,9 @@ def selected_event() -> str | None:
         return slot[0]
     wanted = st.query_params.get("event")
     chosen = wanted if wanted in ids else ids[0]
+    if wanted not in ids and swiss is not None:
+        formats = queries.event_formats(path)
+        chosen = next((e for e in ids if formats[e] == swiss), chosen)
     if not projector():
         names = dict(zip(ids, listing["name"].to_list(), strict=True))
         chosen = st.sidebar.selectbox("赛事 Event", ids, index=ids.index(chosen),
@@ -158,20 +162,22 @@ def bracket_html(knockout: list[dict], names: dict[str, str] | None = None,
             cells.append(f"<div class='match'>{''.join(rows)}</div>")
         columns.append(f"<div class='round'><h4>{html.escape(stage['name'])}</h4>"
                        f"{''.join(cells)}</div>")
+    size = 34 if names_first else 20  # names first: the projector, read from the back
     style = ("<style>.tree{display:flex;gap:24px;align-items:center}.round{display:flex;"
              "flex-direction:column;justify-content:space-around;gap:16px;min-width:160px}"
+             f".round h4{{font-size:{size + 4}px}}"
              ".match{border:1px solid #99a;border-radius:6px;background:#f6f8fc}.slot{display:"
-             "flex;justify-content:space-between;padding:4px 8px;font-size:20px}.slot.won{"
+             f"flex;justify-content:space-between;padding:4px 8px;font-size:{size}px}}.slot.won{{"
              "font-weight:700;background:#dbe8ff}.slot span{color:#556;margin-left:12px}</style>")
     return f"{style}<div class='tree' data-testid='knockout'>{''.join(columns)}</div>"
 
 
-def public_page_event(language: str) -> str:
+def public_page_event(language: str, swiss: bool | None = None) -> str:
     """The event a public page shows, with the projector's countdown; stops when there is none."""
     from dashboard import clockview
     from dashboard.i18n import t
 
-    event_id = selected_event()
+    event_id = selected_event(swiss)
     if event_id is None:
         st.info(t("no_event", language))
         st.stop()

@@ -143,6 +143,15 @@ COLUMNS: dict[str, dict[str, str]] = {
     "ew_name": {"zh": "东西队名", "en": "EW team"},
     "ns_team": {"zh": "南北", "en": "North-South"},
     "ns_name": {"zh": "南北队名", "en": "NS team"},
+    "event_id": {"zh": "赛事编号", "en": "Event"},
+    "name": {"zh": "名称", "en": "Name"},
+    "ruleset": {"zh": "规则", "en": "Ruleset"},
+    "event_date": {"zh": "日期", "en": "Date"},
+    "teams": {"zh": "队数", "en": "Teams"},
+    "rounds": {"zh": "轮数", "en": "Rounds"},
+    "player_id": {"zh": "选手编号", "en": "Player"},
+    "ordinal": {"zh": "评分", "en": "Rating"},
+    "games": {"zh": "场数", "en": "Games"},
 }
 
 

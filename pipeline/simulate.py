@@ -39,7 +39,7 @@ class Simulated:
     rounds: list[Path]
 
 
-def _name(rng: random.Random) -> str:
+def invent_name(rng: random.Random) -> str:
     return rng.choice(SURNAMES) + "".join(rng.choice(GIVEN) for _ in range(rng.choice((1, 2))))
 
 
@@ -51,8 +51,8 @@ def invent_entries(teams: int, rng: random.Random) -> pl.DataFrame:
         rows.append({
             "team_no": f"A{number}",
             "team_name": f"{word}{number}队",
-            "player1": _name(rng),
-            "player2": _name(rng),
+            "player1": invent_name(rng),
+            "player2": invent_name(rng),
             "affiliation": rng.choice(units),
         })
     return pl.DataFrame(rows)
@@ -72,6 +72,17 @@ def play_table(rng: random.Random, ew_strength: float, ns_strength: float,
     return state
 
 
+SIDE_WORDS = {"ew": "东西", "ns": "南北"}
+
+
+def _tie_sides(state: RoundState) -> dict[str, str | None]:
+    """With equal levels, who reached them first and who won the last deal (the presets that
+    decide such a table need them)."""
+    tied = state.levels["ew"] == state.levels["ns"]
+    return {"first_to_level": SIDE_WORDS.get(state.first_to_level) if tied else None,
+            "last_deal_side": SIDE_WORDS.get(state.last_winner) if tied else None}
+
+
 def _write(frame: pl.DataFrame, kind: str, base: Path) -> None:
     headers = [ALIASES[kind][c][0] for c in frame.columns]
     base.with_suffix(".csv").write_text(to_csv(frame.rename(dict(zip(frame.columns, headers,
@@ -86,13 +97,15 @@ def simulate(
     teams: int, rounds_count: int, out: Path, seed: int = 1, ruleset: str = "suzhou-2025",
     into: Path | None = None, event_id: str = "sim", name: str = "模拟赛事",
     on_round: Callable[[str], None] = lambda item: None,
+    entries: pl.DataFrame | None = None, date: str | None = None,
 ) -> Simulated:
     """Write entries and one results sheet per round to `out`; when `into` is given the event
     is also ingested there round by round (else into a throwaway database). A preset with
-    fewer rounds than asked has its round count raised for the simulated event."""
+    fewer rounds than asked has its round count raised for the simulated event. `entries`
+    (team_no, team_name, player1, player2, affiliation) replaces the invented teams."""
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
-    entries = invent_entries(teams, rng)
+    entries = invent_entries(teams, rng) if entries is None else entries
     strength = {t: rng.uniform(0.5, 1.5) for t in entries["team_no"]}
     _write(entries, "entries", out / "entries")
     with tempfile.TemporaryDirectory() as scratch:
@@ -104,7 +117,7 @@ def simulate(
                                      rules.source), encoding="utf-8")
             ruleset = str(raised)
         with db.writing(database) as con:
-            event = events.create(con, event_id, name, ruleset, None)
+            event = events.create(con, event_id, name, ruleset, date)
         ingest_file(database, event_id, out / "entries.csv")
         deal_rules = event.ruleset.deals
         written = []
@@ -121,7 +134,7 @@ def simulate(
                              "ns_team": r["ns_team"],
                              "ew_level": format_level(state.levels["ew"]),
                              "ns_level": format_level(state.levels["ns"]),
-                             "deals": state.deals})
+                             "deals": state.deals, **_tie_sides(state)})
             sheet = out / f"round-{round_no}"
             _write(pl.DataFrame(rows), "results", sheet)
             ingest_file(database, event_id, sheet.with_suffix(".csv"))

@@ -2,6 +2,7 @@
 
 import html
 
+import polars as pl
 import streamlit as st
 
 from dashboard.common import (
@@ -18,7 +19,7 @@ from pipeline import db, events
 from pipeline.tractor import stages
 
 language = lang()
-event_id = public_page_event(language)
+event_id = public_page_event(language, swiss=False)
 
 
 @st.fragment(run_every=5)
@@ -49,8 +50,13 @@ def show() -> None:
         cols = st.columns(len(groups))
         for col, stage in zip(cols, groups, strict=True):
             col.subheader(stage["name"])
-            shown = tables.filter(tables["stage"] == stage["name"]).select(
-                "rank", "team_no", "wins", "losses", "points", "game_diff", "level_diff")
+            group = tables.filter(tables["stage"] == stage["name"]).with_columns(
+                pl.col("team_no").replace_strict(names, default="").alias("team_name"))
+            shown = group.select(  # the projector: the team's name first, fewer columns
+                ["rank", "team_name", "team_no", "points", "game_diff", "level_diff"]
+                if projector() else
+                ["rank", "team_no", "team_name", "wins", "losses", "points", "game_diff",
+                 "level_diff"])
             col.html(html_table(shown, language, f"group-{stage['name']}"))
     knockout = [s for s in data["stages"] if s["kind"] == "knockout"]
     if knockout:

@@ -15,7 +15,7 @@ PAGE_ROWS = 20
 PAGE_SECONDS = 10
 
 language = lang()
-event_id = public_page_event(language)
+event_id = public_page_event(language, swiss=True)
 
 
 @st.fragment(run_every=5)

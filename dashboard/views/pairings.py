@@ -8,7 +8,7 @@ from dashboard.i18n import t
 from pipeline import queries
 
 language = lang()
-event_id = public_page_event(language)
+event_id = public_page_event(language, swiss=True)
 rotate_if_due("pairings")
 
 

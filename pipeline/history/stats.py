@@ -20,7 +20,9 @@ def _mine() -> str:
 
 def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
     summary = db.frame(con, _mine() + """
-        select count(distinct event_id) as events, count(*) as rounds,
+        select (select count(distinct event_id) from player_map where player_id = $player_id)
+                   as events,  -- every event entered, a Tractor one too
+               count(*) as rounds,
                count(*) filter (where outcome = 'win') as wins,
                count(*) filter (where outcome = 'draw') as draws,
                count(*) filter (where outcome = 'loss') as losses,
