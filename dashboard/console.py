@@ -14,8 +14,8 @@ import streamlit as st
 from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
 from pipeline import db, events, queries, rounds, scoring, selfreport, undo
-from pipeline.awards import award_list
-from pipeline.errors import PaisaiError, SheetErrors
+from pipeline.awards import award_list, unfinished
+from pipeline.errors import PaisaiError, SheetErrors, UsageError
 from pipeline.export.pairings import export_pairings
 from pipeline.export.scoresheet import export_scoresheet
 from pipeline.export.standings import export_frame
@@ -234,14 +234,20 @@ def downloads(event_id: str, language: str) -> None:
     with db.reading(database()) as con:
         event = events.load(con, event_id)
         latest = rounds.latest_paired_round(con, event_id)
-        ranking = scoring.standings(con, event).select(scoring.STANDINGS_COLUMNS)
-        prizes = award_list(con, event)
+        ranking = scoring.standings(con, event).select(scoring.STANDINGS_COLUMNS) \
+            if event.ruleset.is_swiss else None
+        try:
+            prizes, not_final = award_list(con, event), unfinished(con, event)
+        except UsageError as exc:  # a Tractor event before its final
+            prizes, not_final = None, str(exc)
         pairs = rounds.pairings(con, event_id, latest) if latest else None
     files = []
-    export_frame(ranking, f"{event.name} 排名", "排名", folder / "standings.xlsx")
-    files.append(("排名 standings.xlsx", folder / "standings.xlsx"))
-    export_frame(prizes, f"{event.name} 获奖名单", "获奖名单", folder / "awards.xlsx")
-    files.append(("获奖 awards.xlsx", folder / "awards.xlsx"))
+    if ranking is not None:
+        export_frame(ranking, f"{event.name} 排名", "排名", folder / "standings.xlsx")
+        files.append(("排名 standings.xlsx", folder / "standings.xlsx"))
+    if prizes is not None:
+        export_frame(prizes, f"{event.name} 获奖名单", "获奖名单", folder / "awards.xlsx")
+        files.append(("获奖 awards.xlsx", folder / "awards.xlsx"))
     if pairs is not None:
         from pipeline.publish import target
 
@@ -254,9 +260,11 @@ def downloads(event_id: str, language: str) -> None:
         files += [("对阵表 pairings.xlsx", folder / "pairings.xlsx"),
                   ("对阵表 pairings.html", folder / "pairings.html"),
                   ("成绩登记表 scoresheet.xlsx", folder / "scoresheet.xlsx")]
-    cols = st.columns(len(files))
-    for col, (label, path) in zip(cols, files, strict=True):
-        col.download_button(label, path.read_bytes(), file_name=path.name)
+    if files:
+        cols = st.columns(len(files))
+        for col, (label, path) in zip(cols, files, strict=True):
+            col.download_button(label, path.read_bytes(), file_name=path.name)
+    certificates(event, prizes, not_final, folder, language)
     from pipeline.export.template import KINDS, export_template
 
     with st.expander(t("templates", language)):
@@ -266,6 +274,26 @@ def downloads(event_id: str, language: str) -> None:
             export_template(kind, event.name, path)
             cols[index % 4].download_button(kind, path.read_bytes(), file_name=path.name,
                                             key=f"template-{kind}")
+
+
+def certificates(event, prizes, not_final: str | None, folder: Path, language: str) -> None:
+    """Award certificates (one A4 page per prize), made on request: embedding the font takes
+    a second. Before the prizes are final the button says why it waits."""
+    from pipeline.export.certificates import write_certificates
+
+    if prizes is None or not_final:
+        st.caption(f"{t('certificates', language)}：{not_final}")
+        return
+    if st.button(t("make_certificates", language), key="certificates"):
+        path = folder / "certificates.pdf"
+        try:
+            pages = write_certificates(prizes, event.name, event.event_date, path)
+        except UsageError as exc:
+            st.error(str(exc))
+            return
+        st.download_button(f"{t('certificates', language)} certificates.pdf（{pages} 页）",
+                           path.read_bytes(), file_name=f"{event.event_id}-certificates.pdf",
+                           mime="application/pdf", key="certificates-pdf")
 
 
 def self_report(event_id: str, language: str) -> None:

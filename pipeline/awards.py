@@ -41,6 +41,24 @@ def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
         pl.Series("award", places, dtype=pl.String)).select(AWARD_COLUMNS)
 
 
+def unfinished(con: duckdb.DuckDBPyConnection, event: Event) -> str | None:
+    """Why the prizes are not final yet (a Swiss event with planned rounds still to play or
+    report), else None. A Tractor event's prizes wait for the final (`tractor_awards`)."""
+    planned = event.ruleset.rounds
+    if not event.ruleset.is_swiss or not planned:
+        return None
+    from pipeline import rounds
+
+    done = rounds.summary(con, event.event_id).filter(
+        (pl.col("round") == planned) & (pl.col("reported") == pl.col("expected")))
+    if done.is_empty():
+        latest = scoring.latest_round(con, event.event_id)
+        return (f"比赛还没有结束（计划 {planned} 轮，已有成绩到第 {latest} 轮），名次未定 "
+                f"the event is not over ({planned} rounds planned, results up to round "
+                f"{latest}): the prizes are not final")
+    return None
+
+
 def assign(places: list[Place], prizes: list[str]) -> list[tuple[Place, str, str]]:
     """Prizes in order to places in order; where teams sharing a place are split by a quota
     (two losing semi-finalists, one third prize), a note says that the group-stage record

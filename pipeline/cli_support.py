@@ -38,6 +38,19 @@ def err(text: str) -> None:
     sys.stderr.write(text if text.endswith("\n") else text + "\n")
 
 
+def output_path(given: str, option: str = "--out") -> Path:
+    """A file the command is to write: a file name (not a folder) in a folder that exists."""
+    from pipeline.errors import UsageError
+
+    path = Path(given)
+    if path.is_dir():
+        raise UsageError(f"{option} 是一个文件夹，请给出文件名 {option} is a folder; give a file "
+                         f"name: {path}")
+    if not path.parent.is_dir():
+        raise UsageError(f"文件夹不存在 the folder does not exist: {path.parent}")
+    return path
+
+
 def database() -> Path:
     """`--db` (on the command or before it), else env `PAISAI_DB`, else data/paisai.duckdb."""
     return db.db_path(click.get_current_context().meta.get("paisai.db"))

@@ -5,7 +5,15 @@ from __future__ import annotations
 import click
 
 from pipeline import db, events, output
-from pipeline.cli_support import common, database, err, event_option, format_option, out
+from pipeline.cli_support import (
+    common,
+    database,
+    err,
+    event_option,
+    format_option,
+    out,
+    output_path,
+)
 from pipeline.errors import UsageError
 
 
@@ -78,14 +86,28 @@ def rounds(event: str, fmt: str) -> int:
 @click.command("awards", help="获奖名单 the prize list")
 @event_option()
 @format_option()
+@click.option("--certificates", "certificates", type=click.Path(),
+              help="获奖证书 PDF：每个奖项一页 A4 award certificates, one A4 page per prize")
+@click.option("--force", is_flag=True,
+              help="比赛未结束也印证书（按当前名次） print certificates before the last round")
 @common
-def awards(event: str, fmt: str) -> int:
-    from pipeline.awards import award_list
+def awards(event: str, fmt: str, certificates: str | None, force: bool) -> int:
+    from pipeline.awards import award_list, unfinished
 
     with db.reading(database()) as con:
         found = events.load(con, event)
         prizes = award_list(con, found)
-    out(output.render(prizes, fmt, f"{found.name} — 获奖名单 awards"))
+        not_over = unfinished(con, found)
+    if certificates is None:
+        out(output.render(prizes, fmt, f"{found.name} — 获奖名单 awards"))
+        return 0
+    from pipeline.export.certificates import write_certificates
+
+    if not_over and not force:
+        raise UsageError(f"{not_over}；确需提前打印请加 --force add --force to print anyway")
+    path = output_path(certificates, "--certificates")
+    pages = write_certificates(prizes, found.name, found.event_date, path)
+    out(f"已生成获奖证书 certificates written: {path}（{pages} 页 pages）\n")
     return 0
 
 

@@ -3,8 +3,6 @@ late arrivals."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 import polars as pl
 
@@ -17,6 +15,7 @@ from pipeline.cli_support import (
     event_option,
     format_option,
     out,
+    output_path,
 )
 from pipeline.errors import UsageError
 
@@ -86,12 +85,7 @@ def _export(event: str, round_no: int, out_file: str, exporter, what: str) -> in
     with db.reading(database()) as con:
         found = events.load(con, event)
         pairs = rounds.pairings(con, found.event_id, round_no)
-    path = Path(out_file)
-    if path.is_dir():
-        raise UsageError(f"--out 是一个文件夹，请给出文件名 --out is a folder; give a file name: "
-                         f"{path}")
-    if not path.parent.is_dir():
-        raise UsageError(f"文件夹不存在 the folder does not exist: {path.parent}")
+    path = output_path(out_file)
     exporter(pairs, f"{found.name} 第 {round_no} 轮{what}", path)
     out(f"已导出 exported {path}\n")
     return 0
@@ -141,9 +135,7 @@ def template(kind: str, event: str, out_file: str) -> int:
 
     with db.reading(database()) as con:
         found = events.load(con, event)
-    path = Path(out_file)
-    if not path.parent.is_dir():
-        raise UsageError(f"文件夹不存在 the folder does not exist: {path.parent}")
+    path = output_path(out_file)
     export_template(kind, found.name, path)
     out(f"已导出模板 template written: {path}\n")
     return 0

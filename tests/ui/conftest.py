@@ -70,3 +70,16 @@ def page(browser):
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+GUIDE_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "guide" / "img"
+
+
+def guide_shot(page, name: str, full_page: bool = False) -> None:
+    """A picture for the organizer's guide: always in tests/artifacts/guide; with
+    PAISAI_GUIDE_SHOTS=1 (`make guide`) also into docs/guide/img, the copy the guide shows."""
+    folders = [ARTIFACTS / "guide"] + ([GUIDE_IMAGES] if os.environ.get("PAISAI_GUIDE_SHOTS")
+                                       else [])
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)

@@ -1,0 +1,167 @@
+"""Award certificates: one A4 page (landscape) per prize — the event, the prize, the team, its
+players, the date — in a PDF with a Chinese font embedded (the glyphs used, subset by fpdf2),
+so it prints the same on any computer.
+
+The font: env PAISAI_CJK_FONT (a .ttf/.otf/.ttc file), else Noto Serif/Sans CJK as Debian's
+fonts-noto-cjk installs it (`make test` installs it; `apt-get install fonts-noto-cjk`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.errors import UsageError
+
+FONT_ENV = "PAISAI_CJK_FONT"
+FAMILIES = ("Noto Serif CJK SC", "Noto Sans CJK SC", "Source Han Serif SC", "Source Han Sans SC",
+            "WenQuanYi Zen Hei")
+KNOWN_FILES = ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+               "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+               "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
+FONT_MISSING = ("证书需要一个中文字体：apt-get install fonts-noto-cjk，或设置环境变量 "
+                f"{FONT_ENV}=字体文件 certificates need a Chinese font: install fonts-noto-cjk "
+                f"or set {FONT_ENV} to a .ttf/.otf/.ttc file")
+
+
+@dataclass(frozen=True)
+class Font:
+    path: Path
+    index: int  # the face in a collection (.ttc): the simplified-Chinese one
+
+
+def find_font() -> Font:
+    """The CJK font to embed (see the module's docstring); a clear error when there is none."""
+    chosen = os.environ.get(FONT_ENV)
+    if chosen:
+        if not Path(chosen).is_file():
+            raise UsageError(f"{FONT_ENV} 指向的字体文件不存在 the font file does not exist: "
+                             f"{chosen}")
+        return Font(Path(chosen), _simplified_face(Path(chosen)))
+    for path in [*_fc_match(), *map(Path, KNOWN_FILES)]:
+        if path.is_file():
+            return Font(path, _simplified_face(path))
+    raise UsageError(FONT_MISSING)
+
+
+def _fc_match() -> list[Path]:
+    if not shutil.which("fc-match"):
+        return []
+    found = []
+    for family in FAMILIES:
+        run = subprocess.run(["fc-match", "-f", "%{file}", f"{family}:lang=zh-cn"],
+                             capture_output=True, text=True, timeout=10)
+        name = run.stdout.strip()
+        if run.returncode == 0 and ("CJK" in name or "wqy" in name.lower()):
+            found.append(Path(name))
+    return found
+
+
+def _simplified_face(path: Path) -> int:
+    """In a collection, the face whose family name ends in SC (simplified Chinese); else 0."""
+    if path.suffix.lower() not in (".ttc", ".otc"):
+        return 0
+    from fontTools.ttLib import TTCollection
+
+    try:
+        faces = TTCollection(str(path), lazy=True).fonts
+    except Exception as exc:  # a file that is not a font collection
+        raise UsageError(f"读不出字体 cannot read the font {path}: {exc}") from None
+    for index, face in enumerate(faces):
+        family = face["name"].getDebugName(1) or ""
+        if family.endswith(" SC"):
+            return index
+    return 0
+
+
+def certificate_date(event_date: dt.date | None) -> str:
+    """The date as a certificate writes it.
+
+    >>> certificate_date(dt.date(2026, 5, 3))
+    '2026 年 5 月 3 日'
+    """
+    day = event_date or dt.date.today()
+    return f"{day.year} 年 {day.month} 月 {day.day} 日"
+
+
+def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.date | None,
+                       path: Path, font: Font | None = None) -> int:
+    """One page per row of the prize list (pipeline.awards.award_list); written to a temporary
+    file beside `path` and moved into place, so a failure leaves no half-written PDF.
+    Returns the number of pages."""
+    from fpdf import FPDF
+
+    if prizes.is_empty():
+        raise UsageError("没有获奖名单，无证书可印 no prizes: no certificates to print")
+    font = font or find_font()
+    pdf = FPDF(orientation="landscape", format="A4")
+    pdf.set_title(f"{event_name} 获奖证书")
+    pdf.set_creator("paisai")
+    try:
+        pdf.add_font("cjk", fname=str(font.path), collection_font_number=font.index)
+    except Exception as exc:  # fontTools cannot read it
+        raise UsageError(f"读不出字体 cannot read the font {font.path}: {exc}") from None
+    pdf.set_auto_page_break(False)
+    date = certificate_date(event_date)
+    for row in prizes.iter_rows(named=True):
+        _page(pdf, row, event_name, date)
+    handle, scratch = tempfile.mkstemp(prefix=".certificates-", suffix=".pdf", dir=path.parent)
+    os.close(handle)
+    try:
+        pdf.output(scratch)
+        os.replace(scratch, path)
+    finally:
+        Path(scratch).unlink(missing_ok=True)
+    return prizes.height
+
+
+GOLD = (176, 132, 40)
+INK = (40, 40, 48)
+
+
+def _page(pdf, row: dict, event_name: str, date: str) -> None:
+    pdf.add_page()
+    width, height = pdf.w, pdf.h
+    pdf.set_draw_color(*GOLD)
+    pdf.set_line_width(2.2)
+    pdf.rect(10, 10, width - 20, height - 20)
+    pdf.set_line_width(0.6)
+    pdf.rect(15, 15, width - 30, height - 30)
+    pdf.set_text_color(*GOLD)
+    pdf.set_font("cjk", size=48)
+    pdf.set_xy(15, 32)
+    pdf.cell(width - 30, 22, "荣 誉 证 书", align="C")
+    pdf.set_text_color(*INK)
+    players = "、".join(p for p in (row.get("player1"), row.get("player2")) if p)
+    team = row.get("team_name") or row["team_no"]
+    pdf.set_font("cjk", size=26)
+    pdf.set_xy(30, 72)
+    pdf.cell(width - 60, 14, f"{team}（{row['team_no']}）", align="C")
+    if players:
+        pdf.set_font("cjk", size=22)
+        pdf.set_xy(30, 88)
+        pdf.cell(width - 60, 12, players, align="C")
+    if row.get("affiliation"):
+        pdf.set_font("cjk", size=16)
+        pdf.set_xy(30, 101)
+        pdf.cell(width - 60, 10, str(row["affiliation"]), align="C")
+    pdf.set_font("cjk", size=18)
+    pdf.set_xy(30, 118)
+    pdf.multi_cell(width - 60, 10, f"在“{event_name}”中荣获", align="C")
+    pdf.set_text_color(*GOLD)
+    pdf.set_font("cjk", size=44)
+    pdf.set_xy(30, 134)
+    pdf.cell(width - 60, 22, str(row["award"]), align="C")
+    pdf.set_text_color(*INK)
+    pdf.set_font("cjk", size=16)
+    pdf.set_xy(30, 160)
+    pdf.cell(width - 60, 10, f"第 {row['rank']} 名，特发此证，以资鼓励。", align="C")
+    pdf.set_xy(width - 130, height - 42)
+    pdf.cell(100, 10, date, align="R")

@@ -1,0 +1,118 @@
+"""Award certificates (issue 21): `paisai awards --certificates FILE.pdf` writes one A4 page per
+prize with the Chinese text embedded; a page is rendered to PNG to see the glyphs drawn."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
+
+GUIDE_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "guide" / "img"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "guide"
+
+
+@pytest.fixture
+def finished(cli, tmp_path):
+    """Four teams, three rounds (a round robin): the lower number always wins, K to 5. By hand:
+    A1 3 wins, A2 2, A3 1, A4 0; suzhou-2025's prizes 冠军 1, 亚军 1, 季军 2."""
+    assert cli("event", "create", "--id", "c", "--name", "证书测试赛", "--ruleset",
+               "suzhou-2025", "--date", "2026-05-03").code == 0
+    assert cli("ingest", "--event", "c", write_csv(tmp_path / "e.csv", entries(4))).code == 0
+    for round_no in (1, 2, 3):
+        pairs = read_csv_output(cli("pair", "--event", "c", "--format", "csv").out)
+        rows = [RESULT_HEADER]
+        for p in pairs:
+            ew, ns = p["ew_team"], p["ns_team"]
+            ew_wins = int(ew[1:]) < int(ns[1:])
+            rows.append([round_no, p["table"], ew, ns, "K" if ew_wins else "5",
+                         "5" if ew_wins else "K"])
+        assert cli("ingest", "--event", "c",
+                   write_csv(tmp_path / f"r{round_no}.csv", rows)).code == 0
+    return "c"
+
+
+def _pdf_pages(path: Path) -> list:
+    import pypdfium2 as pdfium
+
+    return list(pdfium.PdfDocument(str(path)))
+
+
+def test_one_page_per_prize_with_chinese_embedded(finished, paisai, tmp_path):
+    out = tmp_path / "证书.pdf"
+    run = paisai("awards", "--event", finished, "--certificates", out)
+    assert run.code == 0, run.err
+    assert "4 页" in run.out
+    pages = _pdf_pages(out)
+    assert len(pages) == 4
+    expected = [("冠军", "A1", "队伍1", "张1、李1", 1), ("亚军", "A2", "队伍2", "张2、李2", 2),
+                ("季军", "A3", "队伍3", "张3、李3", 3), ("季军", "A4", "队伍4", "张4、李4", 4)]
+    for page, (prize, team, name, players, rank) in zip(pages, expected, strict=True):
+        width, height = page.get_size()
+        assert (round(width), round(height)) == (842, 595)  # A4 landscape, in points
+        text = page.get_textpage().get_text_range()
+        assert "荣 誉 证 书" in text and "证书测试赛" in text
+        assert prize in text and f"{name}（{team}）" in text and players in text
+        assert f"第 {rank} 名" in text and "2026 年 5 月 3 日" in text
+    raw = out.read_bytes()
+    assert b"/FontFile" in raw  # the font is in the file, not borrowed from the reader
+    assert not list(tmp_path.glob(".certificates-*"))  # no scratch file left behind
+
+
+def test_a_page_renders_its_glyphs(finished, paisai, tmp_path):
+    out = tmp_path / "c.pdf"
+    assert paisai("awards", "--event", finished, "--certificates", out).code == 0
+    image = _pdf_pages(out)[0].render(scale=150 / 72).to_pil().convert("L")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    image.save(ARTIFACTS / "certificate.png")
+    if os.environ.get("PAISAI_GUIDE_SHOTS"):
+        GUIDE_IMAGES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ARTIFACTS / "certificate.png", GUIDE_IMAGES / "certificate.png")
+    width, height = image.size
+    # the title "荣 誉 证 书" sits 32–54 mm from the top (of 210), centred, inside the frame
+    # lines (10 and 15 mm): ink there, not an empty box
+    title = image.crop((width // 4, height * 28 // 210, 3 * width // 4, height * 58 // 210))
+    dark = sum(title.histogram()[:200])
+    assert dark > 0.02 * title.width * title.height
+    # and four characters side by side: four separate runs of ink across the title
+    columns = [any(title.getpixel((x, y)) < 200 for y in range(title.height))
+               for x in range(title.width)]
+    runs = sum(1 for a, b in zip([False, *columns], columns, strict=False) if b and not a)
+    assert runs >= 4
+
+
+def test_not_before_the_last_round_unless_forced(cli, event16, paisai, tmp_path):
+    assert cli("pair", "--event", event16).code == 0
+    out = tmp_path / "early.pdf"
+    run = paisai("awards", "--event", event16, "--certificates", out)
+    assert run.code == 2 and "比赛还没有结束" in run.err and "--force" in run.err
+    assert not out.exists()
+    run = paisai("awards", "--event", event16, "--certificates", out, "--force")
+    assert run.code == 0, run.err
+    assert len(_pdf_pages(out)) == 16  # 1 + 1 + 2 + 12 prizes, all teams still level
+
+
+def test_clear_errors_and_nothing_written(finished, paisai, tmp_path):
+    out = tmp_path / "c.pdf"
+    run = paisai("awards", "--event", finished, "--certificates", out,
+                 env={"PAISAI_CJK_FONT": str(tmp_path / "none.ttf")})
+    assert run.code == 2 and "字体文件不存在" in run.err and "Traceback" not in run.err
+    not_a_font = write_csv(tmp_path / "font.ttc", [["not a font"]])
+    run = paisai("awards", "--event", finished, "--certificates", out,
+                 env={"PAISAI_CJK_FONT": str(not_a_font)})
+    assert run.code == 2 and "读不出字体" in run.err and "Traceback" not in run.err
+    run = paisai("awards", "--event", finished, "--certificates", tmp_path / "no" / "c.pdf")
+    assert run.code == 2 and "文件夹不存在" in run.err
+    run = paisai("awards", "--event", finished, "--certificates", tmp_path)
+    assert run.code == 2 and "--certificates 是一个文件夹" in run.err
+    assert not out.exists()
+
+
+def test_a_tractor_event_waits_for_its_final(cli, tmp_path, paisai):
+    assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", entries(8, "T"))).code == 0
+    run = paisai("awards", "--event", "tr", "--certificates", tmp_path / "t.pdf")
+    assert run.code == 2 and "决赛还没有结果" in run.err
