@@ -7,7 +7,7 @@ DB ?= data/paisai.duckdb
 HOST ?= 127.0.0.1
 PORT ?= 8501
 
-.PHONY: run test install install-dev browser-deps demo bench lint clean
+.PHONY: run test install install-dev browser-deps demo bench lint clean guide
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ run: install demo
 test: install-dev browser-deps
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
+
+# The organizer's guide's pictures and templates, taken anew by the tests that make them.
+guide: install-dev browser-deps
+	PAISAI_GUIDE_SHOTS=1 $(PY) -m pytest -q tests/ui/test_demo_day_browser.py \
+	  tests/ui/test_console_browser.py tests/ui/test_console_round_browser.py \
+	  tests/test_certificates.py tests/test_guide.py
 
 bench: install-dev
 	$(PY) -m bench

@@ -46,9 +46,14 @@ def show() -> None:
                     f"{t('champion', language)}: {html.escape(shown)}</h2>",
                     unsafe_allow_html=True)
     groups = [s for s in data["stages"] if s["kind"] == "group"]
-    if groups:
-        cols = st.columns(len(groups))
-        for col, stage in zip(cols, groups, strict=True):
+    per_row = 2  # two group tables side by side fit a projector's large type, names unbroken
+    st.html("<style>table.paisai td, table.paisai th{white-space:nowrap}"
+            "table[data-testid^=group-] td, table[data-testid^=group-] th{"
+            "font-size:min(26px, 1.9vw) !important; padding:4px 8px !important}</style>")
+    for first in range(0, len(groups), per_row):
+        row = groups[first:first + per_row]
+        cols = st.columns(per_row if len(groups) > per_row else len(row))
+        for col, stage in zip(cols, row, strict=False):
             col.subheader(stage["name"])
             group = tables.filter(tables["stage"] == stage["name"]).with_columns(
                 pl.col("team_no").replace_strict(names, default="").alias("team_name"))

@@ -75,11 +75,17 @@ def shot(page, name: str) -> None:
 GUIDE_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "guide" / "img"
 
 
-def guide_shot(page, name: str, full_page: bool = False) -> None:
-    """A picture for the organizer's guide: always in tests/artifacts/guide; with
-    PAISAI_GUIDE_SHOTS=1 (`make guide`) also into docs/guide/img, the copy the guide shows."""
+def guide_shot(target, name: str, full_page: bool = False) -> None:
+    """A picture for the organizer's guide, of a page or of one element (a Playwright
+    locator): always in tests/artifacts/guide; with PAISAI_GUIDE_SHOTS=1 (`make guide`) also
+    into docs/guide/img, the copy the guide shows. tests/test_guide.py checks that every
+    picture the guide shows is taken by some test."""
     folders = [ARTIFACTS / "guide"] + ([GUIDE_IMAGES] if os.environ.get("PAISAI_GUIDE_SHOTS")
                                        else [])
     for folder in folders:
         folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
+        path = str(folder / f"{name}.png")
+        if full_page:
+            target.screenshot(path=path, full_page=True)
+        else:
+            target.screenshot(path=path)

@@ -10,7 +10,7 @@ from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 
 from pipeline import db, rounds
 from pipeline.cli import main
-from tests.ui.conftest import Server, shot
+from tests.ui.conftest import Server, guide_shot, shot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "s3cret-牌赛"
@@ -71,6 +71,7 @@ def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_
     assert "有错误，未导入任何内容" in admin.inner_text("body")
     assert "不是有效的级数" in admin.inner_text("table[data-testid=problems]")
     shot(admin, "admin-errors")
+    guide_shot(admin.locator("table[data-testid=problems]"), "upload-errors")
     assert _first_row(live)[7] == "0"
     # then the real round 1 sheet: preview, confirm
     good = write_csv(tmp_path / "r1.csv", [RESULT_HEADER] + [
@@ -122,6 +123,7 @@ def test_self_report_accepted_appears_in_the_ranking(event_server, browser):
     phone.get_by_role("button", name="保存").click()
     phone.wait_for_selector("text=已提交，等待裁判确认", timeout=15_000)
     shot(phone, "self-report-phone")
+    guide_shot(phone, "self-report-phone")
     forged = phone.url.replace("table=5", "table=6")
     phone.goto(forged)
     phone.wait_for_selector("text=链接无效", timeout=30_000)

@@ -11,7 +11,7 @@ from conftest import entries, write_csv
 
 from pipeline import selfreport
 from pipeline.cli import main
-from tests.ui.conftest import Server, shot
+from tests.ui.conftest import Server, guide_shot, shot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "round-牌赛"
@@ -72,6 +72,8 @@ def test_a_round_from_pairing_to_every_table_reported(tmp_path, browser, capsys)
         admin.wait_for_selector("text=未报：第 2、3 桌", timeout=60_000)
         admin.wait_for_selector("text=双方所报不一致", timeout=30_000)
         shot(admin, "console-disagreement")
+        admin.get_by_text("双方所报不一致").first.scroll_into_view_if_needed()
+        guide_shot(admin, "console-disagreement")
         admin.get_by_role("button", name="接受").nth(1).click()
         admin.wait_for_selector("text=未报：第 3 桌", timeout=60_000)
         # the decision taken back: table 2 is missing again

@@ -98,6 +98,7 @@ def test_bracket_opens_on_the_tractor_knockout(first_run, page):
     expect(tree).to_contain_text(f"{name} T1", timeout=WAIT)  # the projector: names first
     size = tree.locator(".slot").first.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")
     assert size >= 30  # read from the back of a hall
+    page.set_viewport_size({"width": 1400, "height": 1500})  # groups and the tree in one
     guide_shot(page, "bracket-projector")
 
 
