@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline import db, scoring
+from pipeline import db, rounds, scoring
 from pipeline.errors import UsageError
 from pipeline.events import Event
 from pipeline.tractor import stages
@@ -47,15 +47,14 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: Event) -> str | None:
     planned = event.ruleset.rounds
     if not event.ruleset.is_swiss or not planned:
         return None
-    from pipeline import rounds
-
     done = rounds.summary(con, event.event_id).filter(
         (pl.col("round") == planned) & (pl.col("reported") == pl.col("expected")))
     if done.is_empty():
         latest = scoring.latest_round(con, event.event_id)
-        return (f"比赛还没有结束（计划 {planned} 轮，已有成绩到第 {latest} 轮），名次未定 "
-                f"the event is not over ({planned} rounds planned, results up to round "
-                f"{latest}): the prizes are not final")
+        so_far = (f"已有成绩到第 {latest} 轮", f"results up to round {latest}") if latest \
+            else ("还没有成绩", "no results yet")
+        return (f"比赛还没有结束（计划 {planned} 轮，{so_far[0]}），名次未定 the event is not "
+                f"over ({planned} rounds planned, {so_far[1]}): the prizes are not final")
     return None
 
 

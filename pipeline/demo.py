@@ -70,9 +70,7 @@ def invent_pool(rng: random.Random, size: int = POOL) -> pl.DataFrame:
 
 def field(pool: pl.DataFrame, teams: int, rng: random.Random, prefix: str = "A") -> pl.DataFrame:
     """`teams` pairs from the pool, numbered in the order drawn."""
-    chosen = sorted(rng.sample(range(pool.height), teams))
-    rng.shuffle(chosen)
-    picked = pool[chosen]
+    picked = pool[rng.sample(range(pool.height), teams)]
     return picked.with_columns(
         pl.Series("team_no", [f"{prefix}{i}" for i in range(1, teams + 1)])).select(
         "team_no", "team_name", "player1", "player2", "affiliation")

@@ -42,6 +42,7 @@ def _pdf_pages(path: Path) -> list:
 
 def test_one_page_per_prize_with_chinese_embedded(finished, paisai, tmp_path):
     out = tmp_path / "证书.pdf"
+    assert paisai("awards", "--event", finished).err == ""  # final: no note
     run = paisai("awards", "--event", finished, "--certificates", out)
     assert run.code == 0, run.err
     assert "4 页" in run.out
@@ -85,6 +86,8 @@ def test_a_page_renders_its_glyphs(finished, paisai, tmp_path):
 
 def test_not_before_the_last_round_unless_forced(cli, event16, paisai, tmp_path):
     assert cli("pair", "--event", event16).code == 0
+    listed = paisai("awards", "--event", event16)  # the list as it stands, with a note
+    assert listed.code == 0 and "比赛还没有结束（计划 3 轮，还没有成绩）" in listed.err
     out = tmp_path / "early.pdf"
     run = paisai("awards", "--event", event16, "--certificates", out)
     assert run.code == 2 and "比赛还没有结束" in run.err and "--force" in run.err

@@ -99,6 +99,8 @@ def awards(event: str, fmt: str, certificates: str | None, force: bool) -> int:
         prizes = award_list(con, found)
         not_over = unfinished(con, found)
     if certificates is None:
+        if not_over:
+            err(f"注意 note: {not_over}")  # the list as the ranking stands now
         out(output.render(prizes, fmt, f"{found.name} — 获奖名单 awards"))
         return 0
     from pipeline.export.certificates import write_certificates
