@@ -59,13 +59,16 @@ def dashboard(host: str, port: int) -> int:
     return run_dashboard(database(), host, port)
 
 
-@click.command("demo", help="载入演示赛事 load the demo event")
+@click.command("demo", help="载入演示比赛日（进行中的掼蛋赛、拖拉机淘汰赛、三场往届赛事） load the "
+                           "demo tournament day")
 @common
 def demo() -> int:
-    from pipeline.demo import build_demo
+    from pipeline.demo import DEMO_ID, PAST, TRACTOR_ID, build_demo
 
-    event_id = build_demo(database())
-    out(f"演示赛事已载入 demo event loaded: {event_id} → {database()}\n")
+    build_demo(database())
+    listed = ", ".join([DEMO_ID, TRACTOR_ID, *(p.event_id for p in PAST)])
+    out(f"演示赛事已载入 demo event loaded: {DEMO_ID} → {database()}\n"
+        f"演示比赛日 the demo day: {listed}；本轮计时已开始 the demo round's clock is running\n")
     return 0
 
 
