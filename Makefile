@@ -37,7 +37,7 @@ demo: install
 # The demo's console password is `demo` unless PAISAI_ADMIN_PASSWORD is set: set your own
 # before showing the dashboard beyond this machine (HOST=0.0.0.0).
 run: install demo
-	@echo "看板 dashboard: http://$(HOST):$(PORT)/live · 控制台 console /admin, 密码 password: $${PAISAI_ADMIN_PASSWORD:-demo}"
+	@echo "控制台 console: http://$(HOST):$(PORT)/admin · 密码 password: $${PAISAI_ADMIN_PASSWORD:-demo}"
 	PAISAI_ADMIN_PASSWORD="$${PAISAI_ADMIN_PASSWORD:-demo}" $(VENV)/bin/paisai dashboard --db $(DB) --host $(HOST) --port $(PORT)
 
 test: install-dev browser-deps
