@@ -35,8 +35,10 @@ def test_live_shows_the_same_ranking_as_the_cli(demo_server, page, capsys):
                  r["losses"], r["match_points"], r["level_diff_score"], r["levels"],
                  r["net_levels"]] for r in read_csv_output(capsys.readouterr().out)]
     page.goto(f"{demo_server.url}/live?event=demo")
-    assert _ranking_rows(page) == expected
-    assert "已报 8/8 桌" in page.inner_text("body")
+    # waits until every row reads as the CLI's (a page still loading is read again)
+    expect(page.locator("table[data-testid=ranking] tbody tr")).to_have_text(
+        [" ".join(row) for row in expected], use_inner_text=True, timeout=60_000)
+    expect(page.locator("body")).to_contain_text("已报 8/8 桌", timeout=30_000)
     shot(page, "live")
 
 
@@ -56,8 +58,7 @@ def test_pairings_page_finds_a_table(demo_server, page):
     page.wait_for_selector("table[data-testid=pairings]", timeout=30_000)
     page.get_by_label("查找我的座位（队号、队名或姓名）").fill("A1")
     page.keyboard.press("Enter")
-    page.wait_for_selector("table[data-testid=found]", timeout=15_000)
-    assert "A1" in page.inner_text("table[data-testid=found]")
+    expect(page.locator("table[data-testid=found]")).to_contain_text("A1", timeout=30_000)
     shot(page, "pairings")
 
 
