@@ -76,11 +76,19 @@ def field(pool: pl.DataFrame, teams: int, rng: random.Random, prefix: str = "A")
         "team_no", "team_name", "player1", "player2", "affiliation")
 
 
-def build_demo(database: Path) -> str:
+def demo_ids() -> set[str]:
+    return {DEMO_ID, TRACTOR_ID, *(p.event_id for p in PAST)}
+
+
+def build_demo(database: Path) -> str | None:
     """Load the demo day into the database unless it is there already; the demo round's clock
-    is set going again either way. Returns the in-progress Guandan event's id."""
+    is set going again either way. Returns the in-progress Guandan event's id — or None, and
+    nothing is loaded, when the database holds other events: the demo's invented players
+    would otherwise join that association's history and ratings."""
     with db.reading(database) as con:
         known = {r[0] for r in db.rows(con, "select event_id from events")}
+    if known - demo_ids():
+        return None
     rng = random.Random(2025)
     pool = invent_pool(rng)
     sheets = database.parent / "demo"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli_support import common, database, event_option, out
+from pipeline.cli_support import common, database, err, event_option, out
 from pipeline.errors import UsageError
 
 
@@ -65,7 +65,12 @@ def dashboard(host: str, port: int) -> int:
 def demo() -> int:
     from pipeline.demo import DEMO_ID, PAST, TRACTOR_ID, build_demo
 
-    build_demo(database())
+    if build_demo(database()) is None:
+        err(f"{database()} 里已有正式赛事，未载入演示（虚构选手会混进历史与评分）；演示请用另一个"
+            f"文件：make run DB=data/demo.duckdb  the database holds other events: the demo is "
+            f"not loaded (its invented players would join the history and ratings); use "
+            f"another file: make run DB=data/demo.duckdb")
+        return 0
     listed = ", ".join([DEMO_ID, TRACTOR_ID, *(p.event_id for p in PAST)])
     out(f"演示赛事已载入 demo event loaded: {DEMO_ID} → {database()}\n"
         f"演示比赛日 the demo day: {listed}；本轮计时已开始 the demo round's clock is running\n")
