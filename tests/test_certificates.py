@@ -119,3 +119,35 @@ def test_a_tractor_event_waits_for_its_final(cli, tmp_path, paisai):
     assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", entries(8, "T"))).code == 0
     run = paisai("awards", "--event", "tr", "--certificates", tmp_path / "t.pdf")
     assert run.code == 2 and "决赛还没有结果" in run.err
+
+
+def _console(monkeypatch, database: Path, event: str):
+    from streamlit.testing.v1 import AppTest
+
+    from pipeline.serve import app_path
+
+    monkeypatch.setenv("PAISAI_DB", str(database))
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "pw")
+    at = AppTest.from_file(str(app_path()), default_timeout=90)
+    at.query_params["event"] = event
+    at.switch_page(str(app_path().parent / "views" / "admin.py"))
+    at.run()
+    at.text_input[0].input("pw")
+    at.button[0].click().run()
+    assert not at.exception
+    return at
+
+
+def test_the_console_makes_them_after_the_last_round(finished, db_file, monkeypatch):
+    at = _console(monkeypatch, db_file, finished)
+    at.button(key="certificates").click().run()
+    assert not at.exception and not at.error
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "获奖证书 certificates.pdf（4 页）" in labels
+
+
+def test_the_console_says_why_they_wait(cli, event16, db_file, monkeypatch):
+    assert cli("pair", "--event", event16).code == 0
+    at = _console(monkeypatch, db_file, event16)
+    assert not [b for b in at.button if b.key == "certificates"]
+    assert any("获奖证书：比赛还没有结束" in c.value for c in at.caption)
