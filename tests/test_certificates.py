@@ -59,7 +59,10 @@ def test_one_page_per_prize_with_chinese_embedded(finished, paisai, tmp_path):
         assert f"第 {rank} 名" in text and "2026 年 5 月 3 日" in text
     raw = out.read_bytes()
     assert b"/FontFile" in raw  # the font is in the file, not borrowed from the reader
-    assert not list(tmp_path.glob(".certificates-*"))  # no scratch file left behind
+    assert not list(tmp_path.glob(".*.part"))  # no scratch file left behind
+    probe = tmp_path / "probe"
+    probe.write_bytes(b"")
+    assert out.stat().st_mode & 0o777 == probe.stat().st_mode & 0o777  # the mode of any file
 
 
 def test_a_page_renders_its_glyphs(finished, paisai, tmp_path):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import secrets
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,13 +112,12 @@ def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.dat
     date = certificate_date(event_date)
     for row in prizes.iter_rows(named=True):
         _page(pdf, row, event_name, date)
-    handle, scratch = tempfile.mkstemp(prefix=".certificates-", suffix=".pdf", dir=path.parent)
-    os.close(handle)
+    scratch = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")  # umask's mode
     try:
-        pdf.output(scratch)
+        pdf.output(str(scratch))
         os.replace(scratch, path)
     finally:
-        Path(scratch).unlink(missing_ok=True)
+        scratch.unlink(missing_ok=True)
     return prizes.height
 
 
