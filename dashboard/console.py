@@ -284,10 +284,12 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
     if prizes is None or not_final:
         st.caption(f"{t('certificates', language)}：{not_final}")
         return
+    organizer = st.text_input(t("organizer", language), key="certificates-organizer")
     if st.button(t("make_certificates", language), key="certificates"):
         path = folder / "certificates.pdf"
         try:
-            pages = write_certificates(prizes, event.name, event.event_date, path)
+            pages = write_certificates(prizes, event.name, event.event_date, path,
+                                       organizer=organizer)
         except UsageError as exc:
             st.error(str(exc))
             return

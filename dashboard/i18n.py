@@ -76,6 +76,7 @@ TEXT: dict[str, dict[str, str]] = {
     "next_step": {"zh": "下一步", "en": "Next step"},
     "certificates": {"zh": "获奖证书", "en": "Award certificates"},
     "make_certificates": {"zh": "生成获奖证书（PDF）", "en": "Make the award certificates (PDF)"},
+    "organizer": {"zh": "证书落款（主办单位，可不填）", "en": "Signed by (organizer, optional)"},
     "phase_before": {"zh": "赛前：赛事、报名、抽签、报到", "en": "Before: event, registration, draw"},
     "phase_round": {"zh": "本轮：计时、迟到、成绩", "en": "This round: clock, results"},
     "phase_between": {"zh": "轮间：编排、打印、发布", "en": "Between rounds: pair, print"},

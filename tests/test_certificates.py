@@ -43,7 +43,8 @@ def _pdf_pages(path: Path) -> list:
 def test_one_page_per_prize_with_chinese_embedded(finished, paisai, tmp_path):
     out = tmp_path / "证书.pdf"
     assert paisai("awards", "--event", finished).err == ""  # final: no note
-    run = paisai("awards", "--event", finished, "--certificates", out)
+    run = paisai("awards", "--event", finished, "--certificates", out,
+                 "--organizer", "某某市掼蛋协会")
     assert run.code == 0, run.err
     assert "4 页" in run.out
     pages = _pdf_pages(out)
@@ -57,6 +58,7 @@ def test_one_page_per_prize_with_chinese_embedded(finished, paisai, tmp_path):
         assert "荣 誉 证 书" in text and "证书测试赛" in text
         assert prize in text and f"{name}（{team}）" in text and players in text
         assert f"第 {rank} 名" in text and "2026 年 5 月 3 日" in text
+        assert "某某市掼蛋协会" in text
     raw = out.read_bytes()
     assert b"/FontFile" in raw  # the font is in the file, not borrowed from the reader
     assert not list(tmp_path.glob(".*.part"))  # no scratch file left behind
@@ -67,7 +69,8 @@ def test_one_page_per_prize_with_chinese_embedded(finished, paisai, tmp_path):
 
 def test_a_page_renders_its_glyphs(finished, paisai, tmp_path):
     out = tmp_path / "c.pdf"
-    assert paisai("awards", "--event", finished, "--certificates", out).code == 0
+    assert paisai("awards", "--event", finished, "--certificates", out,
+                  "--organizer", "某某市掼蛋协会").code == 0
     image = _pdf_pages(out)[0].render(scale=150 / 72).to_pil().convert("L")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     image.save(ARTIFACTS / "certificate.png")
@@ -143,6 +146,7 @@ def _console(monkeypatch, database: Path, event: str):
 
 def test_the_console_makes_them_after_the_last_round(finished, db_file, monkeypatch):
     at = _console(monkeypatch, db_file, finished)
+    at.text_input(key="certificates-organizer").input("某某市掼蛋协会")
     at.button(key="certificates").click().run()
     assert not at.exception and not at.error
     labels = [b.proto.label for b in at.get("download_button")]

@@ -90,8 +90,10 @@ def rounds(event: str, fmt: str) -> int:
               help="获奖证书 PDF：每个奖项一页 A4 award certificates, one A4 page per prize")
 @click.option("--force", is_flag=True,
               help="比赛未结束也印证书（按当前名次） print certificates before the last round")
+@click.option("--organizer", default="", help="证书落款（主办单位） the organizer signing the "
+                                              "certificates")
 @common
-def awards(event: str, fmt: str, certificates: str | None, force: bool) -> int:
+def awards(event: str, fmt: str, certificates: str | None, force: bool, organizer: str) -> int:
     from pipeline.awards import award_list, unfinished
 
     with db.reading(database()) as con:
@@ -108,7 +110,8 @@ def awards(event: str, fmt: str, certificates: str | None, force: bool) -> int:
     if not_over and not force:
         raise UsageError(f"{not_over}；确需提前打印请加 --force add --force to print anyway")
     path = output_path(certificates, "--certificates")
-    pages = write_certificates(prizes, found.name, found.event_date, path)
+    pages = write_certificates(prizes, found.name, found.event_date, path,
+                               organizer=organizer)
     out(f"已生成获奖证书 certificates written: {path}（{pages} 页 pages）\n")
     return 0
 

@@ -92,10 +92,10 @@ def certificate_date(event_date: dt.date | None) -> str:
 
 
 def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.date | None,
-                       path: Path, font: Font | None = None) -> int:
-    """One page per row of the prize list (pipeline.awards.award_list); written to a temporary
-    file beside `path` and moved into place, so a failure leaves no half-written PDF.
-    Returns the number of pages."""
+                       path: Path, font: Font | None = None, organizer: str = "") -> int:
+    """One page per row of the prize list (pipeline.awards.award_list), signed by `organizer`
+    when given (above the date); written to a temporary file beside `path` and moved into
+    place, so a failure leaves no half-written PDF. Returns the number of pages."""
     from fpdf import FPDF
 
     if prizes.is_empty():
@@ -111,7 +111,7 @@ def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.dat
     pdf.set_auto_page_break(False)
     date = certificate_date(event_date)
     for row in prizes.iter_rows(named=True):
-        _page(pdf, row, event_name, date)
+        _page(pdf, row, event_name, date, organizer.strip())
     scratch = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")  # umask's mode
     try:
         pdf.output(str(scratch))
@@ -125,7 +125,7 @@ GOLD = (176, 132, 40)
 INK = (40, 40, 48)
 
 
-def _page(pdf, row: dict, event_name: str, date: str) -> None:
+def _page(pdf, row: dict, event_name: str, date: str, organizer: str) -> None:
     pdf.add_page()
     width, height = pdf.w, pdf.h
     pdf.set_draw_color(*GOLD)
@@ -162,5 +162,8 @@ def _page(pdf, row: dict, event_name: str, date: str) -> None:
     pdf.set_font("cjk", size=16)
     pdf.set_xy(30, 160)
     pdf.cell(width - 60, 10, f"第 {row['rank']} 名，特发此证，以资鼓励。", align="C")
-    pdf.set_xy(width - 130, height - 42)
+    if organizer:  # the signature block, below the text, right
+        pdf.set_xy(width - 190, height - 40)
+        pdf.cell(160, 10, organizer, align="R")
+    pdf.set_xy(width - 130, height - 30)
     pdf.cell(100, 10, date, align="R")
