@@ -7,6 +7,7 @@ import time
 
 import pytest
 from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
+from playwright.sync_api import expect
 
 from pipeline import db, rounds
 from pipeline.cli import main
@@ -68,8 +69,9 @@ def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_
     # a sheet with an error first: shown as a table, nothing stored
     bad = write_csv(tmp_path / "bad.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "16", "9"]])
     _upload(admin, bad, "table[data-testid=problems]")
-    assert "有错误，未导入任何内容" in admin.inner_text("body")
-    assert "不是有效的级数" in admin.inner_text("table[data-testid=problems]")
+    expect(admin.locator("body")).to_contain_text("有错误，未导入任何内容", timeout=30_000)
+    expect(admin.locator("table[data-testid=problems]")).to_contain_text("不是有效的级数",
+                                                                          timeout=30_000)
     shot(admin, "admin-errors")
     guide_shot(admin.locator("table[data-testid=problems]"), "upload-errors")
     assert _first_row(live)[7] == "0"
@@ -94,12 +96,12 @@ def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_
 def test_projector_pages_through_sixty_teams(event_server, page):
     page.goto(f"{event_server.url}/live?event=big&projector=1")
     _first_row(page)
-    assert not page.locator("[data-testid=stSidebar]").is_visible()
-    assert page.locator("table[data-testid=ranking] tbody tr").count() == 20
+    expect(page.locator("[data-testid=stSidebar]")).not_to_be_visible(timeout=30_000)
+    expect(page.locator("table[data-testid=ranking] tbody tr")).to_have_count(20, timeout=30_000)
     first = re.search(r"第 (\d)/3 页", page.inner_text("body")).group(1)
     page.wait_for_function(
         f"() => !document.body.innerText.includes('第 {first}/3 页')", timeout=25_000)
-    assert page.locator("table[data-testid=ranking] tbody tr").count() == 20
+    expect(page.locator("table[data-testid=ranking] tbody tr")).to_have_count(20, timeout=30_000)
     shot(page, "live-projector-paged")
 
 
