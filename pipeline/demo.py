@@ -21,10 +21,9 @@ from pathlib import Path
 import polars as pl
 
 from pipeline import clockstore, db, events, rounds
-from pipeline.export.workbook import new_workbook, write_sheet
 from pipeline.ingest import ingest_file
 from pipeline.levels import PASSED_A, format_level
-from pipeline.simulate import TEAM_WORDS, UNITS, invent_name, simulate
+from pipeline.simulate import TEAM_WORDS, UNITS, invent_name, simulate, write_sheets
 from pipeline.tractor import stages
 
 DEMO_ID = "demo"
@@ -76,8 +75,9 @@ def field(pool: pl.DataFrame, teams: int, rng: random.Random, prefix: str = "A")
         "team_no", "team_name", "player1", "player2", "affiliation")
 
 
-def demo_ids() -> set[str]:
-    return {DEMO_ID, TRACTOR_ID, *(p.event_id for p in PAST)}
+def demo_ids() -> list[str]:
+    """The demo day's events, the most recent first."""
+    return [DEMO_ID, TRACTOR_ID, *(p.event_id for p in reversed(PAST))]
 
 
 def build_demo(database: Path) -> str | None:
@@ -87,7 +87,7 @@ def build_demo(database: Path) -> str | None:
     would otherwise join that association's history and ratings."""
     with db.reading(database) as con:
         known = {r[0] for r in db.rows(con, "select event_id from events")}
-    if known - demo_ids():
+    if known - set(demo_ids()):
         return None
     rng = random.Random(2025)
     pool = invent_pool(rng)
@@ -124,21 +124,17 @@ def restart_clock(database: Path) -> None:
                           now=time.time() - CLOCK_MINUTES_GONE * 60)
 
 
-GAMES_HEADER = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数"]
-
-
 def tractor_day(database: Path, folder: Path, entries: pl.DataFrame, date: str) -> None:
     """12 teams in three groups, two advance; the groups and the quarter-finals are played
     (each game to 过A, or a lead when the clock ends it), the semi-finals drawn."""
     rng = random.Random(12)
     folder.mkdir(parents=True, exist_ok=True)
     strength = {t: rng.uniform(0.5, 1.5) for t in entries["team_no"]}
-    entries_file = folder / "entries.xlsx"
-    _save(entries, ["队号", "队名", "队员1", "队员2", "单位"], entries_file)
+    write_sheets(entries, "entries", folder / "entries")
     with db.writing(database) as con:
         event = events.create(con, TRACTOR_ID, "演示：工会拖拉机友谊赛", "hengquan-2025-tractor",
                               date)
-    ingest_file(database, TRACTOR_ID, entries_file)
+    ingest_file(database, TRACTOR_ID, folder / "entries.xlsx")
     with db.writing(database) as con:
         stages.draw(con, event, 3, 2, [], seed=12)
     for step, name in enumerate(("groups", "quarter-finals")):
@@ -149,11 +145,14 @@ def tractor_day(database: Path, folder: Path, entries: pl.DataFrame, date: str) 
         rows = [row for stage in shown["stages"] for m in stage["matches"]
                 if m["winner"] is None and m["team_b"] is not None
                 for row in _match(rng, stage["name"], m, strength, games_to_win)]
-        sheet = folder / f"{step + 1}-{name}.xlsx"
-        _save(pl.DataFrame(rows, schema=GAMES_HEADER, orient="row"), GAMES_HEADER, sheet)
-        ingest_file(database, TRACTOR_ID, sheet)
+        sheet = folder / f"{step + 1}-{name}"
+        write_sheets(pl.DataFrame(rows, schema=GAME_COLUMNS, orient="row"), "matches", sheet)
+        ingest_file(database, TRACTOR_ID, sheet.with_suffix(".xlsx"))
         with db.writing(database) as con:
             stages.next_stage(con, events.load(con, TRACTOR_ID), seed=12 + step)
+
+
+GAME_COLUMNS = ["stage", "match", "game", "team_a", "team_b", "a_level", "b_level"]
 
 
 def _match(rng: random.Random, stage: str, match: dict, strength: dict[str, float],
@@ -174,9 +173,3 @@ def _match(rng: random.Random, stage: str, match: dict, strength: dict[str, floa
         rows.append([stage, match["match"], game, a, b, format_level(levels[0]),
                      format_level(levels[1])])
     return rows
-
-
-def _save(frame: pl.DataFrame, headers: list[str], path: Path) -> None:
-    book = new_workbook(path)
-    write_sheet(book, "Sheet1", frame, headers)
-    book.close()

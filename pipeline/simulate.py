@@ -83,7 +83,9 @@ def _tie_sides(state: RoundState) -> dict[str, str | None]:
             "last_deal_side": SIDE_WORDS.get(state.last_winner) if tied else None}
 
 
-def _write(frame: pl.DataFrame, kind: str, base: Path) -> None:
+def write_sheets(frame: pl.DataFrame, kind: str, base: Path) -> None:
+    """`frame` (columns named by their codes) as BASE.csv and BASE.xlsx, with the headers an
+    organizer writes (the first alias of each column)."""
     headers = [ALIASES[kind][c][0] for c in frame.columns]
     base.with_suffix(".csv").write_text(to_csv(frame.rename(dict(zip(frame.columns, headers,
                                                                      strict=True)))),
@@ -107,7 +109,7 @@ def simulate(
     out.mkdir(parents=True, exist_ok=True)
     entries = invent_entries(teams, rng) if entries is None else entries
     strength = {t: rng.uniform(0.5, 1.5) for t in entries["team_no"]}
-    _write(entries, "entries", out / "entries")
+    write_sheets(entries, "entries", out / "entries")
     with tempfile.TemporaryDirectory() as scratch:
         database = into or Path(scratch) / "sim.duckdb"
         rules = resolve(ruleset)
@@ -136,7 +138,7 @@ def simulate(
                              "ns_level": format_level(state.levels["ns"]),
                              "deals": state.deals, **_tie_sides(state)})
             sheet = out / f"round-{round_no}"
-            _write(pl.DataFrame(rows), "results", sheet)
+            write_sheets(pl.DataFrame(rows), "results", sheet)
             ingest_file(database, event_id, sheet.with_suffix(".csv"))
             written.append(sheet.with_suffix(".csv"))
     return Simulated(out, out / "entries.csv", written)

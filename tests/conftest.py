@@ -134,3 +134,17 @@ def pytest_sessionfinish(session, exitstatus):
         sys.stderr.write("\n进程未结束 processes the tests left running:\n" + "".join(
             f"  {pid} {command[:160]}\n" for pid, command in left))
         session.exitstatus = 1
+
+
+def run_page(monkeypatch, database: Path, page: str, **params):
+    """One dashboard page through Streamlit's AppTest, on `database`, with query params."""
+    from streamlit.testing.v1 import AppTest
+
+    from pipeline.serve import app_path
+
+    monkeypatch.setenv("PAISAI_DB", str(database))
+    at = AppTest.from_file(str(app_path()), default_timeout=90)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page(str(app_path().parent / "views" / f"{page}.py"))
+    return at.run()

@@ -3,15 +3,12 @@ prize with the Chinese text embedded; a page is rendered to PNG to see the glyph
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
+from conftest import RESULT_HEADER, entries, read_csv_output, run_page, write_csv
 
-GUIDE_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "guide" / "img"
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "guide"
+from tests.ui.conftest import guide_image
 
 
 @pytest.fixture
@@ -72,11 +69,7 @@ def test_a_page_renders_its_glyphs(finished, paisai, tmp_path):
     assert paisai("awards", "--event", finished, "--certificates", out,
                   "--organizer", "某某市掼蛋协会").code == 0
     image = _pdf_pages(out)[0].render(scale=150 / 72).to_pil().convert("L")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    image.save(ARTIFACTS / "certificate.png")
-    if os.environ.get("PAISAI_GUIDE_SHOTS"):
-        GUIDE_IMAGES.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ARTIFACTS / "certificate.png", GUIDE_IMAGES / "certificate.png")
+    guide_image(lambda path: image.save(path), "certificate")
     width, height = image.size
     # the title "荣 誉 证 书" sits 32–54 mm from the top (of 210), centred, inside the frame
     # lines (10 and 15 mm): ink there, not an empty box
@@ -128,16 +121,8 @@ def test_a_tractor_event_waits_for_its_final(cli, tmp_path, paisai):
 
 
 def _console(monkeypatch, database: Path, event: str):
-    from streamlit.testing.v1 import AppTest
-
-    from pipeline.serve import app_path
-
-    monkeypatch.setenv("PAISAI_DB", str(database))
     monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "pw")
-    at = AppTest.from_file(str(app_path()), default_timeout=90)
-    at.query_params["event"] = event
-    at.switch_page(str(app_path().parent / "views" / "admin.py"))
-    at.run()
+    at = run_page(monkeypatch, database, "admin", event=event)
     at.text_input[0].input("pw")
     at.button[0].click().run()
     assert not at.exception

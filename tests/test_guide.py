@@ -30,8 +30,7 @@ def test_every_picture_is_taken_by_a_test():
     shown = set(re.findall(r"\]\(img/([\w-]+)\.png\)", TEXT))
     assert len(shown) >= 10
     sources = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("*.py"))
-    taken = set(re.findall(r'guide_shot\(.*?, *"([\w-]+)"', sources))
-    taken |= set(re.findall(r'GUIDE_IMAGES / "([\w-]+)\.png"', sources))
+    taken = set(re.findall(r'guide_(?:shot|image)\(.*?, *"([\w-]+)"', sources))
     assert shown <= taken, f"pictures no test takes: {sorted(shown - taken)}"
     missing = [n for n in shown if not (GUIDE / "img" / f"{n}.png").is_file()]
     assert not missing, f"run `make guide` to take them: {missing}"

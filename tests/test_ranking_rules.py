@@ -277,9 +277,7 @@ def test_explain_agrees_with_the_ranking(tmp_path, seed):
 
 def test_the_site_and_the_dashboard_say_why_a_team_sits_where_it_does(cli, tmp_path,
                                                                       monkeypatch, db_file):
-    from streamlit.testing.v1 import AppTest
-
-    from pipeline.serve import app_path
+    from conftest import run_page
 
     teams = ["X", "Y", "Z", "F1", "F2", "F3", "F4", "F5"]
     _event(cli, tmp_path, OTHER_TOOL.format(h2h='applies = "mini_league"'), teams, TIED_THREE)
@@ -287,11 +285,7 @@ def test_the_site_and_the_dashboard_say_why_a_team_sits_where_it_does(cli, tmp_p
     page = (tmp_path / "site" / "teams" / "X.html").read_text(encoding="utf-8")
     # Y, X, Z on 4 points: head-to-head Y 3, X 1, Z 0
     assert "排在 Y 之后：相互胜负 1 对 3" in page and "排在 Z 之前：相互胜负 1 对 0" in page
-    monkeypatch.setenv("PAISAI_DB", str(db_file))
-    at = AppTest.from_file(str(app_path()), default_timeout=60)
-    at.query_params["event"] = "t"
-    at.switch_page(str(app_path().parent / "views" / "live.py"))
-    at.run()
+    at = run_page(monkeypatch, db_file, "live", event="t")
     assert not at.exception
     at.selectbox[0].select("X").run()
     assert any("排在 Y 之后" in box.value for box in at.info)

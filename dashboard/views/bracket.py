@@ -20,6 +20,9 @@ from pipeline.tractor import stages
 
 language = lang()
 event_id = public_page_event(language, swiss=False)
+st.html("<style>table.paisai td, table.paisai th{white-space:nowrap}"  # names unbroken
+        "table[data-testid^=group-] td, table[data-testid^=group-] th{"
+        "font-size:min(26px, 1.9vw) !important; padding:4px 8px !important}</style>")
 
 
 @st.fragment(run_every=5)
@@ -47,9 +50,6 @@ def show() -> None:
                     unsafe_allow_html=True)
     groups = [s for s in data["stages"] if s["kind"] == "group"]
     per_row = 2  # two group tables side by side fit a projector's large type, names unbroken
-    st.html("<style>table.paisai td, table.paisai th{white-space:nowrap}"
-            "table[data-testid^=group-] td, table[data-testid^=group-] th{"
-            "font-size:min(26px, 1.9vw) !important; padding:4px 8px !important}</style>")
     for first in range(0, len(groups), per_row):
         row = groups[first:first + per_row]
         cols = st.columns(per_row if len(groups) > per_row else len(row))

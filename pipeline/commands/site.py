@@ -63,7 +63,7 @@ def dashboard(host: str, port: int) -> int:
                            "demo tournament day")
 @common
 def demo() -> int:
-    from pipeline.demo import DEMO_ID, PAST, TRACTOR_ID, build_demo
+    from pipeline.demo import DEMO_ID, build_demo, demo_ids
 
     if build_demo(database()) is None:
         err(f"{database()} 里已有正式赛事，未载入演示（虚构选手会混进历史与评分）；演示请用另一个"
@@ -71,7 +71,7 @@ def demo() -> int:
             f"not loaded (its invented players would join the history and ratings); use "
             f"another file: make run DB=data/demo.duckdb")
         return 0
-    listed = ", ".join([DEMO_ID, TRACTOR_ID, *(p.event_id for p in PAST)])
+    listed = ", ".join(demo_ids())
     out(f"演示赛事已载入 demo event loaded: {DEMO_ID} → {database()}\n"
         f"演示比赛日 the demo day: {listed}；本轮计时已开始 the demo round's clock is running\n")
     return 0

@@ -9,10 +9,12 @@ fonts-noto-cjk installs it (`make test` installs it; `apt-get install fonts-noto
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import secrets
 import shutil
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,23 +47,22 @@ def find_font() -> Font:
             raise UsageError(f"{FONT_ENV} 指向的字体文件不存在 the font file does not exist: "
                              f"{chosen}")
         return Font(Path(chosen), _simplified_face(Path(chosen)))
-    for path in [*_fc_match(), *map(Path, KNOWN_FILES)]:
+    for path in itertools.chain(_fc_match(), map(Path, KNOWN_FILES)):
         if path.is_file():
             return Font(path, _simplified_face(path))
     raise UsageError(FONT_MISSING)
 
 
-def _fc_match() -> list[Path]:
+def _fc_match() -> Iterator[Path]:
+    """fontconfig's file for each family in turn (asked only until one is used)."""
     if not shutil.which("fc-match"):
-        return []
-    found = []
+        return
     for family in FAMILIES:
         run = subprocess.run(["fc-match", "-f", "%{file}", f"{family}:lang=zh-cn"],
                              capture_output=True, text=True, timeout=10)
         name = run.stdout.strip()
         if run.returncode == 0 and ("CJK" in name or "wqy" in name.lower()):
-            found.append(Path(name))
-    return found
+            yield Path(name)
 
 
 def _simplified_face(path: Path) -> int:

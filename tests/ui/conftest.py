@@ -75,17 +75,19 @@ def shot(page, name: str) -> None:
 GUIDE_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "guide" / "img"
 
 
-def guide_shot(target, name: str, full_page: bool = False) -> None:
-    """A picture for the organizer's guide, of a page or of one element (a Playwright
-    locator): always in tests/artifacts/guide; with PAISAI_GUIDE_SHOTS=1 (`make guide`) also
-    into docs/guide/img, the copy the guide shows. tests/test_guide.py checks that every
-    picture the guide shows is taken by some test."""
+def guide_image(save, name: str) -> None:
+    """A picture for the organizer's guide, written by `save(path)`: always into
+    tests/artifacts/guide; with PAISAI_GUIDE_SHOTS=1 (`make guide`) also into docs/guide/img,
+    the copy the guide shows. tests/test_guide.py checks that every picture the guide shows is
+    taken by some test."""
     folders = [ARTIFACTS / "guide"] + ([GUIDE_IMAGES] if os.environ.get("PAISAI_GUIDE_SHOTS")
                                        else [])
     for folder in folders:
         folder.mkdir(parents=True, exist_ok=True)
-        path = str(folder / f"{name}.png")
-        if full_page:
-            target.screenshot(path=path, full_page=True)
-        else:
-            target.screenshot(path=path)
+        save(str(folder / f"{name}.png"))
+
+
+def guide_shot(target, name: str, full_page: bool = False) -> None:
+    """A guide picture of a page or of one element (a Playwright locator)."""
+    extra = {"full_page": True} if full_page else {}
+    guide_image(lambda path: target.screenshot(path=path, **extra), name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from tests.ui.conftest import Server, guide_shot
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
+PAISAI = str(Path(sys.executable).parent / "paisai")  # the installed console script
 WAIT = 60_000
 
 
@@ -30,24 +32,17 @@ def _makefile_password() -> str:
 
 
 @pytest.fixture(scope="module")
-def first_run(tmp_path_factory, paisai_exe):
+def first_run(tmp_path_factory):
     database = tmp_path_factory.mktemp("first-run") / "paisai.duckdb"
     recipe = subprocess.run(["make", "-n", "run", f"DB={database}"], cwd=ROOT, text=True,
                             capture_output=True, check=True).stdout
     assert f"paisai demo --db {database}" in recipe  # what make run loads
-    loaded = subprocess.run([paisai_exe, "demo", "--db", str(database)], text=True,
+    loaded = subprocess.run([PAISAI, "demo", "--db", str(database)], text=True,
                             capture_output=True)
     assert loaded.returncode == 0, loaded.stderr
     server = Server(database, env={"PAISAI_ADMIN_PASSWORD": _makefile_password()})
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def paisai_exe():
-    import sys
-
-    return str(Path(sys.executable).parent / "paisai")
 
 
 def test_live_opens_on_the_event_in_progress(first_run, page):

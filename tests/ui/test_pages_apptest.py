@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from conftest import run_page
 
 from pipeline.demo import build_demo
-from pipeline.serve import app_path
 
 
 @pytest.fixture(scope="module")
@@ -16,30 +15,21 @@ def demo_db(tmp_path_factory):
     return database
 
 
-def _run(monkeypatch, database, page: str, **params) -> AppTest:
-    monkeypatch.setenv("PAISAI_DB", str(database))
-    at = AppTest.from_file(str(app_path()), default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.switch_page(str(app_path().parent / "views" / f"{page}.py"))
-    return at.run()
-
-
 def test_live_page(monkeypatch, demo_db):
-    at = _run(monkeypatch, demo_db, "live", event="demo")
+    at = run_page(monkeypatch, demo_db, "live", event="demo")
     assert not at.exception
     assert at.title[0].value == "演示赛：关务掼蛋春茗会"
     assert "已报 8/8 桌" in at.markdown[0].value
 
 
 def test_live_page_in_english(monkeypatch, demo_db):
-    at = _run(monkeypatch, demo_db, "live", event="demo", lang="en")
+    at = run_page(monkeypatch, demo_db, "live", event="demo", lang="en")
     assert not at.exception
     assert "8/8 tables reported" in at.markdown[0].value
 
 
 def test_pairings_page(monkeypatch, demo_db):
-    at = _run(monkeypatch, demo_db, "pairings", event="demo")
+    at = run_page(monkeypatch, demo_db, "pairings", event="demo")
     assert not at.exception
     assert "第 2 轮" in at.title[0].value  # the demo's round 2 is paired, not yet played
     at.text_input[0].input("A1").run()
@@ -47,14 +37,14 @@ def test_pairings_page(monkeypatch, demo_db):
 
 
 def test_empty_database(monkeypatch, tmp_path):
-    at = _run(monkeypatch, tmp_path / "empty.duckdb", "live")
+    at = run_page(monkeypatch, tmp_path / "empty.duckdb", "live")
     assert not at.exception
     assert "还没有赛事" in at.info[0].value
 
 
 def test_admin_without_password_says_how(monkeypatch, demo_db):
     monkeypatch.delenv("PAISAI_ADMIN_PASSWORD", raising=False)
-    at = _run(monkeypatch, demo_db, "admin")
+    at = run_page(monkeypatch, demo_db, "admin")
     assert not at.exception
     assert "PAISAI_ADMIN_PASSWORD" in at.warning[0].value
     assert not at.text_input
@@ -65,7 +55,7 @@ def test_admin_login_rate_limited(monkeypatch, demo_db):
     from dashboard import auth
 
     auth._failures().clear()
-    at = _run(monkeypatch, demo_db, "admin", event="demo")
+    at = run_page(monkeypatch, demo_db, "admin", event="demo")
     for _ in range(5):
         at.text_input[0].input("wrong")
         at.button[0].click().run()
@@ -81,13 +71,13 @@ def test_admin_login_rate_limited(monkeypatch, demo_db):
 
 
 def test_bracket_page_for_a_guandan_event(monkeypatch, demo_db):
-    at = _run(monkeypatch, demo_db, "bracket", event="demo")
+    at = run_page(monkeypatch, demo_db, "bracket", event="demo")
     assert not at.exception
     assert "不是拖拉机赛事" in at.info[0].value
 
 
 def test_report_page_refuses_a_bad_signature(monkeypatch, demo_db):
-    at = _run(monkeypatch, demo_db, "report", event="demo", round="3", table="1", sig="x")
+    at = run_page(monkeypatch, demo_db, "report", event="demo", round="3", table="1", sig="x")
     assert not at.exception
     message = at.error[0].value
     assert "链接无效" in message or "没有桌报链接" in message
@@ -107,13 +97,13 @@ def test_bracket_page_for_a_tractor_event(monkeypatch, tmp_path):
                  "--db", str(database)]) == 0
     assert main(["bracket", "draw", "--event", "tr", "--groups", "2", "--advance", "2",
                  "--seed", "1", "--db", str(database)]) == 0
-    at = _run(monkeypatch, database, "bracket", event="tr")
+    at = run_page(monkeypatch, database, "bracket", event="tr")
     assert not at.exception
     assert "赛程" in at.title[0].value
 
 
 def test_history_page(monkeypatch, demo_db):
-    at = _run(monkeypatch, demo_db, "history")
+    at = run_page(monkeypatch, demo_db, "history")
     assert not at.exception
     assert at.title[0].value == "历史与评分"
     # it opens with content: the latest events and the best players, above no search yet
@@ -132,7 +122,7 @@ def test_history_page(monkeypatch, demo_db):
 
 
 def test_clock_page(monkeypatch, demo_db):
-    at = _run(monkeypatch, demo_db, "clock", event="demo")
+    at = run_page(monkeypatch, demo_db, "clock", event="demo")
     assert not at.exception
 
 
@@ -151,7 +141,7 @@ def test_console_draw_and_checkin(monkeypatch, tmp_path):
     from dashboard import auth
 
     auth._failures().clear()
-    at = _run(monkeypatch, database, "admin", event="r")
+    at = run_page(monkeypatch, database, "admin", event="r")
     at.text_input[0].input("pw")
     at.button[0].click().run()
     assert not at.exception
@@ -189,7 +179,7 @@ def test_bracket_champion_heading_shows_a_team_number_as_text(monkeypatch, tmp_p
     final = [["决赛", 1, 1, "<IMGSRC=X>", "T2", "过A", "9"]]
     assert main(["ingest", "--event", "tr", str(write_csv(tmp_path / "f.csv", [header, *final])),
                  *db]) == 0
-    at = _run(monkeypatch, database, "bracket", event="tr")
+    at = run_page(monkeypatch, database, "bracket", event="tr")
     assert not at.exception
     heading = next(m.value for m in at.markdown if "champion" in m.value)
     assert "&lt;IMGSRC=X&gt;" in heading and "<IMGSRC" not in heading
@@ -213,7 +203,7 @@ def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, 
     from dashboard import auth
 
     auth._failures().clear()
-    at = _run(monkeypatch, database, "admin", event="e")
+    at = run_page(monkeypatch, database, "admin", event="e")
     at.text_input[0].input("right")
     at.button[0].click().run()
     levels = [s for s in at.selectbox if "级数" in s.label]
@@ -222,7 +212,7 @@ def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, 
     assert any("未报：第 1、2、3、4 桌" in w.value and "1 号桌 A1–A2" in w.value
                for w in at.warning)
     assert any("下一步：录入成绩" in s.value for s in at.success)
-    pairings = _run(monkeypatch, database, "pairings", event="e")
+    pairings = run_page(monkeypatch, database, "pairings", event="e")
     assert any("未报：第 1、2、3、4 桌" in m.value for m in pairings.markdown)
 
 
@@ -243,7 +233,7 @@ def test_report_page_by_side_stores_when_both_agree(monkeypatch, tmp_path):
     said = []
     for side in ("ew", "ns"):
         sig = row[f"{side}_url"].rsplit("sig=", 1)[1]
-        at = _run(monkeypatch, database, "report", event="e", round="1", table="1",
+        at = run_page(monkeypatch, database, "report", event="e", round="1", table="1",
                   side=side, sig=sig)
         assert not at.exception
         at.selectbox[0].select("K")
@@ -278,7 +268,7 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     auth._failures().clear()
 
     def console():
-        at = _run(monkeypatch, database, "admin", event="e")
+        at = run_page(monkeypatch, database, "admin", event="e")
         at.text_input[0].input("right")
         at.button[0].click().run()
         assert not at.exception
@@ -348,7 +338,7 @@ def test_two_events_in_one_hall_rotate_across_both(monkeypatch, tmp_path):
     shown = {}
     for slot, page in enumerate(("live", "pairings", "bracket")):
         monkeypatch.setattr(common, "now", lambda s=slot: s * common.ROTATE_SECONDS + 1)
-        at = _run(monkeypatch, database, page, event="gd,tr", rotate="1")
+        at = run_page(monkeypatch, database, page, event="gd,tr", rotate="1")
         assert not at.exception
         shown[page] = " ".join(x.value for x in at.title)
     assert "掼蛋赛" in shown["live"] and "第 1 轮对阵" in shown["pairings"]
