@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboard.i18n import column
+from dashboard.i18n import column, t
 from pipeline import db, queries
 from pipeline.levels import format_level
 from pipeline.tractor.stages import DECISIONS
@@ -93,7 +93,8 @@ def selected_event(swiss: bool | None = None) -> str | None:
     if not projector():
         names = dict(zip(ids, listing["name"].to_list(), strict=True))
         chosen = st.sidebar.selectbox("赛事 Event", ids, index=ids.index(chosen),
-                                      format_func=lambda i: f"{names[i]} ({i})")
+                                      format_func=lambda i: f"{names[i]} ({i})",
+                                      placeholder=t("choose", lang()))
         st.query_params["event"] = chosen
     return chosen
 
@@ -175,7 +176,6 @@ def bracket_html(knockout: list[dict], names: dict[str, str] | None = None,
 def public_page_event(language: str, swiss: bool | None = None) -> str:
     """The event a public page shows, with the projector's countdown; stops when there is none."""
     from dashboard import clockview
-    from dashboard.i18n import t
 
     event_id = selected_event(swiss)
     if event_id is None:

@@ -87,7 +87,7 @@ def create_event(language: str) -> None:
     with st.expander(t("create_event", language)), st.form("create_event"):
         event_id = st.text_input("ID (a-z 0-9 -)")
         name = st.text_input("名称 Name")
-        preset = st.selectbox("规则 Ruleset", preset_names())
+        preset = st.selectbox("规则 Ruleset", preset_names(), placeholder=t("choose", language))
         date = st.date_input("日期 Date", value=None)
         if st.form_submit_button(t("create_event", language)):
             try:
@@ -289,7 +289,7 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
         path = folder / "certificates.pdf"
         try:
             pages = write_certificates(prizes, event.name, event.event_date, path,
-                                       organizer=organizer)
+                                       organizer=organizer, warn=st.warning)
         except UsageError as exc:
             st.error(str(exc))
             return

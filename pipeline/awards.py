@@ -29,7 +29,9 @@ def quotas(awards: dict, entries: int) -> list[tuple[str, int]]:
 
 def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
     """Teams in ranking order take the awards in turn, as many as each quota allows. In a
-    Tractor event the order comes from the bracket (`tractor_awards`)."""
+    Tractor event the order comes from the bracket (`tractor_awards`). Teams that share a
+    rank are marked; where a quota splits them, the note says that the ranking does not
+    separate them and which key would."""
     if not event.ruleset.is_swiss:
         return tractor_awards(con, event)
     ranking = scoring.standings(con, event)
@@ -37,8 +39,52 @@ def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
     for name, count in quotas(event.ruleset.awards, ranking.height):
         places += [name] * count
     places = places[: ranking.height]
-    return ranking.head(len(places)).with_columns(
-        pl.Series("award", places, dtype=pl.String)).select(AWARD_COLUMNS)
+    prizes = ranking.head(len(places)).with_columns(
+        pl.Series("award", places, dtype=pl.String))
+    notes = _tie_notes(con, event, ranking, places)
+    return prizes.with_columns(pl.Series("note", notes, dtype=pl.String)).select(
+        *AWARD_COLUMNS, "note")
+
+
+# keys tried, in this order, to tell the organizer which would separate a tie
+SEPARATING_KEYS = ["level_diff_score", "levels", "net_levels", "wins", "buchholz",
+                   "sonneborn_berger", "lot", "team_no"]
+
+
+def _tie_notes(con: duckdb.DuckDBPyConnection, event: Event, ranking: pl.DataFrame,
+               places: list[str]) -> list[str]:
+    teams, ranks = ranking["team_no"].to_list(), ranking["rank"].to_list()
+    notes = []
+    for i, prize in enumerate(places):
+        tied = [j for j, r in enumerate(ranks) if r == ranks[i] and j != i]
+        if not tied:
+            notes.append("")
+            continue
+        others = "、".join(teams[j] for j in tied)
+        if all(j < len(places) and places[j] == prize for j in tied):
+            notes.append(f"与 {others} 并列第 {ranks[i]} 名 shares place {ranks[i]} with {others}")
+            continue
+        key = _separating_key(con, event, [teams[i], *(teams[j] for j in tied)])
+        hint = (f"加排名依据 {key} 可分出先后 the key {key} would separate them"
+                if key else "请组织者裁定 the organizer must decide")
+        notes.append(f"与 {others} 同列第 {ranks[i]} 名：本赛事的排名依据未能区分，奖项暂按队号分；"
+                     f"{hint} shares place {ranks[i]} with {others}: the ruleset's ranking keys "
+                     "do not separate them, the prizes follow team numbers for now")
+    return notes
+
+
+def _separating_key(con: duckdb.DuckDBPyConnection, event: Event, tied: list[str]) -> str:
+    """The first key of SEPARATING_KEYS that, added to the chain, gives the tied teams
+    different ranks; '' when none does."""
+    chain = list(event.ruleset.ranking["keys"])
+    for key in SEPARATING_KEYS:
+        if key in chain:
+            continue
+        ranked = scoring.standings(con, event, keys=[*chain, key]).filter(
+            pl.col("team_no").is_in(tied))
+        if ranked["rank"].n_unique() == ranked.height:
+            return key
+    return ""
 
 
 def unfinished(con: duckdb.DuckDBPyConnection, event: Event) -> str | None:

@@ -15,7 +15,7 @@ import click
 
 from pipeline import output
 from pipeline.cli_support import common, err
-from pipeline.errors import PaisaiError, SheetErrors
+from pipeline.errors import PaisaiError, SheetErrors, disk_problem
 
 
 @click.group("paisai", help="牌赛：掼蛋与拖拉机比赛的计分、排名与编排 scoring, ranking and pairing "
@@ -74,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         err("已中断 interrupted")
         return 1
     except Exception as exc:  # the last guard: a message, never a traceback for the user
+        said = disk_problem(exc)
+        if said:  # every write is one transaction or a swap at the end: nothing is half-done
+            err(f"错误 error: {said}。已有的数据没有改动 nothing stored was changed")
+            return 1
         err(f"内部错误 internal error: {type(exc).__name__}: {exc}")
         _log_crash(argv, exc)
         if debug:

@@ -22,7 +22,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline.errors import PaisaiError
+from pipeline.errors import PaisaiError, disk_problem
 
 DEFAULT_DB = Path("data/paisai.duckdb")
 
@@ -73,6 +73,10 @@ def _open(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         try:
             return duckdb.connect(str(path), read_only=read_only)
         except duckdb.IOException as exc:
+            said = disk_problem(exc)
+            if said:
+                raise PaisaiError(f"打不开数据库 cannot open the database {path}: {said}") \
+                    from None
             if "lock" not in str(exc).lower() or time.monotonic() > deadline:
                 raise PaisaiError(
                     f"数据库正被另一个程序使用，请稍后再试 the database {path} is in use by "
@@ -111,7 +115,11 @@ def migrate(con: duckdb.DuckDBPyConnection) -> None:
 
 @contextmanager
 def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PaisaiError(f"建不了数据库的文件夹 cannot make the database's folder "
+                          f"{path.parent}: {disk_problem(exc) or exc.strerror}") from None
     with _process_lock(path):
         yield from _transaction_locked(path, keep)
 

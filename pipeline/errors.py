@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 
 import polars as pl
@@ -17,6 +18,35 @@ class UsageError(PaisaiError):
     """Invalid input given on the command line or in a ruleset (exit code 2)."""
 
     exit_code = 2
+
+
+# What the disk said, as the operating system or DuckDB words it → what to tell the organizer
+_DISK_PROBLEMS = [
+    ((errno.ENOSPC, errno.EDQUOT), ("No space left on device", "Disk quota exceeded"),
+     "磁盘已满 the disk is full: 请腾出空间后再试 free some space and try again"),
+    ((errno.EROFS,), ("Read-only file system",),
+     "磁盘或文件夹是只读的 the disk or folder is read-only: 请换一个可写的位置 use a writable place "
+     "(--db / --out)"),
+    ((errno.EACCES, errno.EPERM), ("Permission denied", "Operation not permitted"),
+     "没有写入权限 no permission to write there: 请换一个位置或让管理员授权 use another place or ask "
+     "for the permission"),
+]
+
+
+def disk_problem(exc: BaseException) -> str | None:
+    """The plain words for a full, read-only or forbidden disk behind `exc` (an OSError or a
+    DuckDB error quoting one), else None.
+
+    >>> disk_problem(OSError(28, "No space left on device"))[:4]
+    '磁盘已满'
+    >>> disk_problem(ValueError("x")) is None
+    True
+    """
+    text = str(exc)
+    for numbers, words, message in _DISK_PROBLEMS:
+        if (isinstance(exc, OSError) and exc.errno in numbers) or any(w in text for w in words):
+            return message
+    return None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,16 @@ from pipeline import db
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.ruleset import Ruleset, parse_ruleset, resolve
 
-EVENT_ID = re.compile(r"^[a-z0-9-]+$")
+EVENT_ID = re.compile(r"[a-z0-9-]+")
+
+
+def valid_id(text: str) -> bool:
+    """An event or meet id: lowercase letters, digits and `-`, the whole text (no newline).
+
+    >>> valid_id("suzhou-2025"), valid_id("ev\\n"), valid_id("Ev")
+    (True, False, False)
+    """
+    return EVENT_ID.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)
@@ -28,7 +37,7 @@ class Event:
 def create(
     con: duckdb.DuckDBPyConnection, event_id: str, name: str, ruleset: str, date: str | None
 ) -> Event:
-    if not EVENT_ID.match(event_id):
+    if not valid_id(event_id):
         raise UsageError(f"赛事编号只能用小写字母、数字和 - event id must match [a-z0-9-]+: {event_id!r}")
     if not name.strip():
         raise UsageError("赛事名称不能为空 the event name is empty")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
-import tempfile
+from functools import cache
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
-from pipeline import db, events, scoring
+from pipeline import db, events, scoring, scratch
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.history import stats
 
@@ -22,21 +22,39 @@ def uploads(con: duckdb.DuckDBPyConnection, event_id: str) -> pl.DataFrame:
                     {"e": event_id})
 
 
+def _own_files(database: Path) -> set[Path]:
+    """The database file and DuckDB's own files beside it."""
+    base = database.resolve()
+    return {base, base.with_name(base.name + ".wal"), base.with_name(base.name + ".tmp")}
+
+
 def backup(database: Path, out: Path) -> None:
-    """A consistent copy of the whole database, taken while holding the write lock."""
+    """A consistent copy of the whole database, taken while holding the write lock, written
+    under a scratch name and renamed when whole (a killed backup leaves no stub)."""
+    if out.resolve() in _own_files(database) or out.name.endswith(".wal"):
+        raise UsageError(f"备份不能写到数据库自己的文件上 the backup cannot be the database or its "
+                         f"own .wal file: {out}; 请换一个文件名 choose another name")
     if out.exists():
         raise UsageError(f"目标文件已存在 the backup file exists already: {out}")
     out.parent.mkdir(parents=True, exist_ok=True)
-    with db.writing(database) as con:
-        con.execute("commit")
-        con.execute("checkpoint")
-        name = db.scalar(con, "select current_database()")
-        con.execute(f"attach '{_quote(out)}' as paisai_backup")
-        try:
-            con.execute(f'copy from database "{name}" to paisai_backup')
-        finally:
-            con.execute("detach paisai_backup")
-        con.execute("begin transaction")
+    scratch_file = scratch.file_path(out.parent, out.name, "partial")
+    try:
+        with db.writing(database) as con:
+            con.execute("commit")
+            con.execute("checkpoint")
+            name = db.scalar(con, "select current_database()")
+            con.execute(f"attach '{_quote(scratch_file)}' as paisai_backup")
+            try:
+                con.execute(f'copy from database "{name}" to paisai_backup')
+            finally:
+                con.execute("detach paisai_backup")
+            con.execute("begin transaction")
+        if out.exists():
+            raise UsageError(f"目标文件已存在 the backup file exists already: {out}")
+        os.replace(scratch_file, out)
+    finally:
+        for left in (scratch_file, scratch_file.with_name(scratch_file.name + ".wal")):
+            left.unlink(missing_ok=True)
 
 
 def _quote(path: Path) -> str:
@@ -50,8 +68,9 @@ def restore(database: Path, source: Path) -> Path | None:
     if not source.is_file():
         raise UsageError(f"找不到备份文件 no such backup file: {source}")
     database.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=database.parent) as scratch:
-        candidate = Path(scratch) / "restore.duckdb"
+    folder = scratch.make_dir(database.parent, database.name, "restoring")
+    try:
+        candidate = folder / "restore.duckdb"
         shutil.copyfile(source, candidate)
         _verify_backup(candidate, source)
         kept = None
@@ -69,6 +88,8 @@ def restore(database: Path, source: Path) -> Path | None:
         if wal.exists():
             wal.unlink()
         os.replace(candidate, database)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     return kept
 
 
@@ -78,8 +99,8 @@ def _verify_backup(candidate: Path, source: Path) -> None:
         return UsageError(f"不能恢复 {source}：{zh}，当前数据库未改动 cannot restore {source}: "
                           f"{en}; the database is unchanged")
 
-    try:
-        con = duckdb.connect(str(candidate))
+    try:  # the file may not reach the disk or the network while it is being judged
+        con = duckdb.connect(str(candidate), config={"enable_external_access": False})
     except duckdb.Error as exc:
         raise refuse("文件损坏或不是数据库", f"damaged or not a database ({exc})") from None
     try:
@@ -88,14 +109,19 @@ def _verify_backup(candidate: Path, source: Path) -> None:
             raise refuse(f"数据库版本 {version} 不是本程序能读的",
                          f"schema version {version} is not one this paisai reads "
                          f"(1…{db.latest_version()})")
+        foreign = _foreign_objects(con)  # before any of paisai's SQL runs on the file
+        if foreign:
+            raise refuse(f"含有本程序不会建立的对象 {'; '.join(foreign[:5])}",
+                         f"it holds objects paisai never makes: {'; '.join(foreign[:5])}")
         db.migrate(con)
+        differs = _schema_differences(con)
+        if differs:
+            raise refuse(f"结构与本程序的不同 {'; '.join(differs[:5])}",
+                         f"its schema differs from paisai's: {'; '.join(differs[:5])}")
         present = {name for name, in db.rows(con, "select table_name from duckdb_tables()")}
-        missing = sorted(_expected_tables() - present)
-        if missing:
-            raise refuse(f"缺少表 {', '.join(missing)}", f"tables missing: {', '.join(missing)}")
         for table in sorted(present):  # every block read: a damaged one fails its checksum
             db.rows(con, f'select count(*), max(hash(columns(*))) from "{table}"')
-        problems = check(con)
+        problems = _value_problems(con) + check(con)
         if problems:
             raise refuse(f"一致性检查发现 {len(problems)} 个问题",
                          f"the consistency check found {len(problems)} problem(s): "
@@ -108,12 +134,77 @@ def _verify_backup(candidate: Path, source: Path) -> None:
         con.close()
 
 
-def _expected_tables() -> set[str]:
-    """The tables a current paisai database has (a fresh one, migrated in memory)."""
+# What a database may hold besides its tables: paisai makes no macro, view, type or schema,
+# and a macro stored in a file overrides a built-in function in every later connection.
+_FOREIGN = {
+    "macro or function": "select function_name from duckdb_functions() where not internal",
+    "view": "select view_name from duckdb_views() where not internal",
+    "type": "select type_name from duckdb_types() where not internal",
+    "schema": "select schema_name from duckdb_schemas() where not internal "
+              "and schema_name <> 'main'",
+}
+
+# The catalog a paisai database has, compared whole with a fresh one's.
+_INVENTORY = {
+    "table": "select table_name from duckdb_tables()",
+    "column": "select table_name || '.' || column_name || ' ' || data_type || ' default '"
+              " || coalesce(column_default, '') || ' null ' || is_nullable::varchar "
+              "from duckdb_columns() where not internal",
+    "constraint": "select table_name || ' ' || constraint_type || ' ' || constraint_text "
+                  "from duckdb_constraints()",
+    "index": "select table_name || '.' || index_name || ' ' || coalesce(sql, '') "
+             "from duckdb_indexes()",
+    "sequence": "select sequence_name from duckdb_sequences()",
+}
+
+
+def _foreign_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [f"{kind} {name}" for kind, query in _FOREIGN.items()
+            for name, in db.rows(con, query)]
+
+
+def _inventory(con: duckdb.DuckDBPyConnection) -> set[str]:
+    return {f"{kind} {item}" for kind, query in _INVENTORY.items()
+            for item, in db.rows(con, query)}
+
+
+def _schema_differences(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """What the file's catalog has beyond a fresh paisai database's, then what it lacks."""
+    expected, found = _expected_inventory(), _inventory(con)
+    return ([f"多出 extra {item}" for item in sorted(found - expected)]
+            + [f"缺少 missing {item}" for item in sorted(expected - found)])
+
+
+def _value_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Values that reach the file system, addresses or identifiers, checked by the rules
+    that govern their creation (a file edited by hand skipped those rules)."""
+    from pipeline.publish import check_site_folder
+
+    problems = [f"赛事编号 event id {e!r} 不合规 is not valid"
+                for e, in db.rows(con, "select event_id from events union all "
+                                       "select meet_id from meets")
+                if not events.valid_id(e)]
+    problems += [f"赛事 {e!r} 名称为空 has no name" for e, in db.rows(
+        con, "select event_id from events where trim(name) = ''")]
+    for event_id, folder, base_url in db.rows(con, "select * from publish_targets"):
+        try:
+            if not Path(folder).is_absolute():
+                raise UsageError("not an absolute folder")
+            check_site_folder(Path(folder))
+        except UsageError as exc:
+            problems.append(f"{event_id} 的发布文件夹 publish folder {folder!r}: {exc}")
+        if base_url and not base_url.startswith(("http://", "https://")):
+            problems.append(f"{event_id} 的网址 address {base_url!r} 不是 http(s)")
+    return problems
+
+
+@cache
+def _expected_inventory() -> frozenset[str]:
+    """The catalog of a current paisai database (a fresh one, migrated in memory)."""
     con = duckdb.connect(":memory:")
     try:
         db.migrate(con)
-        return {name for name, in db.rows(con, "select table_name from duckdb_tables()")}
+        return frozenset(_inventory(con))
     finally:
         con.close()
 

@@ -10,7 +10,7 @@ from pipeline.errors import PaisaiError, UsageError
 
 
 def create(con: duckdb.DuckDBPyConnection, meet_id: str, name: str) -> None:
-    if not events.EVENT_ID.match(meet_id):
+    if not events.valid_id(meet_id):
         raise UsageError(f"运动会编号只能用小写字母、数字和 - meet id must match [a-z0-9-]+: {meet_id!r}")
     if db.scalar(con, "select count(*) from meets where meet_id = ?", [meet_id]):
         raise UsageError(f"运动会已存在 meet already exists: {meet_id}")

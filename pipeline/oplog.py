@@ -34,12 +34,24 @@ def _handler(path: Path) -> logging.Handler:
         return _HANDLERS[path]
 
 
+def field(text: object) -> str:
+    """A field of a log line: tabs, line breaks and other control characters written as
+    escapes, so no value can split a line or forge another one.
+
+    >>> field("ev\\n2026-12-01 10:00:00\\tev\\tpair")
+    'ev\\\\n2026-12-01 10:00:00\\\\tev\\\\tpair'
+    """
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in str(text))
+
+
 def write(database: Path, event_id: str | None, action: str, detail: str = "") -> None:
     """Append one line; a log that cannot be written never stops the action itself."""
     stamp = dt.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
-    clean = " ".join(str(detail).split())
-    record = logging.LogRecord("paisai", logging.INFO, "", 0,
-                               f"{stamp}\t{event_id or '-'}\t{action}\t{clean}", None, None)
+    clean = field(" ".join(str(detail).split()))
+    record = logging.LogRecord(
+        "paisai", logging.INFO, "", 0,
+        f"{stamp}\t{field(event_id) if event_id else '-'}\t{field(action)}\t{clean}", None, None)
     try:
         _handler(log_path(database)).emit(record)
     except OSError:
@@ -55,6 +67,18 @@ def write_on(con, event_id: str | None, action: str, detail: str = "") -> None:
         write(Path(found[0][0]), event_id, action, detail)
 
 
+def since_time(text: str) -> dt.time:
+    """`HH:MM` of today, 00:00 … 23:59 (ValueError otherwise).
+
+    >>> since_time("14:05"), since_time("9:30")
+    (datetime.time(14, 5), datetime.time(9, 30))
+    """
+    hour, minute = text.split(":")
+    if not (hour.isdigit() and minute.isdigit() and len(hour) <= 2 and len(minute) == 2):
+        raise ValueError(text)
+    return dt.time(int(hour), int(minute))
+
+
 def read(database: Path, event_id: str | None = None, since: str | None = None) -> list[str]:
     """The lines of an event (and the ones of no event, such as a crash), oldest first,
     from today's `since` (HH:MM) on."""
@@ -62,8 +86,7 @@ def read(database: Path, event_id: str | None = None, since: str | None = None) 
     files = [path.with_name(f"{path.name}.{n}") for n in range(KEEP, 0, -1)] + [path]
     start = None
     if since:
-        hour, minute = (int(x) for x in since.split(":"))
-        start = dt.datetime.combine(dt.date.today(), dt.time(hour, minute))
+        start = dt.datetime.combine(dt.date.today(), since_time(since))
     lines = []
     for file in files:
         if not file.exists():

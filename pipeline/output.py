@@ -117,36 +117,48 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def _console(buffer: io.StringIO):
-    """A console for people: the terminal's width and colour when stdout is a terminal (no
-    colour with NO_COLOR); otherwise plain text, never wrapped, for logs and pipes."""
+# a table for people off a terminal is this wide when it may wrap (stderr's reports)
+PLAIN_WIDTH = 100
+
+
+def _console(buffer: io.StringIO, stream=None, wrap: bool = False):
+    """A console for people: the terminal's width and colour when `stream` (stdout by
+    default) is a terminal (no colour with NO_COLOR); otherwise plain text, never wrapped
+    unless `wrap` (then at PLAIN_WIDTH columns), for logs and pipes."""
     from rich.console import Console
 
-    terminal = sys.stdout.isatty()
+    stream = stream or sys.stdout
+    terminal = stream.isatty()
     styled = terminal and not os.environ.get("NO_COLOR")
+    width = shutil.get_terminal_size().columns if terminal else (
+        PLAIN_WIDTH if wrap else 100_000)
     return Console(file=buffer, force_terminal=styled, no_color=not styled, highlight=False,
-                   width=shutil.get_terminal_size().columns if terminal else 100_000)
+                   width=width)
 
 
 def table(frame: pl.DataFrame, title: str | None = None,
-          row_styles: list[str | None] | None = None) -> str:
+          row_styles: list[str | None] | None = None, stream=None) -> str:
     """A frame as an aligned table for people (Rich; CJK characters count double). A row's
-    style (e.g. "dim" for a withdrawn team, "bold" for the leader) shows on a terminal."""
+    style (e.g. "dim" for a withdrawn team, "bold" for the leader) shows on a terminal.
+    A table for stderr (`stream=sys.stderr`: reports of problems) wraps long cells at the
+    terminal's width, or at PLAIN_WIDTH columns off a terminal; one for stdout off a
+    terminal is never wrapped (a pipe reads whole rows)."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
+    wrap = stream is not None or sys.stdout.isatty()
     grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold",
                  collapse_padding=True)
     for column, dtype in zip(frame.columns, frame.dtypes, strict=True):
         grid.add_column(HEADERS_ZH.get(column, column),
                         justify="right" if dtype.is_numeric() else "left",
-                        no_wrap=not sys.stdout.isatty())
+                        no_wrap=not wrap, overflow="fold")
     styles = row_styles or [None] * frame.height
     for row, style in zip(frame.iter_rows(), styles, strict=True):
         grid.add_row(*(Text(_cell(v)) for v in row), style=style)
     buffer = io.StringIO()
-    console = _console(buffer)
+    console = _console(buffer, stream, wrap)
     if title:
         console.print(Text(title), soft_wrap=True)
     console.print(grid)
@@ -187,7 +199,7 @@ def to_json(frame: pl.DataFrame) -> str:
 
 def problem_report(errors: SheetErrors) -> str:
     """A file's problems as a table for people, with the count of those not listed."""
-    lines = [table(errors.frame().rename(PROBLEM_COLUMNS))]
+    lines = [table(errors.frame().rename(PROBLEM_COLUMNS), stream=sys.stderr)]
     if errors.more:
         lines.append(errors.more_line())
     return "\n".join(lines)

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import polars as pl
 import segno
 from markupsafe import Markup
 
-from pipeline import db, events, rounds, scoring
+from pipeline import db, events, rounds, scoring, scratch
 from pipeline.errors import UsageError
 from pipeline.explain import why_here
 from pipeline.levels import format_level
@@ -72,19 +71,61 @@ def team_file(team_no: str) -> str:
     return f"teams/t-{hashlib.sha256(team_no.encode()).hexdigest()[:12]}.html"
 
 
+MARKER = ".paisai-site"
+# the files a site published before the marker existed holds: such a folder is paisai's too
+SITE_NAMES = {"index.html", "pairings.html", "teams.html", "standings.json", "pairings.json",
+              "style.css", "qr.html", "teams", MARKER}
+
+
+def _folder_mode() -> int:
+    """The mode a new folder gets under the process's umask (mkdtemp's is 0700)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask
+
+
+def check_site_folder(out: Path) -> Path:
+    """The folder a site may be published into, resolved: missing, empty, or a site paisai
+    published (its marker file, or nothing but paisai's own page names). Anything else is
+    refused (UsageError): publishing replaces the folder whole.
+
+    >>> check_site_folder(Path("/"))
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.UsageError: --out 不能是根目录或当前文件夹及其上级 --out cannot be the root, the current folder or one holding it: /
+    """
+    out = Path(os.path.abspath(out.expanduser()))
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out 指向的是一个文件，不是文件夹 --out is a file, not a folder: {out}")
+    here = Path.cwd().resolve()
+    if out.parent == out or out.resolve() == here or out.resolve() in here.parents:
+        raise UsageError(f"--out 不能是根目录或当前文件夹及其上级 --out cannot be the root, "
+                         f"the current folder or one holding it: {out}")
+    if out.is_dir():
+        names = {p.name for p in out.iterdir()}
+        if names and MARKER not in names and not names <= SITE_NAMES:
+            shown = ", ".join(sorted(names - SITE_NAMES)[:5])
+            raise UsageError(
+                f"--out 文件夹 {out} 已有其他文件（{shown}），发布会替换整个文件夹，请指定一个新的"
+                f"或空的文件夹 the folder holds files paisai did not publish ({shown}); "
+                "publishing replaces the whole folder: give a new or empty folder")
+    return out
+
+
 class _Site:
     """The site built whole in a scratch folder beside `out`, then swapped in: a failure
     leaves the published site as it was. A file whose content is unchanged is linked from
     the published one (same file, same time), so a sync or a CDN sees only what changed."""
 
     def __init__(self, out: Path):
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"--out 指向的是一个文件，不是文件夹 --out is a file, not a folder: "
-                             f"{out}")
+        out = check_site_folder(out)
         out.parent.mkdir(parents=True, exist_ok=True)
         self.out = out
-        self.build = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
+        scratch.clear_dead(out.parent, out.name, "old")
+        self.build = scratch.make_dir(out.parent, out.name, "building")
+        os.chmod(self.build, _folder_mode())
         self.changed: list[str] = []
+        self.write(MARKER, "paisai publish: this folder is replaced whole on every publish\n")
 
     def write(self, relative: str, text: str) -> None:
         data = text.encode("utf-8")
@@ -104,7 +145,7 @@ class _Site:
     def swap(self) -> None:
         old = None
         if self.out.exists():
-            old = self.out.with_name(f".{self.out.name}.old-{os.getpid()}")
+            old = self.out.with_name(scratch.scratch_name(self.out.name, "old") + "x")
             os.replace(self.out, old)
         os.replace(self.build, self.out)
         if old is not None:

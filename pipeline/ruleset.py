@@ -286,31 +286,62 @@ def _merge(defaults: dict[str, Any], given: dict[str, Any], path: tuple[str, ...
             )
         if key == "late" and path == ("clock",):
             _check_ladder(value, where)
-        if isinstance(value, list) and key in {"keys", "pairing_keys"}:
+        elif isinstance(value, list) and default:
+            _check_items(value, where, type(default[0]))
+        if key in {"keys", "pairing_keys"}:
+            if not value:
+                raise UsageError(f"规则设置 {where} 不能为空：至少要有一个排名依据 "
+                                 f"needs at least one ranking key, e.g. {defaults[key]}")
             unknown = [k for k in value if k not in RANKING_KEYS]
             if unknown:
                 raise UsageError(
                     f"规则设置 {where} 有不存在的排名依据 unknown tiebreak: {unknown}; "
                     f"可用 available: {sorted(RANKING_KEYS)}"
                 )
+        if isinstance(value, str) and any(c in value for c in "\r\n\0") and key != "description":
+            raise UsageError(f"规则设置 {where} 不能含换行或控制字符 may not hold a line break")
         merged[key] = value
     return merged
 
 
+def _check_items(items: list, where: str, expected: type) -> None:
+    """Every item of a list setting of the type its default's items have (an integer list
+    takes no fraction: `vp_table = [1.5]` would be rounded where it is used)."""
+    for item in items:
+        ok = isinstance(item, expected) and not isinstance(item, bool)
+        if not ok:
+            raise UsageError(f"规则设置 {where} 的每一项应为 {_TYPE_WORDS[expected]} each item "
+                             f"must be {expected.__name__}: {item!r}")
+
+
+_TYPE_WORDS = {int: "整数", str: "文字", float: "数", dict: "表"}
+
 LATE_ACTIONS = {"warning", "penalty", "forfeit_game", "forfeit_round"}
+# what a late penalty may take from: a Swiss total, or a Tractor deal's captured points
+LATE_TARGETS = {"match_points", "level_diff_score", "levels", "points"}
 
 
 def _check_ladder(ladder: list, where: str) -> None:
-    """Each rung: `up_to` minutes (inclusive), an action, and for a penalty its target and
-    amount."""
+    """Each rung: `up_to` minutes (inclusive, finite, ≥ 0), an action, and for a penalty
+    its target and a positive whole amount."""
     for rung in ladder:
-        if not isinstance(rung, dict) or not isinstance(rung.get("up_to"), int | float):
-            raise UsageError(f"规则设置 {where} 每一级须有 up_to 分钟数 each rung needs up_to")
+        up_to = rung.get("up_to") if isinstance(rung, dict) else None
+        if not isinstance(up_to, int | float) or isinstance(up_to, bool) \
+                or not 0 <= up_to <= 100_000:
+            raise UsageError(f"规则设置 {where} 每一级须有 0 到 100000 之间的 up_to 分钟数 "
+                             f"each rung needs up_to minutes in 0 … 100000: {rung!r}")
         if rung.get("action") not in LATE_ACTIONS:
-            raise UsageError(f"规则设置 {where} 的 action 应为 {sorted(LATE_ACTIONS)}")
-        if rung["action"] == "penalty" and not (rung.get("target") and
-                                                isinstance(rung.get("amount"), int)):
-            raise UsageError(f"规则设置 {where}: penalty 须有 target 与整数 amount")
+            raise UsageError(f"规则设置 {where} 的 action 应为 {sorted(LATE_ACTIONS)}: {rung!r}")
+        if rung["action"] == "penalty":
+            amount = rung.get("amount")
+            if rung.get("target") not in LATE_TARGETS or not isinstance(amount, int) \
+                    or isinstance(amount, bool) or amount <= 0:
+                raise UsageError(f"规则设置 {where}: penalty 须有 target（{sorted(LATE_TARGETS)}"
+                                 f"之一）与正整数 amount a penalty needs a known target and a "
+                                 f"positive whole amount: {rung!r}")
+        unknown = set(rung) - {"up_to", "action", "target", "amount", "note"}
+        if unknown:
+            raise UsageError(f"规则设置 {where} 有未知项 unknown keys {sorted(unknown)}: {rung!r}")
 
 
 def parse_ruleset(text: str, source: str) -> Ruleset:
@@ -319,10 +350,26 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
         given = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"规则文件不是有效的 TOML invalid TOML in {source}: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"规则文件嵌套太深 invalid TOML in {source}: nested too deeply") \
+            from None
     merged = _merge(DEFAULTS, given, ())
     if not merged["name"]:
         raise UsageError(f"规则文件缺少 name: {source}")
+    _check_together(merged, source)
     return Ruleset(source=text, **merged)
+
+
+def _check_together(merged: dict[str, Any], source: str) -> None:
+    """Settings that are each allowed but not in one ruleset."""
+    s = merged["scoring"]
+    if not s["win"] >= s["draw"] >= s["loss"]:
+        raise UsageError(f"{source}: 规则设置 scoring 须 win ≥ draw ≥ loss "
+                         f"(win {s['win']}, draw {s['draw']}, loss {s['loss']})")
+    if merged["discipline"] == "guandan" and merged["format"] == "knockout":
+        raise UsageError(f"{source}: 掼蛋赛事按轮编排，淘汰赛只用于拖拉机 format = \"knockout\" "
+                         "is the Tractor group and knockout stage; a Guandan event is paired "
+                         "in Swiss rounds (format = \"swiss\" or leave it out)")
 
 
 def preset_names() -> list[str]:
@@ -345,5 +392,13 @@ def resolve(name_or_path: str) -> Ruleset:
         path = Path(name_or_path)
         if not path.is_file():
             raise UsageError(f"找不到规则文件 ruleset file not found: {name_or_path}")
-        return parse_ruleset(path.read_text(encoding="utf-8"), str(path))
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(f"规则文件应为 UTF-8 文本 the ruleset file is not UTF-8 text "
+                             f"(save it as UTF-8): {name_or_path}") from None
+        except OSError as exc:
+            raise UsageError(f"读不了规则文件 cannot read the ruleset file {name_or_path}: "
+                             f"{exc.strerror}") from None
+        return parse_ruleset(text, str(path))
     return load_preset(name_or_path)

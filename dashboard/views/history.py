@@ -41,7 +41,8 @@ with search:
         else:
             labels = {r["player_id"]: f"{r['name']} · {r['affiliations']} ({r['player_id']})"
                       for r in listing.to_dicts()}
-            chosen = st.selectbox(t("player", language), found, format_func=labels.get)
+            chosen = st.selectbox(t("player", language), found, format_func=labels.get,
+                                  placeholder=t("choose", language))
             with db.reading(path) as con:
                 profile = stats.player_profile(con, chosen)
             cols = st.columns(4)
@@ -85,8 +86,8 @@ with compare_tab:
     ids = queries.event_list(path)["event_id"].to_list()
     if len(ids) >= 2:
         cols = st.columns(2)
-        first = cols[0].selectbox("1", ids, index=0)
-        second = cols[1].selectbox("2", ids, index=1)
+        first = cols[0].selectbox("1", ids, index=0, placeholder=t("choose", language))
+        second = cols[1].selectbox("2", ids, index=1, placeholder=t("choose", language))
         with db.reading(path) as con:
             side_by_side = stats.compare(con, first, second)
         st.html(html_table(side_by_side, language, "compare"))

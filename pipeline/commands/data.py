@@ -3,7 +3,6 @@ restore, check)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import click
@@ -178,8 +177,12 @@ def log(event: str | None, since: str | None) -> int:
     from pipeline import oplog
     from pipeline.errors import UsageError
 
-    if since and not re.fullmatch(r"\d{1,2}:\d{2}", since):
-        raise UsageError("--since 应为 HH:MM expected HH:MM, e.g. 14:05")
+    if since:
+        try:
+            oplog.since_time(since)
+        except ValueError:
+            raise UsageError(f"--since 应为今天的时刻 HH:MM（00:00–23:59）expected a time of "
+                             f"today as HH:MM, e.g. 14:05: {since!r}") from None
     for line in oplog.read(database(), event, since):
         out(line.replace("\t", "  ") + "\n")
     return 0

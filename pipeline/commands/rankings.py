@@ -111,7 +111,7 @@ def awards(event: str, fmt: str, certificates: str | None, force: bool, organize
         raise UsageError(f"{not_over}；确需提前打印请加 --force add --force to print anyway")
     path = output_path(certificates, "--certificates")
     pages = write_certificates(prizes, found.name, found.event_date, path,
-                               organizer=organizer)
+                               organizer=organizer, warn=lambda text: err(f"注意 note: {text}"))
     out(f"已生成获奖证书 certificates written: {path}（{pages} 页 pages）\n")
     return 0
 

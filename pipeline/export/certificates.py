@@ -14,7 +14,8 @@ import os
 import secrets
 import shutil
 import subprocess
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,10 +94,13 @@ def certificate_date(event_date: dt.date | None) -> str:
 
 
 def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.date | None,
-                       path: Path, font: Font | None = None, organizer: str = "") -> int:
+                       path: Path, font: Font | None = None, organizer: str = "",
+                       warn: Callable[[str], None] = lambda text: None) -> int:
     """One page per row of the prize list (pipeline.awards.award_list), signed by `organizer`
     when given (above the date); written to a temporary file beside `path` and moved into
-    place, so a failure leaves no half-written PDF. Returns the number of pages."""
+    place, so a failure leaves no half-written PDF. Long names are shrunk and wrapped to fit
+    their place; characters the font cannot show (emoji, right-to-left scripts) are printed
+    as ？ and named through `warn`. Returns the number of pages."""
     from fpdf import FPDF
 
     if prizes.is_empty():
@@ -109,10 +113,18 @@ def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.dat
         pdf.add_font("cjk", fname=str(font.path), collection_font_number=font.index)
     except Exception as exc:  # fontTools cannot read it
         raise UsageError(f"读不出字体 cannot read the font {font.path}: {exc}") from None
+    shown = _Glyphs(pdf)
     pdf.set_auto_page_break(False)
     date = certificate_date(event_date)
+    holders = prizes["award"].value_counts().rows()  # a prize several teams share
+    shared = {award for award, count in holders if count > 1}
     for row in prizes.iter_rows(named=True):
-        _page(pdf, row, event_name, date, organizer.strip())
+        _page(pdf, {k: shown(v) if isinstance(v, str) else v for k, v in row.items()},
+              shown(event_name), date, shown(organizer.strip()), row["award"] in shared)
+    if shown.missing:
+        warn(f"字体没有这些字符，证书上印作 ？ the font cannot show these characters, printed "
+             f"as ？: {' '.join(sorted(shown.missing))} "
+             f"({', '.join(f'U+{ord(c):04X}' for c in sorted(shown.missing))})")
     scratch = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")  # umask's mode
     try:
         pdf.output(str(scratch))
@@ -122,11 +134,58 @@ def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.dat
     return prizes.height
 
 
+class _Glyphs:
+    """Text as the font can print it: a character the font has no glyph for (an emoji, an
+    Arabic or Hebrew letter) becomes ？ and is remembered, never dropped without a word."""
+
+    def __init__(self, pdf):
+        self.has = set(pdf.fonts["cjk"].cmap)
+        self.missing: set[str] = set()
+
+    def __call__(self, text: str) -> str:
+        out = []
+        for char in text:
+            if ord(char) in self.has or char in " \n":
+                out.append(char)
+            elif unicodedata.category(char) != "Cf":  # format controls (ZWJ, RLM) show nothing
+                self.missing.add(char)
+                out.append("？")
+        return "".join(out)
+
+
 GOLD = (176, 132, 40)
 INK = (40, 40, 48)
 
 
-def _page(pdf, row: dict, event_name: str, date: str, organizer: str) -> None:
+def _fit(pdf, text: str, x: float, y: float, width: float, height: float, size: float,
+         smallest: float = 9) -> None:
+    """`text` centred in the box: at `size` points when it fits on one line, else smaller
+    (down to `smallest`) and wrapped onto as many lines as the box holds; what still does
+    not fit ends in …"""
+    mm = 0.3528 * 1.25  # a line's height per point of font size, in mm
+    lines: list[str] = [text]
+    while True:
+        pdf.set_font("cjk", size=size)
+        lines = pdf.multi_cell(width, size * mm, text, align="C", dry_run=True, output="LINES")
+        if len(lines) * size * mm <= height or size <= smallest:
+            break
+        size = max(smallest, size * 0.9)
+    room = max(1, int(height // (size * mm)))
+    if len(lines) > room:
+        lines = lines[:room]
+        last = lines[-1]
+        while last and pdf.get_string_width(last + "…") > width:
+            last = last[:-1]
+        lines[-1] = last + "…"
+    top = y + (height - len(lines) * size * mm) / 2
+    for n, line in enumerate(lines):
+        pdf.set_xy(x, top + n * size * mm)
+        pdf.cell(width, size * mm, line, align="C")
+
+
+def _page(pdf, row: dict, event_name: str, date: str, organizer: str, shared: bool) -> None:
+    """A certificate; a prize several teams share (two 季军, twelve 阳光普照) prints no rank.
+    The bottom right is left free for the organizer's seal over the signature."""
     pdf.add_page()
     width, height = pdf.w, pdf.h
     pdf.set_draw_color(*GOLD)
@@ -141,30 +200,19 @@ def _page(pdf, row: dict, event_name: str, date: str, organizer: str) -> None:
     pdf.set_text_color(*INK)
     players = "、".join(p for p in (row.get("player1"), row.get("player2")) if p)
     team = row.get("team_name") or row["team_no"]
-    pdf.set_font("cjk", size=26)
-    pdf.set_xy(30, 72)
-    pdf.cell(width - 60, 14, f"{team}（{row['team_no']}）", align="C")
+    _fit(pdf, f"{team}（{row['team_no']}）", 30, 66, width - 60, 20, 26)
     if players:
-        pdf.set_font("cjk", size=22)
-        pdf.set_xy(30, 88)
-        pdf.cell(width - 60, 12, players, align="C")
+        _fit(pdf, players, 30, 87, width - 60, 12, 22)
     if row.get("affiliation"):
-        pdf.set_font("cjk", size=16)
-        pdf.set_xy(30, 101)
-        pdf.cell(width - 60, 10, str(row["affiliation"]), align="C")
-    pdf.set_font("cjk", size=18)
-    pdf.set_xy(30, 118)
-    pdf.multi_cell(width - 60, 10, f"在“{event_name}”中荣获", align="C")
+        _fit(pdf, str(row["affiliation"]), 30, 100, width - 60, 10, 16)
+    _fit(pdf, f"在“{event_name}”中荣获", 30, 112, width - 60, 20, 18)
     pdf.set_text_color(*GOLD)
-    pdf.set_font("cjk", size=44)
-    pdf.set_xy(30, 134)
-    pdf.cell(width - 60, 22, str(row["award"]), align="C")
+    _fit(pdf, str(row["award"]), 30, 134, width - 60, 22, 44)
     pdf.set_text_color(*INK)
+    closing = "特发此证，以资鼓励。" if shared else f"第 {row['rank']} 名，特发此证，以资鼓励。"
+    _fit(pdf, closing, 30, 158, width - 60, 10, 16)
+    if organizer:  # the signature block, bottom right, where the seal is stamped over it
+        _fit(pdf, organizer, width - 150, height - 42, 120, 12, 16)
     pdf.set_font("cjk", size=16)
-    pdf.set_xy(30, 160)
-    pdf.cell(width - 60, 10, f"第 {row['rank']} 名，特发此证，以资鼓励。", align="C")
-    if organizer:  # the signature block, below the text, right
-        pdf.set_xy(width - 190, height - 40)
-        pdf.cell(160, 10, organizer, align="R")
     pdf.set_xy(width - 130, height - 30)
     pdf.cell(100, 10, date, align="R")

@@ -245,7 +245,8 @@ def nearest(rows: list[list[object]], kind: str | None = None) -> str:
                     found[code] = str(cell).strip()
             required = set(REQUIRED[candidate]) | (set(ANY_OF[candidate][:1])
                                                    if candidate in ANY_OF else set())
-            score = (len(set(found) & required), len(found))
+            # the closest kind lacks the fewest columns; then it matches the most
+            score = (-len(required - set(found)), len(set(found) & required), len(found))
             if found and (best is None or score > best[0]):
                 best = (score, index, candidate, found, required - set(found))
     if best is None:

@@ -51,19 +51,17 @@ def _child(max_cells: int) -> None:
 
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
         sheets = []
-        for meta in workbook.sheets_metadata:
-            if meta.visible != SheetVisibleEnum.Visible:
-                sheets.append((meta.name, False, None, None))
-                continue
+        for meta in workbook.sheets_metadata:  # hidden sheets too: to say where data hides
+            visible = meta.visible == SheetVisibleEnum.Visible
             try:
                 sheet = workbook.get_sheet_by_name(meta.name)
             except Exception as exc:  # calamine's own limits (e.g. its cell limit for .ods)
-                sheets.append((meta.name, True, None, ("error", str(exc))))
+                sheets.append((meta.name, visible, None, ("error", str(exc))))
                 continue
             if sheet.height * sheet.width > max_cells:
-                sheets.append((meta.name, True, None, ("size", sheet.height, sheet.width)))
+                sheets.append((meta.name, visible, None, ("size", sheet.height, sheet.width)))
                 continue
-            sheets.append((meta.name, True, sheet.to_python(skip_empty_area=False), None))
+            sheets.append((meta.name, visible, sheet.to_python(skip_empty_area=False), None))
         result: object = sheets
     except Exception as exc:
         result = str(exc)

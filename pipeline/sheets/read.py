@@ -74,9 +74,26 @@ def decode(data: bytes, file: str) -> str:
     """Text of a CSV file in any encoding Excel in China saves."""
     texts = decodings(data)
     if not texts:
-        raise _file_problem(file, "无法识别文件编码，请另存为 UTF-8 或 GBK 的 CSV "
-                                  "unknown text encoding: save as UTF-8 or GBK CSV")
+        raise _file_problem(file, _undecodable(data))
     return texts[0]
+
+
+def _undecodable(data: bytes) -> str:
+    """Why no encoding reads the bytes, as precisely as can be told."""
+    if b"\x00" in data:
+        return ("文件中含有 NUL 字节，不是文本文件（CSV）：请从 Excel 另存为 CSV 或直接上传 xlsx "
+                "the file holds NUL bytes: it is not a text (CSV) file; save it as CSV from "
+                "Excel, or send the .xlsx")
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if exc.start > 0:
+            line = data[: exc.start].count(b"\n") + 1
+            return (f"文件的编码在第 {line} 行变了（前面是 UTF-8，后面不是）：请把整个文件另存为 "
+                    f"UTF-8 的 CSV the encoding changes inside the file at line {line} (UTF-8 "
+                    "before it, not after): save the whole file as UTF-8 CSV")
+    return ("无法识别文件编码，请另存为 UTF-8 或 GBK 的 CSV unknown text encoding: save as UTF-8 "
+            "or GBK CSV")
 
 
 def _cell_text(value: object) -> str | None:
@@ -196,18 +213,36 @@ def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
         if found is not None:
             rows, index, header = found
             return FileRead(file, [_to_sheet(file, "", rows, index, header)])
+    changed = _encoding_change(data, kind)
+    if changed:
+        raise _file_problem(file, changed)
     head = list(csv.reader(io.StringIO("\n".join(texts[0].splitlines()[: MAX_TITLE_ROWS + 1])),
                            delimiter=","))
     raise _file_problem(file, _no_header_message(kind, head))
 
 
+def _encoding_change(data: bytes, kind: str | None) -> str | None:
+    """The message for a file whose header reads as UTF-8 and whose later rows do not (a
+    UTF-8 header pasted over a GBK sheet), else None."""
+    message = _undecodable(data)
+    head = data.decode("utf-8-sig", errors="replace")
+    return message if "编码在第" in message and _locate_csv(head, kind) is not None else None
+
+
+# csv's default 128 KB field limit is an internal error on a long cell: read it, and let the
+# cell checks name it (MAX_TEXT)
+csv.field_size_limit(256 * 1024 * 1024)
+
+
 def _locate_csv(text: str, kind: str | None) -> tuple[list[list[object]], int, HeaderMatch] | None:
+    """The rows, the header's index and match; CR, LF and CRLF line ends alike (Excel for
+    Mac saves "CSV (Macintosh)" with CR only)."""
     head_text = "\n".join(text.splitlines()[: MAX_TITLE_ROWS + 1])
     for delimiter in (",", "\t", ";"):
         located = _find_header(list(csv.reader(io.StringIO(head_text), delimiter=delimiter)),
                                kind)
         if located is not None:
-            return list(csv.reader(io.StringIO(text), delimiter=delimiter)), *located
+            return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)), *located
     return None
 
 
@@ -236,6 +271,12 @@ def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
             continue
         result.sheets.append(_to_sheet(file, name, rows, *located, uncalculated))
     if not result.sheets:
+        hidden = [name for name, rows, _ in _excel_sheets(file, data, hidden=True)
+                  if _find_header(rows, kind) is not None]
+        if hidden:
+            raise _file_problem(file, f"数据在隐藏的工作表“{'、'.join(hidden)}”上：请在 Excel 中"
+                                      "取消隐藏（右键工作表标签 → 取消隐藏）后再上传 the sheet with the "
+                                      "data is hidden: unhide it in Excel and send the file again")
         raise _file_problem(file, "没有一个工作表的表头能识别 no sheet has a recognised header; "
                                   + _no_header_message(kind, unrecognised))
     return result
@@ -249,13 +290,14 @@ def _too_large(file: str, sheet: str, rows: int, columns: int) -> SheetErrors:
               "table?)", sheet)
 
 
-def _excel_sheets(file: str, data: bytes):
-    """(sheet name, rows or None when hidden, formula cells without a value) per sheet.
+def _excel_sheets(file: str, data: bytes, hidden: bool = False):
+    """(sheet name, rows or None when hidden, formula cells without a value) per sheet;
+    with `hidden`, only the hidden sheets, with their rows.
 
     An xlsx is scanned before calamine builds any sheet, and a sheet whose used range is
     beyond MAX_CELLS is refused; other workbook formats are read in a child process."""
     if not data.startswith(b"PK") or data[:8] == OLE_MAGIC:
-        yield from _excel_sheets_isolated(file, data)
+        yield from _excel_sheets_isolated(file, data, hidden)
         return
     from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
@@ -265,15 +307,16 @@ def _excel_sheets(file: str, data: bytes):
     except (zipfile.BadZipFile, KeyError, ValueError):
         scans = {}
     if not scans:  # a zip that is not an xlsx (an .ods): its size is only known by building it
-        yield from _excel_sheets_isolated(file, data)
+        yield from _excel_sheets_isolated(file, data, hidden)
         return
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
     except Exception as exc:  # calamine raises several types for unreadable files
         raise _unreadable(file, exc) from None
     for meta in workbook.sheets_metadata:
-        if meta.visible != SheetVisibleEnum.Visible:
-            yield meta.name, None, set()
+        if (meta.visible != SheetVisibleEnum.Visible) != hidden:
+            if not hidden:
+                yield meta.name, None, set()
             continue
         scan = scans.get(meta.name, SheetScan())
         if scan.cells > MAX_CELLS:
@@ -286,13 +329,16 @@ def _excel_sheets(file: str, data: bytes):
         yield meta.name, rows, scan.uncalculated
 
 
-def _excel_sheets_isolated(file: str, data: bytes):
+def _excel_sheets_isolated(file: str, data: bytes, hidden: bool = False):
     try:
         sheets = isolated.read_sheets(data, MAX_CELLS)
     except ValueError as exc:
         raise _unreadable(file, exc) from None
     for name, visible, rows, problem in sheets:
-        if not visible:
+        if hidden:  # only the hidden sheets that could be read
+            if not visible and rows is not None:
+                yield name, rows, set()
+        elif not visible:
             yield name, None, set()
         elif problem and problem[0] == "size":
             raise _too_large(file, name, problem[1], problem[2])
