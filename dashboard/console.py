@@ -80,6 +80,8 @@ def round_status(event_id: str, language: str) -> None:
                           for table, ew, ns in status.missing)
         st.warning(f"{t('missing_tables', language, tables='、'.join(str(m[0]) for m in status.missing))}"
                    f"：{listed}")
+    if status.suspended:
+        st.warning(status.suspended)
     st.success(f"{t('next_step', language)}：{NEXT_STEP[status.next_step][1]}")
 
 

@@ -141,6 +141,13 @@ def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame
                                       [event.event_id])}
     prizes = [name for name, count in quotas(event.ruleset.awards, len(places))
               for _ in range(count)]
-    rows = [(prize, place.rank, *teams[place.team_no], note)
+    out = stages.disqualified(con, event)
+    before = {p.team_no: p.rank for p in stages.places(con, event, as_played=True)}
+    moved = ("、".join(out) + " 取消资格，不计名次与奖项，其后各队递补 disqualified: no place and "
+             "no prize; the teams below moved up") if out else ""
+    above = min((before[team] for team in out if team in before), default=None)
+    rows = [(prize, place.rank, *teams[place.team_no],
+             "；".join(n for n in (note, moved if above is not None
+                                   and above <= before[place.team_no] else "") if n))
             for place, prize, note in assign(places, prizes)]
     return pl.DataFrame(rows, schema=[*AWARD_COLUMNS, "note"], orient="row")

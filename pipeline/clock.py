@@ -97,11 +97,15 @@ class LateAction:
     action: str  # warning | penalty | forfeit_game | forfeit_round | none
     target: str | None = None
     amount: int = 0
+    violations: int = 0  # recorded with a warning ("警告，违例一次": 1)
 
     def describe(self, minutes: float) -> str:
-        words = {"warning": "警告 warning", "penalty": f"罚 {self.amount}（{self.target}） penalty",
+        warning = "警告，违例一次 warning and one violation" if self.violations else "警告 warning"
+        words = {"warning": warning, "penalty": f"罚 {self.amount}（{self.target}） penalty",
                  "forfeit_game": "首局判负 first game forfeited",
-                 "forfeit_round": "本轮弃权 the round is forfeited", "none": "不处理 nothing"}
+                 "forfeit_round": "本轮弃权 the round is forfeited",
+                 "none": "规则的迟到规定未覆盖，请裁判裁定 the ruleset's late ladder does not "
+                         "cover this: the referee must rule"}
         return f"迟到 {minutes:g} 分钟：{words[self.action]}"
 
 
@@ -111,9 +115,10 @@ def late_action(ladder: list[dict], minutes: float) -> LateAction:
     >>> ladder = [{"up_to": 5, "action": "warning"}, {"up_to": 10, "action": "penalty",
     ...            "target": "points", "amount": 20}]
     >>> late_action(ladder, 5).action, late_action(ladder, 5.5).amount, late_action(ladder, 11)
-    ('warning', 20, LateAction(action='none', target=None, amount=0))
+    ('warning', 20, LateAction(action='none', target=None, amount=0, violations=0))
     """
     for rung in sorted(ladder, key=lambda r: r["up_to"]):
         if minutes <= rung["up_to"]:
-            return LateAction(rung["action"], rung.get("target"), int(rung.get("amount", 0)))
+            return LateAction(rung["action"], rung.get("target"), int(rung.get("amount", 0)),
+                              int(rung.get("violations", 0)))
     return LateAction("none")

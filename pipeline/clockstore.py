@@ -98,6 +98,8 @@ def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_
     """The ladder's action and the sheet rows that record it (penalty or forfeit)."""
     action = late(event, minutes)
     reason = f"迟到 {minutes:g} 分钟"
+    if action.action == "warning":  # a warning (and a violation where the rung says so)
+        return action, "fouls", [_added_fouls(con, event.event_id, round_no, team_no, action)]
     if action.action == "penalty" and action.target in ("match_points", "level_diff_score",
                                                         "levels"):
         return action, "penalties", [{"round": round_no, "team_no": team_no,
@@ -115,20 +117,31 @@ def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_
                                     "forfeit": "ew" if team_no == ew else "ns", "note": reason}
                                    for table, ew, _ in found]
     if event.ruleset.discipline == "tractor" and not event.ruleset.is_swiss:
-        return action, *_tractor_late_rows(con, event, team_no, action, reason)
+        return action, *_tractor_late_rows(con, event, round_no, team_no, action, reason)
     return action, "", []
 
 
-def _tractor_late_rows(con: duckdb.DuckDBPyConnection, event: Event, team_no: str,
-                       action: LateAction, reason: str) -> tuple[str, list[dict]]:
-    """A late side in a Tractor match: points off the first deal (seed 002, 6–15 minutes),
+def _added_fouls(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, team_no: str,
+                 action: LateAction) -> dict:
+    """The team's foul record of the round with this warning (and violations) added."""
+    found = db.rows(con, "select fouls, warnings, violations from fouls where event_id = ? "
+                         "and round = ? and team_no = ?", [event_id, round_no, team_no])
+    fouls, warnings, violations = found[0] if found else (0, 0, 0)
+    return {"round": round_no, "team_no": team_no, "fouls": fouls or 0,
+            "warnings": (warnings or 0) + 1, "violations": (violations or 0) + action.violations}
+
+
+def _tractor_late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
+                       team_no: str, action: LateAction, reason: str) -> tuple[str, list[dict]]:
+    """A late side in its match of round `round_no` (its N-th match): points off the first
+    deal (seed 002, 6–15 minutes),
     the first deal lost and the opponents up `late_forfeit_levels` (16–20 minutes), or the
     match forfeited (seed 000, 15 minutes)."""
     from pipeline.tractor import stages
 
     if action.action not in ("penalty", "forfeit_game", "forfeit_round"):
         return "", []
-    stage, match_no = stages.open_match(con, event, team_no)
+    stage, match_no = stages.match_of_round(con, event, team_no, round_no)
     teams = db.rows(con, "select team_a, team_b from tractor_matches where event_id = ? and "
                          "stage = ? and match_no = ?", [event.event_id, stage, match_no])[0]
     first_deal = {"stage": stage, "match": match_no, "game": 1, "deal": 1, "team_no": team_no,

@@ -205,7 +205,8 @@ def problem_report(errors: SheetErrors) -> str:
     return "\n".join(lines)
 
 
-STATUS_ZH = {"active": "正常", "withdrawn": "退赛", "absent": "缺席", "stored": "已保存",
+STATUS_ZH = {"active": "正常", "withdrawn": "退赛", "absent": "缺席", "disqualified": "取消资格",
+             "stored": "已保存",
              "rejected": "已拒收"}
 
 

@@ -153,6 +153,7 @@ class RoundStatus:
     pending_reports: int
     rounds_planned: int
     next_step: str  # "register", "pair", "enter", "pair_next", "done"
+    suspended: str = ""  # teams the rules suspend after ruled losses (seed 001), for the referee
 
 
 def round_status(database: Path, event_id: str) -> RoundStatus:
@@ -167,6 +168,7 @@ def round_status(database: Path, event_id: str) -> RoundStatus:
                                "pair" if teams >= 2 else "register")
         summary = rounds.summary(con, event_id).filter(pl.col("round") == latest)
         pairs = rounds.pairings(con, event_id, latest)
+        suspended = scoring.suspension_note(scoring.suspended(con, event))
     missing_tables = {int(t) for t in (summary["missing"][0] or "").split(",") if t}
     missing = [(r["table"], r["ew_team"], r["ns_team"]) for r in pairs.iter_rows(named=True)
                if r["table"] in missing_tables]
@@ -179,4 +181,4 @@ def round_status(database: Path, event_id: str) -> RoundStatus:
         step = "done"
     else:
         step = "pair_next"
-    return RoundStatus(latest, reported, expected, missing, pending, planned, step)
+    return RoundStatus(latest, reported, expected, missing, pending, planned, step, suspended)

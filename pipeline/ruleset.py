@@ -48,6 +48,13 @@ DEFAULTS: dict[str, Any] = {
         "foul_limit": 0,  # fouls that lose the round (seed 003: 3); 0 off
         "warnings_per_violation": 0,  # warnings that make one violation (seed 001: 2)
         "violation_limit": 0,  # violations that lose the round (seed 001: 3); 0 off
+        # the level difference a round lost by ruling (fouls, violations) counts: "table",
+        # the levels the table reached (the winner credited the higher side's); "forfeit",
+        # as a forfeit (forfeit_level_diff)
+        "ruled_loss": "table",
+        # ruled losses that suspend a team (seed 001: "兩次判負要判停賽": 2); 0 off. paisai
+        # warns in standings and on the console; the referee decides
+        "suspend_after_ruled_losses": 0,
     },
     "deals": {"max_deals": 0, "a_fail_limit": 0},
     "ranking": {
@@ -58,9 +65,17 @@ DEFAULTS: dict[str, Any] = {
             # only when exactly two are tied and have met; mini_league: the games among all
             # the tied teams, whatever was played
             "applies": "mini_league",
-            "counts": "match_points",  # or "wins" (a loss is never credit)
+            # what the tied teams' games among themselves count: match points, "wins" (a
+            # loss is never credit), or "level_points" (the levels reached, seed 000's 积分)
+            "counts": "match_points",
             "reapply": False,  # again within each sub-group still tied, and only there
         },
+        # rounds without a game (byes, forfeits, a withdrawn team's rounds) in Buchholz,
+        # its cuts and Sonneborn-Berger: "fide", as FIDE C.07 article 16 defines them (a
+        # dummy opponent at the team's own score, capped; cuts take unplayed rounds first);
+        # "nothing", the reading before it: a bye counts nothing, a forfeit the absent
+        # opponent's real score
+        "unplayed": "fide",
     },
     "pairing": {
         "system": "snake4",
@@ -131,7 +146,9 @@ CHOICES = {
     ("format",): {"", "swiss", "knockout"},
     ("self_report",): {"both_sides", "organizer"},
     ("ranking", "head_to_head", "applies"): {"all_met", "two_teams", "mini_league"},
-    ("ranking", "head_to_head", "counts"): {"match_points", "wins"},
+    ("ranking", "head_to_head", "counts"): {"match_points", "wins", "level_points"},
+    ("ranking", "unplayed"): {"fide", "nothing"},
+    ("scoring", "ruled_loss"): {"table", "forfeit"},
 }
 
 
@@ -155,6 +172,7 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("scoring", "foul_limit"): (0, 100),
     ("scoring", "warnings_per_violation"): (0, 100),
     ("scoring", "violation_limit"): (0, 100),
+    ("scoring", "suspend_after_ruled_losses"): (0, 100),
     ("deals", "max_deals"): (0, 1_000),
     ("deals", "a_fail_limit"): (0, 100),
     ("pairing", "avoid_same_affiliation_rounds"): (0, 1_000),
@@ -239,6 +257,9 @@ class Ruleset:
             "h2h_applies": h2h["applies"],
             "h2h_counts": h2h["counts"],
             "h2h_reapply": h2h["reapply"],
+            "unplayed_fide": self.ranking["unplayed"] == "fide",
+            "planned_rounds": self.rounds,
+            "ruled_as_forfeit": s["ruled_loss"] == "forfeit",
             "start_level": self.tractor["start_level"] if self.discipline == "tractor" else 2,
             "level_diff_base": s["level_diff_base"],
             "forfeit_level_diff": s["forfeit_level_diff"],
@@ -339,7 +360,11 @@ def _check_ladder(ladder: list, where: str) -> None:
                 raise UsageError(f"规则设置 {where}: penalty 须有 target（{sorted(LATE_TARGETS)}"
                                  f"之一）与正整数 amount a penalty needs a known target and a "
                                  f"positive whole amount: {rung!r}")
-        unknown = set(rung) - {"up_to", "action", "target", "amount", "note"}
+        violations = rung.get("violations", 0)
+        if not isinstance(violations, int) or isinstance(violations, bool) \
+                or not 0 <= violations <= 10:
+            raise UsageError(f"规则设置 {where}: violations 应为 0 到 10 的整数: {rung!r}")
+        unknown = set(rung) - {"up_to", "action", "target", "amount", "violations"}
         if unknown:
             raise UsageError(f"规则设置 {where} 有未知项 unknown keys {sorted(unknown)}: {rung!r}")
 

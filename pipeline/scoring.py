@@ -73,7 +73,79 @@ def standings(
         event, max_round, keys or event.ruleset.ranking["keys"])))
     if not event.ruleset.fractional_points:  # whole points print as whole numbers
         ranking = ranking.with_columns(pl.col(c).cast(pl.Int64) for c in WHOLE_WHEN_WHOLE)
+    if not event.ruleset.is_swiss:
+        return bracket_ranking(con, event, ranking)
     return ranking
+
+
+def suspended(con: duckdb.DuckDBPyConnection, event: Event) -> list[tuple[str, int]]:
+    """Teams that lost `suspend_after_ruled_losses` rounds or more by ruling (fouls,
+    violations; seed 001: "兩次判負要判停賽"), with the count; [] when the setting is off."""
+    limit = event.ruleset.scoring["suspend_after_ruled_losses"]
+    if not limit or not event.ruleset.is_swiss:
+        return []
+    rounds = team_rounds(con, event, latest_round(con, event.event_id))
+    ruled = rounds.filter(pl.col("ruled") & (pl.col("outcome") == "loss")).group_by(
+        "team_no").len().filter(pl.col("len") >= limit).sort("team_no")
+    return [(team, int(n)) for team, n in ruled.iter_rows()]
+
+
+def suspension_note(found: list[tuple[str, int]]) -> str:
+    """The warning for the organizer, '' when no team is concerned.
+
+    >>> suspension_note([("A3", 2)])
+    'A3 已被判负 2 轮，按规则应停赛，请裁判处理 A3 lost 2 rounds by ruling: the rules suspend the team; the referee decides'
+    """
+    if not found:
+        return ""
+    teams = "、".join(f"{team} 已被判负 {n} 轮" for team, n in found)
+    counts = ", ".join(f"{team} lost {n} rounds by ruling" for team, n in found)
+    return f"{teams}，按规则应停赛，请裁判处理 {counts}: the rules suspend the team; the referee decides"
+
+
+def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
+                    ranking: pl.DataFrame) -> pl.DataFrame:
+    """A knockout event's ranking: the bracket's places (RULES 8, the order of the awards;
+    a disqualified team has none), and before the final the group-stage record (points, game
+    and level difference; equal records share a rank). Matches played, won and lost, group
+    points as match_points and the games' level difference as net_levels."""
+    from pipeline.tractor import stages
+
+    played = stages.matches(con, event).filter(pl.col("team_b").is_not_null()
+                                               & pl.col("winner").is_not_null())
+    sides = pl.concat([
+        played.select(pl.col("team_a").alias("team_no"), "winner",
+                      pl.col("level_diff_a").alias("net")),
+        played.select(pl.col("team_b").alias("team_no"), "winner",
+                      (-pl.col("level_diff_a")).alias("net"))])
+    record = sides.group_by("team_no").agg(
+        pl.len().cast(pl.Int64).alias("played"),
+        (pl.col("winner") == pl.col("team_no")).sum().cast(pl.Int64).alias("wins"),
+        (pl.col("winner") != pl.col("team_no")).sum().cast(pl.Int64).alias("losses"),
+        pl.col("net").sum().cast(pl.Int64).alias("net_levels"))
+    groups = stages.group_tables(con, event).group_by("team_no").agg(
+        pl.col("points").sum().alias("group_points"), pl.col("game_diff").sum(),
+        pl.col("level_diff").sum())
+    places = {p.team_no: p.rank for p in stages.places(con, event)}
+    out = set(stages.disqualified(con, event))
+    merged = ranking.drop("played", "wins", "losses", "net_levels").join(
+        record, on="team_no", how="left").join(groups, on="team_no", how="left").with_columns(
+        pl.col("played", "wins", "losses", "net_levels", "group_points", "game_diff",
+               "level_diff").fill_null(0))
+    if places:
+        rank = pl.col("team_no").replace_strict(places, default=None, return_dtype=pl.Int64)
+    else:
+        rank = pl.struct(-pl.col("group_points"), -pl.col("game_diff"),
+                         -pl.col("level_diff")).rank("min").cast(pl.Int64)
+    match_points = pl.col("group_points").cast(ranking.schema["match_points"])
+    return merged.with_columns(
+        rank.alias("rank"), match_points.alias("match_points"),
+        pl.when(pl.col("team_no").is_in(sorted(out))).then(pl.lit("disqualified"))
+        .otherwise(pl.col("status")).alias("status"),
+    ).with_columns(
+        pl.when(pl.col("status") == "disqualified").then(None).otherwise(pl.col("rank"))
+        .alias("rank"),
+    ).sort("rank", "team_order", nulls_last=True).select(ranking.columns)
 
 
 # points columns that are whole numbers when the ruleset's points are

@@ -24,6 +24,7 @@ from pipeline.errors import UsageError
 @common
 def standings(event: str, round_no: int | None, fmt: str) -> int:
     from pipeline import registration, scoring
+    from pipeline.tractor import stages
 
     with db.reading(database()) as con:
         found = events.load(con, event)
@@ -31,14 +32,21 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
         if after < 0:
             raise UsageError("轮次不能为负 round must not be negative")
         ranking = scoring.standings(con, found, after)
+        bracket = None if found.ruleset.is_swiss else stages.places(con, found)
         seed = events.lot_seed(con, found.event_id)
         waiting = registration.unnumbered(con, found.event_id)
+        suspended = scoring.suspension_note(scoring.suspended(con, found))
+    if suspended:
+        err(f"注意 note: {suspended}")
     if waiting:
         err(registration.unnumbered_hint(waiting, found.event_id))
     keys = found.ruleset.ranking["keys"]
     carried = ["carried_points"] if ranking["carried_points"].is_not_null().any() else []
     columns = scoring.STANDINGS_COLUMNS + scoring.key_columns(keys) + carried + ["status"]
     title = f"{found.name} — 第 {after} 轮后排名 ranking after round {after}"
+    if bracket is not None:  # a knockout: the bracket's places (RULES 8)
+        title = (f"{found.name} — 淘汰赛名次 bracket places" if bracket else
+                 f"{found.name} — 决赛前，按小组赛成绩 before the final: the group-stage record")
     if "lot" in keys:
         title += f"\n抽签种子 lot seed: {seed}"
     styles = ["dim" if status != "active" else "bold green" if rank == 1 else None

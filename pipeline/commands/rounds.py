@@ -282,7 +282,9 @@ def clock_status(event: str, round_no: int | None, fmt: str) -> int:
 @click.command("late", help="迟到处理：按规则记为警告、罚分或弃权 a late arrival, recorded "
                             "per the ruleset's ladder")
 @event_option()
-@click.option("--round", "round_no", type=int, required=True, help="轮次 round")
+@click.option("--round", "round_no", type=int, required=True,
+              help="轮次 round (拖拉机小组与淘汰赛：该队的第 N 场 a Tractor bracket: the team's "
+                   "N-th match)")
 @click.argument("team", metavar="TEAM_NO")
 @click.option("--minutes", type=float, required=True, help="迟到分钟数 minutes late")
 @common

@@ -93,24 +93,109 @@ joined as (
 ),
 
 opponents as (
-    -- 对手分 and its variants: each game's opponent with the opponent's totals
+    -- 对手分 as read before FIDE C.07 (unplayed = "nothing"): each game's real opponent with
+    -- the opponent's totals; a bye counts nothing
     select tr.team_no, o.match_points as points, o.level_diff_score,
            case tr.outcome when 'win' then 1.0 when 'draw' then 0.5 else 0.0 end as scored
     from team_rounds as tr
     join joined as o on o.team_no = tr.opponent
 ),
 
-opponent_keys as (
+plain_keys as (
     select
         team_no,
         round(sum(points), 6) as buchholz,
         round(sum(points) - min(points), 6) as buchholz_cut1,
         round(case when count(*) >= 3 then sum(points) - min(points) - max(points)
                    else 0 end, 6) as median_buchholz,
-        round(sum(points * scored), 6) as sonneborn_berger,
-        sum(level_diff_score)::bigint as opponents_level_diff
+        round(sum(points * scored), 6) as sonneborn_berger
     from opponents
     group by team_no
+),
+
+grid as (
+    -- FIDE C.07 article 16: every team in every round 1..$max_round, played or not
+    select j.team_no, j.match_points as own_score, a.round, tr.opponent,
+           case
+               when tr.round is null then 'requested'  -- not paired: absent or withdrawn
+               when tr.is_bye then 'bye'
+               when tr.forfeited then 'forfeit_loss'
+               when tr.opponent_forfeited then 'forfeit_win'
+               else 'played'
+           end as kind,
+           case coalesce(tr.outcome, 'loss') when 'win' then 1.0 when 'draw' then 0.5
+                                              else 0.0 end as scored
+    from joined as j
+    cross join (select unnest(range(1, $max_round + 1)) as round) as a
+    left join team_rounds as tr on tr.team_no = j.team_no and tr.round = a.round
+    where $unplayed_fide and list_has_any($ranking_keys, ['buchholz', 'buchholz_cut1',
+                                                          'median_buchholz', 'sonneborn_berger'])
+),
+
+vur as (
+    -- a voluntary unplayed round (16.1.2): a requested bye or a forfeit loss; a requested
+    -- bye followed only by such rounds, or in the last round, counts as a draw (16.3.2)
+    select *,
+           kind in ('requested', 'forfeit_loss') as is_vur,
+           kind = 'requested' and not coalesce(bool_or(kind not in ('requested', 'forfeit_loss'))
+               over (partition by team_no order by round
+                     rows between 1 following and unbounded following), false) as as_draw
+    from grid
+),
+
+adjusted as (
+    -- a team's score as its opponents' tie-breaks read it (16.3)
+    select team_no, any_value(own_score) + $draw_points * count(*) filter (where as_draw)
+               as adjusted_score
+    from vur
+    group by team_no
+),
+
+contributions as (
+    -- each round's value: the opponent's adjusted score; an unplayed round a dummy at the
+    -- team's own score, at most the scheduled opponent's (forfeits) or a draw in every
+    -- round (byes) (16.4)
+    select v.team_no, v.round, v.is_vur, v.scored,
+           bool_or(v.is_vur) over (partition by v.team_no) as has_vur,
+           case
+               when v.kind = 'played' then o.adjusted_score
+               when v.kind in ('forfeit_win', 'forfeit_loss')
+                   then least(v.own_score, o.adjusted_score)
+               else least(v.own_score, $draw_points
+                          * greatest($planned_rounds, $max_round))
+           end as value
+    from vur as v
+    left join adjusted as o on o.team_no = v.opponent
+),
+
+cuts as (
+    -- Cut-1 takes an unplayed round's value first when the team has one (16.5), else the
+    -- lowest; Median-1 then also the highest of the rest (14.3)
+    select *,
+           row_number() over (partition by team_no
+                              order by not (is_vur and has_vur), value, round) as low_order
+    from contributions
+),
+
+fide_keys as (
+    select
+        team_no,
+        round(sum(value), 6) as buchholz,
+        round(sum(value) filter (where low_order > 1), 6) as buchholz_cut1,
+        round(coalesce(sum(value) filter (where low_order > 1), 0)
+              - coalesce(max(value) filter (where low_order > 1), 0), 6) as median_buchholz,
+        round(sum(value * scored), 6) as sonneborn_berger
+    from cuts
+    group by team_no
+),
+
+opponent_keys as (
+    select k.*, l.opponents_level_diff
+    from (select * from fide_keys where $unplayed_fide
+          union all
+          select * from plain_keys where not $unplayed_fide) as k
+    left join (select team_no, sum(level_diff_score)::bigint as opponents_level_diff
+               from opponents group by team_no) as l using (team_no)
 ),
 
 ranking_keys as (
@@ -156,6 +241,7 @@ games as (
     -- every game between two registered teams, counted as the ruleset says
     select team_no, opponent,
            case when $h2h_counts = 'wins' then (outcome = 'win')::int::double
+                when $h2h_counts = 'level_points' then levels::double
                 else match_points::double end as credit
     from team_rounds
     where opponent is not null and 'head_to_head' in $ranking_keys

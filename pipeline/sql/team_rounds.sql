@@ -88,15 +88,22 @@ outcomes as (
         case
             when is_bye then (case when $bye_is_win then $bye_level_diff else 0 end)
             when forfeited or opponent_forfeited then $forfeit_level_diff
+            when (fouled_out or opponent_fouled_out) and $ruled_as_forfeit
+                then $forfeit_level_diff
             else abs(net)
-        end as level_diff
+        end as level_diff,
+        -- a round lost by ruling (fouls, violations) is one result: every key agrees
+        not is_bye and not forfeited and not opponent_forfeited
+            and (fouled_out or opponent_fouled_out) as ruled
     from with_fouls
 ),
 
 scored as (
     select
-        round, table_no, team_no, opponent, side, is_bye, forfeited, outcome, level_diff,
-        games_won,
+        round, table_no, team_no, opponent, side, is_bye, forfeited, opponent_forfeited,
+        ruled, outcome, level_diff,
+        case when ruled then (case outcome when 'win' then tables else 0 end)
+             else games_won end as games_won,
         case
             when is_bye then $bye_points
             when forfeited then $absent_points  -- a team that did not show
@@ -115,12 +122,15 @@ scored as (
             else vp_table[1]
         end as vp,
         case
-            when is_bye or forfeited or opponent_forfeited
+            when is_bye or forfeited or opponent_forfeited or (ruled and $ruled_as_forfeit)
                 then (case outcome when 'win' then 2 + level_diff else 2 end)
+            -- ruled at the table's levels: the winner is credited the higher side's levels
+            when ruled then (case outcome when 'win' then greatest(own_levels, own_levels - net)
+                                          else least(own_levels, own_levels - net) end)
             else own_levels
         end as levels,
         case
-            when is_bye or forfeited or opponent_forfeited
+            when is_bye or forfeited or opponent_forfeited or ruled
                 then (case outcome when 'win' then level_diff when 'loss' then -level_diff
                                    else 0 end)
             else net
@@ -154,7 +164,7 @@ forfeit_penalties as (
 final as (
     select
         s.round, s.table_no, s.team_no, s.opponent, s.side, s.is_bye, s.forfeited,
-        s.outcome, s.level_diff, s.games_won,
+        s.opponent_forfeited, s.ruled, s.outcome, s.level_diff, s.games_won,
         s.match_points - coalesce(p.match_points, 0) - coalesce(f.match_points, 0)
             as match_points,
         s.level_diff_score - coalesce(p.level_diff_score, 0) - coalesce(f.level_diff_score, 0)

@@ -39,6 +39,24 @@ def _natural(team_no: str) -> tuple:
     return (re.sub(r"\d.*", "", team_no), int(number.group()) if number else -1, team_no)
 
 
+def without(places: list[Place], disqualified: set[str]) -> list[Place]:
+    """The places once disqualified teams are taken out: they take no place and the teams
+    below move up, shared places staying shared (RULES 8).
+
+    >>> ps = [Place("T3", 1, "", ()), Place("T1", 2, "决赛", ()), Place("T2", 3, "半决赛", ()),
+    ...       Place("T4", 3, "半决赛", ()), Place("T5", 5, "小组赛", ())]
+    >>> [(p.team_no, p.rank) for p in without(ps, {"T1"})]
+    [('T3', 1), ('T2', 2), ('T4', 2), ('T5', 4)]
+    """
+    kept = [p for p in places if p.team_no not in disqualified]
+    moved = []
+    for index, place in enumerate(kept):
+        same = index and kept[index - 1].rank == place.rank
+        rank = moved[-1].rank if same else index + 1
+        moved.append(Place(place.team_no, rank, place.out_in, place.record))
+    return moved
+
+
 def knockout_places(stages: list[dict], records: dict[str, tuple]) -> list[Place]:
     """Every team's place, best first, once the final is decided (else []).
 

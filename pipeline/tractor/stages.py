@@ -12,7 +12,7 @@ from pipeline import db
 from pipeline.errors import UsageError
 from pipeline.events import Event
 from pipeline.tractor import bracket
-from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places
+from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places, without
 
 DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified"}
 
@@ -151,25 +151,39 @@ def view(con: duckdb.DuckDBPyConnection, event: Event) -> dict:
             "groups": group_tables(con, event).to_dicts()}
 
 
-def open_match(con: duckdb.DuckDBPyConnection, event: Event, team_no: str) -> tuple[str, int]:
-    """The team's match still to be decided (its latest), as (stage, match number)."""
+def match_of_round(con: duckdb.DuckDBPyConnection, event: Event, team_no: str,
+                   round_no: int) -> tuple[str, int]:
+    """The team's match of round `round_no`: its N-th match in the order of play (stages in
+    order, then match numbers), as (stage, match number); UsageError when it has none."""
     _require_tractor(event)
     found = matches(con, event).filter(
-        ((pl.col("team_a") == team_no) | (pl.col("team_b") == team_no))
-        & pl.col("winner").is_null()).sort("position", "match_no")
-    if found.is_empty():
-        raise UsageError(f"{team_no} 没有未决的比赛 has no match still to be decided")
-    return found["stage"][-1], int(found["match_no"][-1])
+        (pl.col("team_a") == team_no) | (pl.col("team_b") == team_no)).sort(
+        "position", "match_no")
+    if not 1 <= round_no <= found.height:
+        raise UsageError(f"{team_no} 没有第 {round_no} 轮的比赛（已排 {found.height} 场） has no "
+                         f"match in round {round_no} ({found.height} drawn so far)")
+    return found["stage"][round_no - 1], int(found["match_no"][round_no - 1])
 
 
-def places(con: duckdb.DuckDBPyConnection, event: Event) -> list[Place]:
-    """Every team's final place from the bracket ([] until the final is decided)."""
+def places(con: duckdb.DuckDBPyConnection, event: Event, as_played: bool = False
+           ) -> list[Place]:
+    """Every team's final place from the bracket ([] until the final is decided); a
+    disqualified team takes no place and the teams below it move up (`as_played`: the
+    places before that)."""
     shown = view(con, event)
     records = {r["team_no"]: (r["points"], r["game_diff"], r["level_diff"])
                for r in shown["groups"]}
     for team, in db.rows(con, "select team_no from teams where event_id = ?", [event.event_id]):
         records.setdefault(team, ())
-    return knockout_places(shown["stages"], records)
+    found = knockout_places(shown["stages"], records)
+    return found if as_played else without(found, set(disqualified(con, event)))
+
+
+def disqualified(con: duckdb.DuckDBPyConnection, event: Event) -> list[str]:
+    """The teams disqualified in any match of the event (取消资格 on the match sheet)."""
+    return [team for team, in db.rows(
+        con, "select distinct team_no from tractor_decisions where event_id = ? and "
+             "decision = 'disqualified' order by team_no", [event.event_id])]
 
 
 def _still_in(con, event: Event, played: pl.DataFrame) -> list[str]:
