@@ -180,7 +180,7 @@ def ingest_file(
     except SheetErrors as errors:
         note_refusal(db_file, event_id, path.name, data, source, errors)
         raise
-    return IngestReport(path.name, stored, read.skipped)
+    return IngestReport(path.name, stored, read.notes())
 
 
 def note_refusal(db_file: Path, event_id: str, name: str, data: bytes, source: str,
@@ -199,7 +199,7 @@ def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
     read = read_file(Path(name), kind, data)
     with db.trial(db_file) as con:
         stored = apply(con, event_id, read, name)
-    return IngestReport(name, stored, read.skipped)
+    return IngestReport(name, stored, read.notes())
 
 
 def ingest_rows(

@@ -64,6 +64,17 @@ def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.Dat
         schema=["table", "ew_team", "ns_team", "url", "ew_url", "ns_url"], orient="row")
 
 
+def table_cards(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
+    """What a round's table cards print: each table's teams, names and both sides' links."""
+    from pipeline import rounds
+
+    signed = links(database, event_id, round_no, base_url)
+    with db.reading(database) as con:
+        names = rounds.pairings(con, event_id, round_no).select("table", "ew_name", "ns_name")
+    return signed.join(names, on="table", how="left").select(
+        "table", "ew_team", "ns_team", "ew_name", "ns_name", "ew_url", "ns_url")
+
+
 def link_hours() -> float:
     """How long the links of a round stay valid after it was paired (env PAISAI_LINK_HOURS,
     default 12): the last round's links, which no later pairing closes, expire too."""

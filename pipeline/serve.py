@@ -46,6 +46,44 @@ def _die_with_parent() -> None:  # runs in the child before Streamlit starts
         pass
 
 
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (what phones in the hall can reach
+    when they share its network), read from the interfaces; [] when there is none.
+
+    >>> all(not a.startswith("127.") for a in lan_addresses())
+    True
+    """
+    import socket
+
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        found += [info[4][0] for info in infos]
+    except OSError:
+        pass
+    try:
+        done = subprocess.run(["ip", "-o", "-4", "addr", "show", "scope", "global"],
+                              capture_output=True, text=True, timeout=5)
+        found += [part.split()[3].split("/")[0] for part in done.stdout.splitlines()
+                  if len(part.split()) > 3]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return list(dict.fromkeys(a for a in found if not a.startswith(("127.", "0."))))
+
+
+def is_loopback(url: str) -> bool:
+    """True for an address only this machine can open (phones cannot).
+
+    >>> is_loopback("http://127.0.0.1:8501"), is_loopback("http://localhost"), \
+    ...     is_loopback("http://192.168.1.5:8501")
+    (True, True, False)
+    """
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    return host in ("localhost", "::1", "0.0.0.0", "") or host.startswith("127.")
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A port nothing listens on now (for a server a test or benchmark starts)."""
     import socket
@@ -84,8 +122,10 @@ def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
 def run_dashboard(database: Path, host: str, port: int) -> int:
     env = {**os.environ, "PAISAI_DB": str(database.resolve())}
     print(f"看板 dashboard: http://{host}:{port}/live  (数据库 database {database})", flush=True)
+    # its own session: Ctrl-C in a terminal reaches paisai alone, which asks the server to
+    # stop once (a second signal in the middle of Streamlit's shutdown aborts it)
     child = subprocess.Popen(dashboard_command(host, port), env=env,
-                             preexec_fn=_die_with_parent)
+                             preexec_fn=_die_with_parent, start_new_session=True)
     stopping: list[float] = []
 
     def forward(signum, frame) -> None:  # only signals here: waiting is the loop's job

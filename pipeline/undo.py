@@ -35,33 +35,47 @@ def undoable(database: Path, event_id: str, label: str) -> Iterator[None]:
 
 
 def last(database: Path, event_id: str) -> tuple[int, str] | None:
-    """The action an undo would take back: (id, label)."""
+    """The action an undo would take back: (id, label); None when there is none, or when
+    undoing it would change nothing (an upload of registrations: undo puts results back,
+    not teams) or is refused (a later round is paired)."""
     with db.reading(database) as con:
-        found = db.rows(con, "select action_id, label from console_actions where event_id = ? "
-                             "and not undone order by action_id desc limit 1", [event_id])
-    return found[0] if found else None
+        try:
+            found = _plan(con, event_id)
+        except UsageError:
+            return None
+    return (found[0], found[1]) if found and found[3].height else None
+
+
+def _plan(con, event_id: str) -> tuple[int, str, pl.DataFrame, pl.DataFrame] | None:
+    """The last action not undone: its id, label, the results before it and the tables an
+    undo would change; UsageError when a later round is paired."""
+    found = db.rows(con, "select action_id, label, before from console_actions where "
+                         "event_id = ? and not undone order by action_id desc limit 1",
+                    [event_id])
+    if not found:
+        return None
+    action_id, label, before_json = found[0]
+    now = _results(con, event_id)
+    before = pl.read_json(before_json.encode(), schema=now.schema) \
+        if before_json.strip() != "[]" else now.head(0)
+    changed = now.join(before, on=COLUMNS, how="anti", nulls_equal=True).select(KEY).vstack(
+        before.join(now, on=COLUMNS, how="anti", nulls_equal=True).select(KEY)).unique()
+    if changed.height:
+        latest = db.scalar(con, "select max(round) from pairings where event_id = ?",
+                           [event_id]) or 0
+        if latest > changed["round"].max():
+            raise UsageError(f"第 {latest} 轮已编排，不能再撤销 round {latest} is paired "
+                             f"already: “{label}” can no longer be undone")
+    return action_id, label, before, changed
 
 
 def undo_last(database: Path, event_id: str) -> str:
     """Put the results back as they were before the last action; returns its label."""
     with db.writing(database) as con:
-        found = db.rows(con, "select action_id, label, before from console_actions where "
-                             "event_id = ? and not undone order by action_id desc limit 1",
-                        [event_id])
+        found = _plan(con, event_id)
         if not found:
             raise UsageError("没有可撤销的操作 nothing to undo")
-        action_id, label, before_json = found[0]
-        now = _results(con, event_id)
-        before = pl.read_json(before_json.encode(), schema=now.schema) \
-            if before_json.strip() != "[]" else now.head(0)
-        changed = now.join(before, on=COLUMNS, how="anti", nulls_equal=True).select(KEY).vstack(
-            before.join(now, on=COLUMNS, how="anti", nulls_equal=True).select(KEY)).unique()
-        if changed.height:
-            latest = db.scalar(con, "select max(round) from pairings where event_id = ?",
-                               [event_id]) or 0
-            if latest > changed["round"].max():
-                raise UsageError(f"第 {latest} 轮已编排，不能再撤销 round {latest} is paired "
-                                 f"already: “{label}” can no longer be undone")
+        action_id, label, before, changed = found
         con.register("undo_keys", changed)
         con.register("undo_rows", before.join(changed, on=KEY, how="semi"))
         try:

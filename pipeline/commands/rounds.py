@@ -122,6 +122,74 @@ def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
     return _export(event, round_no, out_file, write, "成绩登记表")
 
 
+@export.command("cards", help="桌牌 PDF：每桌一页，桌号、双方队伍与各自的报成绩二维码 table cards: "
+                               "one page per table with both sides' self-report QR codes")
+@_export_options(".pdf")
+@click.option("--base-url", help="看板的地址（手机能打开的，如 http://192.168.1.5:8501） the "
+                                 "dashboard's address as phones reach it")
+def export_cards(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
+    from pipeline import selfreport
+    from pipeline.errors import UsageError
+    from pipeline.export.cards import write_cards
+    from pipeline.serve import is_loopback, lan_addresses
+
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+    if not base_url:
+        addresses = lan_addresses()
+        if not addresses:
+            raise UsageError("找不到本机的局域网地址，请用 --base-url 给出手机能打开的看板地址 no "
+                             "network address found: give --base-url")
+        base_url = f"http://{addresses[0]}:8501"
+        err(f"二维码指向 QR codes point to {base_url}（可用 --base-url 指定 set it with "
+            "--base-url）")
+    if is_loopback(base_url):
+        err(f"注意 note: {base_url} 只有本机能打开，手机扫码打不开 only this machine can open "
+            "it: phones cannot")
+    path = output_path(out_file)
+    if path.suffix.lower() != ".pdf":
+        raise UsageError("桌牌导出为 .pdf table cards are a .pdf")
+    tables = selfreport.table_cards(database(), found.event_id, round_no, base_url)
+    pages = write_cards(tables, found.name, round_no, path)
+    out(f"已导出桌牌 table cards written: {path}（{pages} 页 pages）\n")
+    return 0
+
+
+@export.command("standings", help="排名：手机尺寸的图片（发到微信群）或 Excel the ranking as a "
+                                   "phone-sized picture (for WeChat groups) or a workbook")
+@event_option()
+@click.option("--out", "out_file", required=True, help="输出文件 output file (.png .xlsx)")
+@click.option("--round", "round_no", type=int, help="第 N 轮后（默认最新） after round N")
+@click.option("--top", type=int, help="只画前 N 名 only the first N teams")
+@common
+def export_standings(event: str, out_file: str, round_no: int | None, top: int | None) -> int:
+    from pipeline import scoring
+    from pipeline.errors import UsageError
+
+    path = output_path(out_file)
+    if path.suffix.lower() not in (".png", ".xlsx"):
+        raise UsageError("排名导出为 .png 图片或 .xlsx the ranking is exported as .png or .xlsx")
+    if top is not None and top < 1:
+        raise UsageError("--top 应为正整数 --top must be positive")
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        after = round_no if round_no is not None else scoring.latest_round(con, found.event_id)
+        ranking = scoring.standings(con, found, after).select(scoring.STANDINGS_COLUMNS)
+    subtitle = (f"第 {after} 轮后排名 · ranking after round {after}" if found.ruleset.is_swiss
+                else "名次 · places")
+    if path.suffix.lower() == ".png":
+        from pipeline.export.picture import write_picture
+
+        drawn = write_picture(ranking, found.name, subtitle, path, top)
+        out(f"已导出排名图片 picture written: {path}（{drawn} 队 teams）\n")
+        return 0
+    from pipeline.export.standings import export_frame
+
+    export_frame(ranking.head(top) if top else ranking, f"{found.name} {subtitle}", "排名", path)
+    out(f"已导出 exported {path}\n")
+    return 0
+
+
 @click.command("template", help="空白表格模板（下拉选项、示例行） a blank sheet to fill in, with "
                                 "drop-down lists and an example row. KIND: entries, results, "
                                 "deals, penalties, quiz, fouls, matches, tractor_deals")

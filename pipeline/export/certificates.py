@@ -101,20 +101,10 @@ def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.dat
     place, so a failure leaves no half-written PDF. Long names are shrunk and wrapped to fit
     their place; characters the font cannot show (emoji, right-to-left scripts) are printed
     as ？ and named through `warn`. Returns the number of pages."""
-    from fpdf import FPDF
-
     if prizes.is_empty():
         raise UsageError("没有获奖名单，无证书可印 no prizes: no certificates to print")
-    font = font or find_font()
-    pdf = FPDF(orientation="landscape", format="A4")
-    pdf.set_title(f"{event_name} 获奖证书")
-    pdf.set_creator("paisai")
-    try:
-        pdf.add_font("cjk", fname=str(font.path), collection_font_number=font.index)
-    except Exception as exc:  # fontTools cannot read it
-        raise UsageError(f"读不出字体 cannot read the font {font.path}: {exc}") from None
+    pdf = new_pdf(f"{event_name} 获奖证书", "landscape", font)
     shown = _Glyphs(pdf)
-    pdf.set_auto_page_break(False)
     date = certificate_date(event_date)
     holders = prizes["award"].value_counts().rows()  # a prize several teams share
     shared = {award for award, count in holders if count > 1}
@@ -125,13 +115,35 @@ def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.dat
         warn(f"字体没有这些字符，证书上印作 ？ the font cannot show these characters, printed "
              f"as ？: {' '.join(sorted(shown.missing))} "
              f"({', '.join(f'U+{ord(c):04X}' for c in sorted(shown.missing))})")
-    scratch = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")  # umask's mode
+    save_pdf(pdf, path)
+    return prizes.height
+
+
+def new_pdf(title: str, orientation: str = "portrait", font: Font | None = None):
+    """An A4 document with the CJK font embedded as "cjk" (subset to the glyphs used)."""
+    from fpdf import FPDF
+
+    font = font or find_font()
+    pdf = FPDF(orientation=orientation, format="A4")
+    pdf.set_title(title)
+    pdf.set_creator("paisai")
+    try:
+        pdf.add_font("cjk", fname=str(font.path), collection_font_number=font.index)
+    except Exception as exc:  # fontTools cannot read it
+        raise UsageError(f"读不出字体 cannot read the font {font.path}: {exc}") from None
+    pdf.set_auto_page_break(False)
+    return pdf
+
+
+def save_pdf(pdf, path: Path) -> None:
+    """Written to a temporary file beside `path` and moved into place: a failure leaves no
+    half-written PDF (the mode any new file gets)."""
+    scratch = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
     try:
         pdf.output(str(scratch))
         os.replace(scratch, path)
     finally:
         scratch.unlink(missing_ok=True)
-    return prizes.height
 
 
 class _Glyphs:
@@ -157,7 +169,7 @@ GOLD = (176, 132, 40)
 INK = (40, 40, 48)
 
 
-def _fit(pdf, text: str, x: float, y: float, width: float, height: float, size: float,
+def fit(pdf, text: str, x: float, y: float, width: float, height: float, size: float,
          smallest: float = 9) -> None:
     """`text` centred in the box: at `size` points when it fits on one line, else smaller
     (down to `smallest`) and wrapped onto as many lines as the box holds; what still does
@@ -200,19 +212,19 @@ def _page(pdf, row: dict, event_name: str, date: str, organizer: str, shared: bo
     pdf.set_text_color(*INK)
     players = "、".join(p for p in (row.get("player1"), row.get("player2")) if p)
     team = row.get("team_name") or row["team_no"]
-    _fit(pdf, f"{team}（{row['team_no']}）", 30, 66, width - 60, 20, 26)
+    fit(pdf, f"{team}（{row['team_no']}）", 30, 66, width - 60, 20, 26)
     if players:
-        _fit(pdf, players, 30, 87, width - 60, 12, 22)
+        fit(pdf, players, 30, 87, width - 60, 12, 22)
     if row.get("affiliation"):
-        _fit(pdf, str(row["affiliation"]), 30, 100, width - 60, 10, 16)
-    _fit(pdf, f"在“{event_name}”中荣获", 30, 112, width - 60, 20, 18)
+        fit(pdf, str(row["affiliation"]), 30, 100, width - 60, 10, 16)
+    fit(pdf, f"在“{event_name}”中荣获", 30, 112, width - 60, 20, 18)
     pdf.set_text_color(*GOLD)
-    _fit(pdf, str(row["award"]), 30, 134, width - 60, 22, 44)
+    fit(pdf, str(row["award"]), 30, 134, width - 60, 22, 44)
     pdf.set_text_color(*INK)
     closing = "特发此证，以资鼓励。" if shared else f"第 {row['rank']} 名，特发此证，以资鼓励。"
-    _fit(pdf, closing, 30, 158, width - 60, 10, 16)
+    fit(pdf, closing, 30, 158, width - 60, 10, 16)
     if organizer:  # the signature block, bottom right, where the seal is stamped over it
-        _fit(pdf, organizer, width - 150, height - 42, 120, 12, 16)
+        fit(pdf, organizer, width - 150, height - 42, 120, 12, 16)
     pdf.set_font("cjk", size=16)
     pdf.set_xy(width - 130, height - 30)
     pdf.cell(100, 10, date, align="R")

@@ -37,6 +37,25 @@ class RawSheet:
     header_row: int
     written: dict[str, str]
     frame: pl.DataFrame
+    ignored: list[str] = field(default_factory=list)  # header cells no column is read from
+    unfilled: list[str] = field(default_factory=list)  # tables whose result is not filled in
+
+    def notes(self) -> list[str]:
+        """What the organizer should know of this sheet before trusting it: the columns
+        not read, and a registration without any player's name."""
+        where = f"{self.sheet}: " if self.sheet else ""
+        said = []
+        if self.ignored:
+            said.append(f"{where}未读取的列 columns not read: {'、'.join(self.ignored)}")
+        if self.unfilled:
+            tables = "、".join(self.unfilled[:30]) + ("…" if len(self.unfilled) > 30 else "")
+            said.append(f"{where}第 {tables} 桌未填，已跳过 tables not filled in, skipped: "
+                        f"{', '.join(self.unfilled[:30])}")
+        if self.kind == "entries" and not any(c.startswith("player") for c in self.written):
+            said.append(f"{where}报名表没有队员姓名列（队员1、选手一、姓名1…），对阵表与证书上将没有"
+                        "队员姓名 the registration has no player column: pairings and "
+                        "certificates will show no players")
+        return said
 
 
 @dataclass
@@ -44,6 +63,10 @@ class FileRead:
     file: str
     sheets: list[RawSheet] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+
+    def notes(self) -> list[str]:
+        """The sheets skipped, then each sheet's notes (columns not read, no players)."""
+        return self.skipped + [note for sheet in self.sheets for note in sheet.notes()]
 
 
 def _file_problem(file: str, message: str, sheet: str = "") -> SheetErrors:
@@ -133,10 +156,24 @@ def _is_blank(cells: list[object]) -> bool:
 
 EXAMPLE = "示例"  # a template's example row begins so: it shows how to fill in, and is skipped
 
+# A pre-filled score sheet's row whose result cells are all empty is a table not reported
+# yet: skipped and named, never an error (a row half filled in still is one).
+RESULT_CELLS = {
+    "results": ("ew_level", "ns_level", "forfeit", "first_to_level", "last_deal_side"),
+    "results_sides": ("level_a", "level_b", "result_a", "result_b"),
+    "results_by_team": ("own_level", "opponent_level", "result"),
+}
+# sheets paisai writes beside a form for people to read (a score sheet's 填写说明)
+NOTES_SHEETS = {"填写说明", "说明", "instructions"}
+
 
 def _is_example(cells: list[object]) -> bool:
     first = next((_cell_text(c) for c in cells if _cell_text(c)), "")
     return first.startswith(EXAMPLE)
+
+
+def _blank(cells: list[object], position: int) -> bool:
+    return position >= len(cells) or not _cell_text(cells[position])
 
 
 def _column(data_rows: list[list[object]], position: int) -> pl.Series:
@@ -157,6 +194,17 @@ def _to_sheet(
     kept = [offset for offset, cells in enumerate(data_rows)
             if not _is_blank(cells) and not _is_example(cells)]
     data_rows = [data_rows[offset] for offset in kept]
+    unfilled: list[str] = []
+    result_cells = [found.positions[c] for c in RESULT_CELLS.get(found.kind, ())
+                    if c in found.positions]
+    if result_cells:
+        label = found.positions.get("table")
+        filled = [not all(_blank(r, p) for p in result_cells) for r in data_rows]
+        unfilled = [_cell_text(r[label]) if label is not None and label < len(r)
+                    and _cell_text(r[label]) else f"#{index + 2 + offset}"
+                    for r, offset, keep in zip(data_rows, kept, filled, strict=True) if not keep]
+        kept = [offset for offset, keep in zip(kept, filled, strict=True) if keep]
+        data_rows = [r for r, keep in zip(data_rows, filled, strict=True) if keep]
     codes = list(found.positions)
     frame = pl.DataFrame(
         {**{code: _column(data_rows, found.positions[code]) for code in codes},
@@ -194,11 +242,17 @@ def _to_sheet(
         for code, places in found.duplicates.items()
     ]
     if frame.is_empty() and not found_problems:
-        found_problems.append(Problem(file, sheet, index + 1, "", "",
-                                      "只有表头，没有数据行 only a header row, no data"))
+        found_problems.append(Problem(
+            file, sheet, index + 1, "", "",
+            "还没有填写任何一桌的成绩 no table's result is filled in yet" if unfilled
+            else "只有表头，没有数据行 only a header row, no data"))
     if found_problems:
         raise SheetErrors(found_problems)
-    return RawSheet(file, sheet, found.kind, index + 1, found.written, frame)
+    used = set(found.positions.values()) | {p for ps in found.duplicates.values() for p in ps}
+    ignored = [text for position, cell in enumerate(rows[index])
+               if position not in used and (text := _cell_text(cell))]
+    return RawSheet(file, sheet, found.kind, index + 1, found.written, frame, ignored,
+                    unfilled)
 
 
 def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
@@ -265,6 +319,8 @@ def read_excel(path: Path, data: bytes, kind: str | None) -> FileRead:
             result.skipped.append(f"{name}: 隐藏的工作表，已忽略 hidden sheet ignored")
             continue
         located = _find_header(rows, kind)
+        if located is None and name.strip().lower() in NOTES_SHEETS:
+            continue  # instructions beside the form: nothing to read, nothing to say
         if located is None:
             result.skipped.append(f"{name}: 不是成绩或报名表，已跳过 not a score sheet, skipped")
             unrecognised = unrecognised or rows[: MAX_TITLE_ROWS + 1]
