@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 UV := $(VENV)/bin/uv
-DB ?= data/paisai.duckdb
+# the demo day has a file of its own: a first real event (paisai's default database,
+# data/paisai.duckdb) starts clean, with no invented players in its history
+DB ?= data/demo.duckdb
 HOST ?= 127.0.0.1
 PORT ?= 8501
 
@@ -38,6 +40,7 @@ demo: install
 # before showing the dashboard beyond this machine (HOST=0.0.0.0).
 run: install demo
 	@echo "控制台 console: http://$(HOST):$(PORT)/admin · 密码 password: $${PAISAI_ADMIN_PASSWORD:-demo}"
+	@echo "演示数据 demo data: $(DB) · 正式比赛的数据库 real events: data/paisai.duckdb (paisai dashboard)"
 	PAISAI_ADMIN_PASSWORD="$${PAISAI_ADMIN_PASSWORD:-demo}" $(VENV)/bin/paisai dashboard --db $(DB) --host $(HOST) --port $(PORT)
 
 test: install-dev browser-deps

@@ -17,9 +17,13 @@ def rank_progression(frame: pl.DataFrame, title: str) -> go.Figure:
     return fig
 
 
-def level_differences(frame: pl.DataFrame, title: str) -> go.Figure:
+def level_differences(frame: pl.DataFrame, title: str, count_label: str = "桌数") -> go.Figure:
+    """How many tables ended with each level difference, by round (whole-number ticks)."""
     fig = px.histogram(frame.to_pandas(), x="level_diff", color=frame["round"].cast(pl.String)
                        .to_list() if frame.height else None, nbins=14, title=title)
     fig.update_xaxes(dtick=1, title="级差 level difference")
+    tallest = frame.group_by("level_diff").len()["len"].max() if frame.height else 1
+    fig.update_yaxes(title=count_label, tickformat="d", rangemode="tozero",
+                     dtick=max(1, -(-(tallest or 1) // 8)))  # whole tables, at most ~8 ticks
     fig.update_layout(height=320, bargap=0.1, legend_title_text="轮 round")
     return fig

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import math
 import struct
@@ -12,9 +13,13 @@ import streamlit as st
 from pipeline import clockstore, db, events
 
 COLOURS = {"running": "#1f3b63", "paused": "#6b7280", "reminder": "#d97706",
-           "time_up": "#b91c1c", "stopped": "#374151", "not_started": "#6b7280"}
-WORDS = {"running": "", "paused": "暂停 paused", "not_started": "未开始 not started",
-         "stopped": "本轮结束 round over", "time_up": "时间到", "reminder": ""}
+           "time_up": "#b91c1c", "stopped": "#374151", "not_started": "#6b7280",
+           "over": "#166534"}
+WORDS = {"zh": {"running": "", "paused": "暂停", "not_started": "未开始", "stopped": "本轮结束",
+                "time_up": "时间到", "reminder": "", "over": "比赛结束"},
+         "en": {"running": "", "paused": "paused", "not_started": "not started",
+                "stopped": "round over", "time_up": "time is up", "reminder": "",
+                "over": "the event is over"}}
 
 
 def chime_wav(seconds: float = 0.8, frequency: float = 880.0) -> bytes:
@@ -33,16 +38,41 @@ def chime_wav(seconds: float = 0.8, frequency: float = 880.0) -> bytes:
     return out.getvalue()
 
 
-def _html(state: str, remaining: int, round_no: int, message: str, size: int) -> str:
+def _html(state: str, remaining: int, round_no: int, message: str, size: int,
+          language: str = "zh", title: str = "") -> str:
+    """The countdown: the round, the time and the state on one line where they fit, wrapping
+    whole (never a character per line); sizes follow the screen's width."""
     minutes, seconds = divmod(remaining, 60)
-    extra = message if state == "reminder" else WORDS[state]
+    extra = message if state == "reminder" else WORDS[language][state]
+    label = f"第 {round_no} 轮" if language == "zh" else f"Round {round_no}"
+    time_text = "" if state == "over" else f"{minutes:02d}:{seconds:02d}"
+    heading = (f"<div style='font-size:min({size // 3}px,7vw);width:100%;white-space:nowrap;"
+               f"overflow:hidden;text-overflow:ellipsis'>{html.escape(title)}</div>"
+               if title else "")
     return (f"<div data-testid='clock' data-state='{state}' style='background:{COLOURS[state]};"
-            f"color:#fff;border-radius:10px;padding:8px 20px;display:flex;align-items:center;"
-            f"justify-content:space-between;font-weight:700'>"
-            f"<span style='font-size:{size // 2}px'>第 {round_no} 轮</span>"
-            f"<span style='font-size:{size}px;font-variant-numeric:tabular-nums'>"
-            f"{minutes:02d}:{seconds:02d}</span>"
-            f"<span style='font-size:{size // 2}px'>{extra}</span></div>")
+            f"color:#fff;border-radius:10px;padding:8px 20px;display:flex;flex-wrap:wrap;"
+            f"align-items:center;justify-content:space-between;gap:0 24px;font-weight:700'>"
+            f"{heading}"
+            f"<span style='font-size:min({size // 2}px,9vw);white-space:nowrap'>{label}</span>"
+            f"<span style='font-size:min({size}px,26vw);white-space:nowrap;"
+            f"font-variant-numeric:tabular-nums'>{time_text}</span>"
+            f"<span style='font-size:min({size // 2}px,9vw);white-space:nowrap'>"
+            f"{html.escape(extra)}</span></div>")
+
+
+@st.cache_data(ttl=10, show_spinner=False)
+def _event_over(database: str, event_id: str) -> bool:
+    """Every planned round reported (read at most every 10 s, not every second)."""
+    from pathlib import Path
+
+    from pipeline import awards, scoring
+
+    with db.reading(Path(database)) as con:
+        event = events.load(con, event_id)
+        if not event.ruleset.is_swiss or not event.ruleset.rounds:
+            return False
+        return (awards.unfinished(con, event) is None
+                and scoring.latest_round(con, event_id) >= event.ruleset.rounds)
 
 
 def _chime_if_due(event_id: str, state: str, key: str, on: bool) -> None:
@@ -52,15 +82,20 @@ def _chime_if_due(event_id: str, state: str, key: str, on: bool) -> None:
         st.audio(chime_wav(), format="audio/wav", autoplay=True)
 
 
-def header(database, event_id: str, size: int = 56) -> None:
+def header(database, event_id: str, size: int = 56, language: str = "zh",
+           with_name: bool = False) -> None:
     @st.fragment(run_every=1)
     def countdown() -> None:
         with db.reading(database) as con:
             event = events.load(con, event_id)
             status = clockstore.status(con, event)
             on = clockstore.chime(con, event_id)
-        st.html(_html(status.state, status.remaining_seconds, status.round,
-                      event.ruleset.clock["reminder_message"], size))
+        state = status.state
+        if state in ("not_started", "stopped") and _event_over(str(database), event_id):
+            state = "over"  # after the last round: no clock waiting for a round to come
+        st.html(_html(state, status.remaining_seconds, status.round,
+                      event.ruleset.clock["reminder_message"], size, language,
+                      event.name if with_name else ""))
         _chime_if_due(event_id, status.state, f"clock-{event_id}-{size}", on)
 
     countdown()

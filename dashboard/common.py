@@ -18,21 +18,38 @@ PROJECTOR_CSS = """
 <style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
-[data-testid="stStatusWidget"], #MainMenu, footer { display: none !important; }
-.block-container { padding-top: 1rem; max-width: 100% !important; }
-table.paisai td, table.paisai th { font-size: 30px !important; padding: 6px 14px; }
-h1 { font-size: 48px !important; }
+[data-testid="stStatusWidget"], #MainMenu, footer, .not-projector { display: none !important; }
+.block-container { padding-top: .6rem; padding-bottom: 0; max-width: 100% !important; }
+table.paisai td, table.paisai th { font-size: 25px !important; padding: 2px 14px; }
+h1 { font-size: 40px !important; padding: 0 0 .2rem 0 !important; }
+.progress { font-size: 28px !important; }
+.feed { font-size: 24px !important; }
 </style>
 """
 
+# Tables never break a name one character per line: a cell keeps its line and a table wider
+# than the screen scrolls sideways. On a phone the columns beyond the essential ones are
+# left out (class "opt"), and a line says where to see them.
 TABLE_CSS = """
 <style>
+.paisai-wrap { overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }
 table.paisai { border-collapse: collapse; width: 100%; }
 table.paisai th { background: #1f3b63; color: #fff; text-align: center; }
 table.paisai td, table.paisai th { border-bottom: 1px solid #ccd; padding: 4px 10px;
-  font-size: 18px; }
+  font-size: 18px; white-space: nowrap; }
 table.paisai td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.paisai tr:nth-child(even) td { background: #f3f6fb; }
+.progress { font-size: 18px; margin: .2rem 0 .6rem 0; }
+.feed { color: #445; font-size: 16px; }
+.phone-only { display: none; color: #667; font-size: 13px; }
+@media (max-width: 640px) {
+  table.paisai td, table.paisai th { font-size: 15px; padding: 4px 5px; }
+  table.paisai .opt { display: none; }
+  .phone-only { display: block; }
+  .block-container { padding-left: .6rem !important; padding-right: .6rem !important; }
+  h1 { font-size: 1.45rem !important; }
+  h2 { font-size: 1.2rem !important; }
+}
 </style>
 """
 
@@ -99,18 +116,34 @@ def selected_event(swiss: bool | None = None) -> str | None:
     return chosen
 
 
-def html_table(frame: pl.DataFrame, language: str, test_id: str) -> str:
-    """A plain HTML table with every cell escaped (names with HTML stay text)."""
-    head = "".join(f"<th>{html.escape(column(c, language))}</th>" for c in frame.columns)
+def demo_banner(event_id: str | None, language: str) -> None:
+    """Demo events say so on every page: their teams and players are invented."""
+    from pipeline.demo import demo_ids
+
+    if event_id is not None and event_id.split(",")[0] in demo_ids():
+        st.caption(f"【{t('demo_data', language)}】")
+
+
+def html_table(frame: pl.DataFrame, language: str, test_id: str,
+               essential: list[str] | None = None) -> str:
+    """A plain HTML table with every cell escaped (names with HTML stay text), in a box that
+    scrolls sideways when it is wider than the screen. With `essential`, the other columns
+    are left out on a phone (and a line says so)."""
+    optional = [essential is not None and c not in essential for c in frame.columns]
+    head = "".join(f'<th class="{"opt" if o else ""}">{html.escape(column(c, language))}</th>'
+                   for c, o in zip(frame.columns, optional, strict=True))
     numeric = [dtype.is_numeric() for dtype in frame.dtypes]
     body = []
     for row in frame.iter_rows():
         cells = "".join(
-            f'<td class="{"num" if n else ""}">{html.escape("" if v is None else str(v))}</td>'
-            for v, n in zip(row, numeric, strict=True))
+            f'<td class="{"num" if n else ""}{" opt" if o else ""}">'
+            f'{html.escape("" if v is None else str(v))}</td>'
+            for v, n, o in zip(row, numeric, optional, strict=True))
         body.append(f"<tr>{cells}</tr>")
-    return (f'<table class="paisai" data-testid="{test_id}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>")
+    hint = (f'<div class="phone-only">{html.escape(t("more_columns", language))}</div>'
+            if any(optional) else "")
+    return (f'<div class="paisai-wrap"><table class="paisai" data-testid="{test_id}"><thead>'
+            f"<tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{hint}")
 
 
 def page_style() -> None:
@@ -133,6 +166,24 @@ def rotate_if_due(current: str) -> None:
     if slot != current:
         st.switch_page(Path(__file__).parent / "views" / f"{slot}.py",
                        query_params=dict(st.query_params))
+
+
+STAGE_NAMES_EN = {"决赛": "Final", "半决赛": "Semi-finals", "1/4决赛": "Quarter-finals",
+                  "1/8决赛": "Round of 16", "1/16决赛": "Round of 32", "季军赛": "Third place",
+                  "小组赛": "Group stage"}
+
+
+def stage_name(name: str, language: str) -> str:
+    """A stage as the page's language says it (stored names are Chinese: A组, 半决赛 …).
+
+    >>> stage_name("B组", "en"), stage_name("半决赛", "en"), stage_name("半决赛", "zh")
+    ('Group B', 'Semi-finals', '半决赛')
+    """
+    if language != "en":
+        return name
+    if name.endswith("组") and len(name) <= 3:
+        return f"Group {name[:-1]}"
+    return STAGE_NAMES_EN.get(name, name)
 
 
 def bracket_html(knockout: list[dict], names: dict[str, str] | None = None,
@@ -181,6 +232,7 @@ def public_page_event(language: str, swiss: bool | None = None) -> str:
     if event_id is None:
         st.info(t("no_event", language))
         st.stop()
+    demo_banner(event_id, language)
     if projector():
-        clockview.header(database(), event_id)
+        clockview.header(database(), event_id, language=language)
     return event_id

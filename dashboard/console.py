@@ -62,14 +62,41 @@ def undo_last(event_id: str, language: str) -> None:
     if st.button(f"{t('undo', language)}：{found[1]}"):
         try:
             label = undo.undo_last(database(), event_id)
-            st.success(f"{t('undone', language)}：{label}")
         except PaisaiError as exc:
             st.error(str(exc))
+            return
+        _republish(event_id, language)
+        done(f"{t('undone', language)}：{label}")
 
 
-def round_status(event_id: str, language: str) -> None:
-    """The console opens on the current round: where it stands and what comes next."""
+def done(message: str) -> None:
+    """An action is stored: say so at the top of the page and draw the page again, so the
+    status, the lists and the undo offer all show the new state at once."""
+    st.session_state["flash"] = message
+    st.session_state.pop("phase", None)  # the page opens on where the next step is
+    st.rerun()
+
+
+def flash() -> None:
+    message = st.session_state.pop("flash", None)
+    if message:
+        st.success(message)
+
+
+# the console's phase that holds each next step
+PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
+                 "pair_next": "pairing", "done": "after"}
+
+
+def round_status(event_id: str, language: str) -> str:
+    """The console opens on the current round: where it stands and what comes next, and
+    what waits for the organizer (disagreeing self-reports, a suspension) in a banner.
+    Returns the phase of the console that holds the next step."""
     status = queries.round_status(database(), event_id)
+    disagreeing = _disagreeing_tables(event_id)
+    if disagreeing:
+        st.error(t("disagreements", language, n=len(disagreeing)) + "：" +
+                 "、".join(f"{t('table', language)} {n}" for n in disagreeing))
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")
     cols[1].metric(t("reported_short", language), f"{status.reported}/{status.expected}")
@@ -82,39 +109,63 @@ def round_status(event_id: str, language: str) -> None:
                    f"：{listed}")
     if status.suspended:
         st.warning(status.suspended)
-    st.success(f"{t('next_step', language)}：{NEXT_STEP[status.next_step][1]}")
+    st.info(f"{t('next_step', language)}：{NEXT_STEP[status.next_step][1]}")
+    return PHASE_OF_STEP[status.next_step]
 
 
-def create_event(language: str) -> None:
-    with st.expander(t("create_event", language)), st.form("create_event"):
-        event_id = st.text_input("ID (a-z 0-9 -)")
+@st.cache_data
+def _presets() -> dict[str, str]:
+    from pipeline.ruleset import load_preset
+
+    return {name: load_preset(name).description for name in preset_names()}
+
+
+def create_event(language: str, expanded: bool = False) -> None:
+    """A new event: the ruleset chosen by its description, today's date, and an id made from
+    the name when none is given (a Chinese name gives e-YYYYMMDD)."""
+    import datetime as dt
+
+    presets = _presets()
+    with st.expander(t("create_event", language), expanded=expanded), st.form("create_event"):
         name = st.text_input("名称 Name")
-        preset = st.selectbox("规则 Ruleset", preset_names(), placeholder=t("choose", language))
-        date = st.date_input("日期 Date", value=None)
+        preset = st.selectbox("规则 Ruleset", list(presets), placeholder=t("choose", language),
+                              format_func=lambda p: f"{p} — {presets[p][:60]}…")
+        st.caption(presets[preset] if preset else "")
+        date = st.date_input("日期 Date", value=dt.date.today())
+        event_id = st.text_input(t("event_id_hint", language))
         if st.form_submit_button(t("create_event", language)):
             try:
                 with db.writing(database()) as con:
-                    events.create(con, event_id.strip(), name, preset,
+                    chosen = event_id.strip() or events.propose_id(con, name, date)
+                    events.create(con, chosen, name, preset,
                                   date.isoformat() if date else None)
-                st.success(f"{event_id} ✓")
             except PaisaiError as exc:
                 st.error(str(exc))
+                return
+            st.query_params["event"] = chosen
+            done(t("event_created", language, id=chosen))
 
 
-def upload(event_id: str, language: str) -> None:
-    st.subheader(t("upload", language))
+def upload(event_id: str, language: str, entries: bool) -> None:
+    """Upload sheets: the registration before the event (`entries`), score sheets and
+    penalties during it. Each file is previewed — its first rows with every column named as
+    it will be stored, the columns not read, the tables not filled in — and stored only on
+    confirmation; a registration without any player column must be confirmed as such."""
+    st.subheader(t("upload_entries" if entries else "upload_round", language))
+    key = "entries" if entries else "round"
     files = st.file_uploader("CSV / Excel", type=["csv", "xlsx", "xls", "txt"],
-                             accept_multiple_files=True, key="uploads")
+                             accept_multiple_files=True, key=f"uploads-{key}")
     if not files:
         return
-    ready = []
+    ready, needs_players = [], False
     for file in files:
         st.markdown(f"**{file.name}**")
         data = b""
         try:
             refuse_oversized(file.name, file.size)  # the limit, before any reading
             data = file.getvalue()
-            report = preview_file(database(), event_id, file.name, data)
+            report = preview_file(database(), event_id, file.name, data,
+                                  "entries" if entries else None)
         except SheetErrors as errors:
             _problems(errors)
             if data:  # not an oversized file: that one was never read
@@ -127,54 +178,76 @@ def upload(event_id: str, language: str) -> None:
             st.error(f"{file.name}: {type(exc).__name__}: {exc}")
             continue
         for line in report.skipped:
-            st.caption(line)
-        st.html(html_table(pl.DataFrame([s.__dict__ for s in report.stored]), lang(),
-                           "preview"))
+            (st.warning if "没有队员" in line else st.caption)(line)
+            needs_players = needs_players or "没有队员" in line
+        from pipeline.sheets.headers import KIND_NAMES
+
+        st.html(html_table(pl.DataFrame(
+            [{**s.__dict__, "kind": KIND_NAMES.get(s.kind, s.kind)} for s in report.stored]),
+            lang(), "preview"))
+        for sheet, sample in report.samples:
+            st.caption(f"{sheet} · {t('preview_rows', language)}")
+            st.html(html_table(sample, lang(), "preview-rows"))
         ready.append((file.name, data))
-    if ready and st.button(t("confirm", language), type="primary"):
+    if needs_players and not st.checkbox(t("no_players_confirm", language),
+                                         key=f"no-players-{key}"):
+        return
+    if ready and st.button(t("confirm", language), type="primary", key=f"confirm-{key}"):
+        stored = []
         for name, data in ready:
             try:
                 with undo.undoable(database(), event_id, f"上传 upload {name}"):
                     ingest_file(database(), event_id, Path(name), source="dashboard",
                                 data=data)
-                st.success(f"{t('stored', language)}: {name}")
+                stored.append(name)
             except SheetErrors as errors:
                 _problems(errors)
-        digest = hashlib.sha256(b"".join(d for _, d in ready)).hexdigest()[:8]
-        st.session_state["last_upload"] = digest
         _republish(event_id, language)
+        if stored:
+            done(f"{t('stored', language)}: {', '.join(stored)}")
 
 
 def enter_table(event_id: str, language: str) -> None:
+    """One table typed in: the teams at the chosen table shown, the levels from lists. A
+    first entry needs no reason; a correction does (the audit). The confirmation names
+    the table, the teams and the result, and the form starts empty again."""
     st.subheader(t("enter_table", language))
     round_no, pairs = queries.current_pairings(database(), event_id)
     levels = [format_level(v) for v in range(2, 16)]
-    with st.form("enter_table"):
+    cols = st.columns(2)
+    chosen_round = int(cols[0].number_input(t("round", language), min_value=1,
+                                            value=round_no or 1, key="entry-round"))
+    table = int(cols[1].number_input(t("table", language), min_value=1, value=1,
+                                     key="entry-table"))
+    seated = _seated(event_id, chosen_round, table)
+    known = seated is not None
+    if known:
+        st.info(t("seated", language, ew=seated[0], ns=seated[1]))
+    else:
+        st.warning(t("not_paired_table", language, r=chosen_round, t=table))
+    previous = _stored_result(event_id, chosen_round, table)
+    with st.form("enter_table", clear_on_submit=True):
         cols = st.columns(3)
-        chosen_round = cols[0].number_input(t("round", language), min_value=1,
-                                            value=round_no or 1)
-        table = cols[1].number_input(t("table", language), min_value=1, value=1)
+        # levels start empty: a careless save never records a result nobody chose
+        ew = cols[0].selectbox(f"东西级数 EW level {seated[0] if known else ''}", levels,
+                               index=None, placeholder=t("choose", language))
+        ns = cols[1].selectbox(f"南北级数 NS level {seated[1] if known else ''}", levels,
+                               index=None, placeholder=t("choose", language))
         forfeit = cols[2].selectbox("弃权 Forfeit", ["", "东西", "南北"],
                                     placeholder=t("choose", language))
-        cols = st.columns(2)
-        # levels start empty: a careless save never records a result nobody chose
-        ew = cols[0].selectbox("东西级数 EW level", levels, index=None,
-                               placeholder=t("choose", language))
-        ns = cols[1].selectbox("南北级数 NS level", levels, index=None,
-                               placeholder=t("choose", language))
         ew_team = ns_team = ""
-        if not pairs.is_empty() and chosen_round != round_no:
-            st.caption("未编排的轮次需要队号 an unpaired round needs the teams")
-        cols = st.columns(2)
-        ew_team = cols[0].text_input("东西队号 EW team（已编排可不填）")
-        ns_team = cols[1].text_input("南北队号 NS team")
-        reason = st.text_input(t("reason", language))
+        if not known:
+            cols = st.columns(2)
+            ew_team = cols[0].text_input("东西队号 EW team")
+            ns_team = cols[1].text_input("南北队号 NS team")
+        reason = st.text_input(t("reason_correction", language) if previous else
+                               t("reason", language) + "（可不填 optional）")
         if st.form_submit_button(t("save", language)):
-            if not reason.strip():
-                st.error(t("reason", language))
-                return
             if not forfeit and (ew is None or ns is None):
-                st.error("请选择两方级数 choose both levels")
+                st.error(t("choose_levels", language))
+                return
+            if previous and not reason.strip():
+                st.error(t("reason_correction", language))
                 return
             row = {"round": chosen_round, "table": table, "ew_team": ew_team,
                    "ns_team": ns_team, "ew_level": "" if forfeit else ew,
@@ -184,37 +257,88 @@ def enter_table(event_id: str, language: str) -> None:
                                    f"录入 entry: {t('round', language)} {chosen_round} "
                                    f"{t('table', language)} {table}"):
                     report = ingest_rows(database(), event_id, "results", [row],
-                                         source="控制台 console", reason=reason.strip())
-                s = report.stored[0]
-                st.success(f"✓ new {s.new} · replaced {s.replaced} · unchanged {s.unchanged}")
+                                         source="控制台 console",
+                                         reason=reason.strip() or "控制台录入 console entry")
             except SheetErrors as errors:
                 _problems(errors)
+                return
             except PaisaiError as exc:
                 st.error(str(exc))
+                return
+            s = report.stored[0]
+            teams = seated or (ew_team.strip().upper(), ns_team.strip().upper())
+            words = "unchanged_entry" if not (s.new or s.replaced) else (
+                "corrected" if s.replaced else "entered")
+            _republish(event_id, language)
+            done(t(words, language, r=chosen_round, t=table, ew=teams[0], ns=teams[1],
+                   ewl="弃权 forfeit" if forfeit == "东西" else ew or "",
+                   nsl="弃权 forfeit" if forfeit == "南北" else ns or ""))
+
+
+def _seated(event_id: str, round_no: int, table: int) -> tuple[str, str] | None:
+    with db.reading(database()) as con:
+        found = db.rows(con, "select ew_team, ns_team from pairings where event_id = ? and "
+                             "round = ? and table_no = ?", [event_id, round_no, table])
+    return found[0] if found else None
+
+
+def _stored_result(event_id: str, round_no: int, table: int) -> bool:
+    with db.reading(database()) as con:
+        return bool(db.scalar(con, "select count(*) from results where event_id = ? and "
+                                   "round = ? and table_no = ?", [event_id, round_no, table]))
+
+
+def _disagreeing_tables(event_id: str) -> list[int]:
+    """Tables whose two sides sent different results (waiting for the organizer)."""
+    waiting = selfreport.pending(database(), event_id)
+    sides = waiting.filter(pl.col("side").is_not_null()).group_by("table_no").agg(
+        pl.struct("ew_level", "ns_level").n_unique().alias("results"))
+    return sorted(sides.filter(pl.col("results") > 1)["table_no"].to_list())
 
 
 def pair_next(event_id: str, language: str) -> None:
+    """Pair the next round in two steps: a preview (what the pairing would be, and any two
+    teams of one unit it puts together), then storing it."""
     st.subheader(t("pair_next", language))
-    cols = st.columns(3)
+    cols = st.columns(4)
     seed = cols[0].number_input("抽签种子 seed", min_value=0, value=None,
                                 placeholder=t("seed_empty", language))
     force = cols[1].checkbox(t("force", language))
-    if cols[2].button(t("pair_next", language)):
+    apart = cols[2].checkbox(t("separate_units", language), value=True)
+    seed = int(seed) if seed is not None else None
+    if cols[3].button(t("preview_pairing", language)):
+        try:
+            with db.trial(database()) as con:  # rolled back: a look, not a change
+                event = events.load(con, event_id)
+                round_no, pairing, used = rounds.pair(con, event, None, seed, force, apart)
+                same = rounds.same_unit_tables(con, event_id, round_no)
+                shown = rounds.pairings(con, event_id, round_no).select(
+                    "table", "ew_team", "ew_name", "ns_team", "ns_name")
+            st.session_state["pairing_preview"] = (round_no, used, same, shown)
+        except PaisaiError as exc:
+            st.error(str(exc))
+    preview = st.session_state.get("pairing_preview")
+    if not preview:
+        return
+    round_no, used, same, shown = preview
+    st.markdown(f"**{t('round', language)} {round_no}**")
+    for table, ew, ns, unit in same:
+        st.warning(t("same_unit", language, t=table, ew=ew, ns=ns, unit=unit))
+    st.html(html_table(shown, language, "pairing-preview"))
+    if st.button(t("store_pairing", language), type="primary"):
         try:
             with db.writing(database()) as con:
                 event = events.load(con, event_id)
-                round_no, pairing, used = rounds.pair(con, event, None,
-                                                      int(seed) if seed is not None else None,
-                                                      force)
-            st.success(f"{t('round', language)} {round_no} ✓")
-            if used is not None:
-                st.markdown(f"<div style='font-size:64px;font-weight:700'>抽签种子 {used}</div>",
-                            unsafe_allow_html=True)
-            for a, b in pairing.rematches:
-                st.warning(f"{a}–{b} 再次相遇 rematch")
-            _republish(event_id, language)
+                round_no, pairing, used = rounds.pair(con, event, None, used if used is not None
+                                                      else seed, force, apart)
         except PaisaiError as exc:
             st.error(str(exc))
+            return
+        del st.session_state["pairing_preview"]
+        _republish(event_id, language)
+        note = f" · 抽签种子 seed {used}" if used is not None else ""
+        rematches = "".join(f" · {a}–{b} 再次相遇 rematch" for a, b in pairing.rematches)
+        done(t("paired", language, r=round_no) + note + rematches)
 
 
 def _republish(event_id: str, language: str) -> None:
@@ -230,43 +354,104 @@ def _republish(event_id: str, language: str) -> None:
         st.caption(f"{t('site_updated', language)}: {len(changed)}")
 
 
+def _version(event_id: str) -> tuple:
+    """What the event's files are made from: a new value whenever results, pairings or
+    teams change (the files are made again only then, not on every click)."""
+    with db.reading(database()) as con:
+        return tuple(db.rows(con, """
+            select (select count(*) from results where event_id = $e),
+                   (select max(updated_at)::varchar from results where event_id = $e),
+                   (select count(*) from pairings where event_id = $e),
+                   (select max(round) from pairings where event_id = $e),
+                   (select count(*) from teams where event_id = $e),
+                   (select count(*) from result_audit where event_id = $e)""",
+                         {"e": event_id})[0])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, str, bytes]]:
+    """The current round's printouts: (label, file name, bytes)."""
+    from pipeline.publish import target
+
+    with db.reading(Path(path)) as con:
+        event = events.load(con, event_id)
+        latest = rounds.latest_paired_round(con, event_id)
+        pairs = rounds.pairings(con, event_id, latest) if latest else None
+    if pairs is None:
+        return []
+    folder = Path(tempfile.mkdtemp(prefix="paisai-"))
+    title = f"{event.name} 第 {latest} 轮"
+    site = target(Path(path), event_id)
+    site_url = site[1] if site else None  # phones go to the static site
+    stem = f"{event_id}-第{latest}轮"
+    export_pairings(pairs, title + "对阵表", folder / "p.xlsx", site_url)
+    export_pairings(pairs, title + "对阵表", folder / "p.html", site_url)
+    export_scoresheet(pairs, title + "成绩登记表", folder / "s.xlsx")
+    return [("对阵表 pairings.xlsx", f"{stem}-对阵表.xlsx", (folder / "p.xlsx").read_bytes()),
+            ("对阵表 pairings.html", f"{stem}-对阵表.html", (folder / "p.html").read_bytes()),
+            ("成绩登记表 score sheet", f"{stem}-成绩登记表.xlsx", (folder / "s.xlsx").read_bytes())]
+
+
+def round_downloads(event_id: str, language: str) -> None:
+    """The round's pairings, score sheet and table cards, named by event and round."""
+    st.subheader(t("downloads", language))
+    files = _round_files(str(database()), event_id, _version(event_id))
+    if not files:
+        st.caption(t("no_pairing", language))
+        return
+    cols = st.columns(len(files))
+    for col, (label, name, data) in zip(cols, files, strict=True):
+        col.download_button(label, data, file_name=name, key=f"dl-{name}")
+    table_cards(event_id, language)
+
+
+def table_cards(event_id: str, language: str) -> None:
+    from pipeline.export.cards import write_cards
+
+    round_no, _ = queries.current_pairings(database(), event_id)
+    if round_no is None:
+        return
+    st.markdown(f"**{t('table_cards', language)}**")
+    with st.container(border=True):
+        base = base_url_input(language, "cards-base")
+        if st.button(t("make_cards", language), key="make-cards"):
+            with db.reading(database()) as con:
+                event = events.load(con, event_id)
+            path = Path(tempfile.mkdtemp(prefix="paisai-")) / "cards.pdf"
+            try:
+                pages = write_cards(selfreport.table_cards(database(), event_id, round_no, base),
+                                    event.name, round_no, path)
+            except UsageError as exc:
+                st.error(str(exc))
+                return
+            st.download_button(f"{t('table_cards', language)}（{pages} 页）", path.read_bytes(),
+                               file_name=f"{event_id}-第{round_no}轮-桌牌.pdf",
+                               mime="application/pdf", key="cards-pdf")
+
+
 def downloads(event_id: str, language: str) -> None:
+    """After the event: the ranking, the prize list, certificates, the ranking picture."""
     st.subheader(t("downloads", language))
     folder = Path(tempfile.mkdtemp(prefix="paisai-"))
     with db.reading(database()) as con:
         event = events.load(con, event_id)
-        latest = rounds.latest_paired_round(con, event_id)
-        ranking = scoring.standings(con, event).select(scoring.STANDINGS_COLUMNS) \
-            if event.ruleset.is_swiss else None
+        ranking = scoring.standings(con, event).select(scoring.STANDINGS_COLUMNS)
+        after = scoring.latest_round(con, event_id)
         try:
             prizes, not_final = award_list(con, event), unfinished(con, event)
         except UsageError as exc:  # a Tractor event before its final
             prizes, not_final = None, str(exc)
-        pairs = rounds.pairings(con, event_id, latest) if latest else None
     files = []
-    if ranking is not None:
-        export_frame(ranking, f"{event.name} 排名", "排名", folder / "standings.xlsx")
-        files.append(("排名 standings.xlsx", folder / "standings.xlsx"))
+    export_frame(ranking, f"{event.name} 排名", "排名", folder / "standings.xlsx")
+    files.append(("排名 standings.xlsx", folder / "standings.xlsx", f"{event_id}-排名.xlsx"))
     if prizes is not None:
         export_frame(prizes, f"{event.name} 获奖名单", "获奖名单", folder / "awards.xlsx")
-        files.append(("获奖 awards.xlsx", folder / "awards.xlsx"))
-    if pairs is not None:
-        from pipeline.publish import target
-
-        title = f"{event.name} 第 {latest} 轮"
-        site = target(database(), event_id)
-        site_url = site[1] if site else None  # phones go to the static site
-        export_pairings(pairs, title + "对阵表", folder / "pairings.xlsx", site_url)
-        export_pairings(pairs, title + "对阵表", folder / "pairings.html", site_url)
-        export_scoresheet(pairs, title + "成绩登记表", folder / "scoresheet.xlsx")
-        files += [("对阵表 pairings.xlsx", folder / "pairings.xlsx"),
-                  ("对阵表 pairings.html", folder / "pairings.html"),
-                  ("成绩登记表 scoresheet.xlsx", folder / "scoresheet.xlsx")]
-    if files:
-        cols = st.columns(len(files))
-        for col, (label, path) in zip(cols, files, strict=True):
-            col.download_button(label, path.read_bytes(), file_name=path.name)
+        files.append(("获奖 awards.xlsx", folder / "awards.xlsx", f"{event_id}-获奖名单.xlsx"))
+    cols = st.columns(len(files))
+    for col, (label, path, name) in zip(cols, files, strict=True):
+        col.download_button(label, path.read_bytes(), file_name=name, key=f"dl-{name}")
     certificates(event, prizes, not_final, folder, language)
+    ranking_picture(event, ranking, after, folder, language)
     from pipeline.export.template import KINDS, export_template
 
     with st.expander(t("templates", language)):
@@ -276,6 +461,29 @@ def downloads(event_id: str, language: str) -> None:
             export_template(kind, event.name, path)
             cols[index % 4].download_button(kind, path.read_bytes(), file_name=path.name,
                                             key=f"template-{kind}")
+
+
+def ranking_picture(event, ranking: pl.DataFrame, after: int, folder: Path,
+                    language: str) -> None:
+    """A phone-sized picture of the ranking, for the event's WeChat group."""
+    from pipeline.export.picture import write_picture
+
+    st.markdown(f"**{t('ranking_picture', language)}**")
+    with st.container(border=True):
+        top = st.number_input(t("top_n", language), min_value=0, value=16, key="picture-top")
+        if st.button(t("make_picture", language), key="make-picture"):
+            path = folder / "ranking.png"
+            subtitle = (f"第 {after} 轮后排名 · ranking after round {after}"
+                        if event.ruleset.is_swiss else "名次 · places")
+            try:
+                write_picture(ranking, event.name, subtitle, path, int(top) or None)
+            except UsageError as exc:
+                st.error(str(exc))
+                return
+            st.image(path.read_bytes(), width=360)
+            st.download_button(t("ranking_picture", language), path.read_bytes(),
+                               file_name=f"{event.event_id}-排名.png", mime="image/png",
+                               key="picture-png")
 
 
 def certificates(event, prizes, not_final: str | None, folder: Path, language: str) -> None:
@@ -301,35 +509,39 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
 
 
 def self_report(event_id: str, language: str) -> None:
+    """Each table's two QR codes (one a side) as images, the links clickable; a warning when
+    the address is one only this computer opens, with its LAN address offered; the reports
+    waiting, disagreements first."""
     st.subheader(t("self_report", language))
     round_no, _ = queries.current_pairings(database(), event_id)
     if round_no is None:
         st.info(t("no_pairing", language))
         return
-    base = st.text_input(t("base_url", language), value=_default_base())
+    base = base_url_input(language, "self-report-base")
     table = selfreport.links(database(), event_id, round_no, base)
-    with st.expander(f"{t('round', language)} {round_no}: {table.height} QR"):
+    # a toggle, not an expander: its state is the server's, so a redraw never folds it away
+    if st.toggle(f"{t('round', language)} {round_no}: {table.height} × 2 QR", key="show-qr"):
         st.caption(t("side_links", language))
         for row in table.iter_rows(named=True):
             cols = st.columns([1, 1, 3])
-            cols[0].html(segno.make(row["ew_url"]).svg_inline(scale=3))
-            cols[1].html(segno.make(row["ns_url"]).svg_inline(scale=3))
-            cols[2].markdown(f"**{row['table']}** · 东西 {row['ew_team']} – 南北 "
-                             f"{row['ns_team']}  \n`{row['ew_url']}`  \n`{row['ns_url']}`  \n"
-                             f"{t('table_link', language)}: `{row['url']}`")
+            cols[0].image(_qr_png(row["ew_url"]), caption=f"东西 {row['ew_team']}", width=150)
+            cols[1].image(_qr_png(row["ns_url"]), caption=f"南北 {row['ns_team']}", width=150)
+            cols[2].markdown(f"**{t('table', language)} {row['table']}** · 东西 "
+                             f"{row['ew_team']} – 南北 {row['ns_team']}  \n"
+                             f"[东西 EW]({row['ew_url']}) · [南北 NS]({row['ns_url']}) · "
+                             f"[{t('table_link', language)}]({row['url']})")
     waiting = selfreport.pending(database(), event_id)
     st.markdown(f"**{t('pending', language)}: {waiting.height}**")
     sides = {"ew": "东西报 EW", "ns": "南北报 NS", None: "桌报 table"}
-    by_side: dict[int, set] = {}
-    for row in waiting.filter(waiting["side"].is_not_null()).iter_rows(named=True):
-        by_side.setdefault(row["table_no"], set()).add((row["ew_level"], row["ns_level"]))
-    for row in waiting.iter_rows(named=True):
+    disagreeing = set(_disagreeing_tables(event_id))
+    ordered = waiting.with_columns(pl.col("table_no").is_in(sorted(disagreeing)).alias("d")) \
+        .sort("d", "table_no", descending=[True, False])
+    for row in ordered.iter_rows(named=True):
         cols = st.columns([4, 1, 1])
-        differ = len(by_side.get(row["table_no"], ())) > 1  # both sides sent, not alike
         cols[0].write(f"{t('round', language)} {row['round']} · {t('table', language)} "
                       f"{row['table_no']} · {sides[row['side']]}: {row['ew_level']} – "
                       f"{row['ns_level']}" + (f" ⚠ {t('sides_disagree', language)}"
-                                              if differ else ""))
+                                              if row["table_no"] in disagreeing else ""))
         for col, accept, key in ((cols[1], True, "accept"), (cols[2], False, "reject")):
             if col.button(t(key, language), key=f"{key}-{row['report_id']}"):
                 try:
@@ -337,11 +549,22 @@ def self_report(event_id: str, language: str) -> None:
                                        f"桌报 report #{row['report_id']} "
                                        f"{'accepted' if accept else 'rejected'}"):
                         selfreport.decide(database(), event_id, row["report_id"], accept)
-                    st.rerun()
                 except SheetErrors as errors:
                     _problems(errors)
+                    return
                 except PaisaiError as exc:
                     st.error(str(exc))
+                    return
+                _republish(event_id, language)
+                done(f"{t('table', language)} {row['table_no']}: {t(key, language)} ✓")
+
+
+def _qr_png(url: str) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=4, border=2)
+    return out.getvalue()
 
 
 def _default_base() -> str:
@@ -350,6 +573,24 @@ def _default_base() -> str:
     except Exception:  # outside a browser session (AppTest)
         host = "127.0.0.1:8501"
     return f"http://{host}"
+
+
+def base_url_input(language: str, key: str) -> str:
+    """The address phones open (for QR codes): the browser's own by default; a loopback
+    address is refused in words, with this computer's LAN address offered."""
+    from pipeline.serve import is_loopback, lan_addresses
+
+    default = _default_base()
+    if is_loopback(default):
+        port = default.rsplit(":", 1)[-1] if default.count(":") > 1 else "8501"
+        lan = [f"http://{a}:{port}" for a in lan_addresses()]
+        default = lan[0] if lan else default
+    base = st.text_input(t("base_url", language), value=default, key=key)
+    if is_loopback(base):
+        lan = lan_addresses()
+        st.warning(t("loopback", language) + (f"（{t('lan_address', language)}: "
+                                              f"{', '.join(lan)}）" if lan else ""))
+    return base
 
 
 def clock(event_id: str, language: str) -> None:

@@ -34,6 +34,25 @@ class Event:
     event_date: dt.date | None
 
 
+def propose_id(con: duckdb.DuckDBPyConnection, name: str, date: dt.date | None = None) -> str:
+    """An event id made from the name's Latin letters and digits, else from the date
+    (`e-20261201`), unused so far (`-2`, `-3` … added).
+
+    >>> import duckdb as d
+    >>> c = d.connect(); c.execute("create table events (event_id varchar)") and None
+    >>> propose_id(c, "Suzhou Open 2025"), propose_id(c, "苏州春茗会", dt.date(2026, 5, 3))
+    ('suzhou-open-2025', 'e-20260503')
+    """
+    latin = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40].strip("-")
+    base = latin if len(latin) >= 3 else f"e-{(date or dt.date.today()):%Y%m%d}"
+    taken = {e for e, in db.rows(con, "select event_id from events")}
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
 def create(
     con: duckdb.DuckDBPyConnection, event_id: str, name: str, ruleset: str, date: str | None
 ) -> Event:

@@ -58,6 +58,8 @@ class IngestReport:
     stored: list[Stored] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     already_received: bool = False
+    # a preview's first rows of each sheet, each column named as it will be stored
+    samples: list[tuple[str, pl.DataFrame]] = field(default_factory=list)
 
 
 def max_upload_bytes() -> int:
@@ -199,7 +201,17 @@ def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
     read = read_file(Path(name), kind, data)
     with db.trial(db_file) as con:
         stored = apply(con, event_id, read, name)
-    return IngestReport(name, stored, read.notes())
+    return IngestReport(name, stored, read.notes(), samples=[
+        (sheet.sheet or sheet.file, _sample(sheet)) for sheet in read.sheets])
+
+
+def _sample(sheet, rows: int = 5) -> pl.DataFrame:
+    """The first rows of a sheet, each column headed "as stored ← as written"."""
+    from pipeline.output import HEADERS_ZH
+
+    columns = [c for c in sheet.frame.columns if c in sheet.written]
+    return sheet.frame.head(rows).select(columns).rename(
+        {c: f"{HEADERS_ZH.get(c, c)} ← {sheet.written[c]}" for c in columns})
 
 
 def ingest_rows(

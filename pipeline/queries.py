@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import db, events, rounds, scoring
+from pipeline import awards, db, events, rounds, scoring
 from pipeline.levels import format_level
 
 
@@ -24,6 +24,8 @@ class LiveView:
     updated_at: dt.datetime | None
     standings: pl.DataFrame
     rounds: list[int]
+    over: bool = False  # every planned round reported: the ranking is final
+    latest_results: list[tuple] = ()  # (round, table, EW, EW level, NS, NS level), newest first
 
 
 def event_formats(database: Path) -> dict[str, bool]:
@@ -53,11 +55,19 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
         this = summary.filter(pl.col("round") == after)
         updated = db.scalar(con, "select max(updated_at) from results where event_id = ?",
                             [event_id])
+        newest = db.rows(con, "select round, table_no, ew_team, ew_level, ns_team, ns_level, "
+                              "forfeit from results where event_id = ? order by updated_at "
+                              "desc, round desc, table_no limit 6", [event_id])
+        over = awards.unfinished(con, event) is None and bool(event.ruleset.rounds) \
+            and latest >= event.ruleset.rounds
+    reported = int(this["reported"][0]) if this.height else 0
+    expected = int(this["expected"][0]) if this.height else 0
     return LiveView(
-        event_id, event.name, event.ruleset.name, after,
-        int(this["reported"][0]) if this.height else 0,
-        int(this["expected"][0]) if this.height else 0,
-        updated, table, list(range(1, latest + 1)),
+        event_id, event.name, event.ruleset.name, after, reported, expected,
+        updated, table, list(range(1, latest + 1)), over,
+        [(r, tb, ew, format_level(el) if el else "弃权" if f == "ew" else "",
+          ns, format_level(nl) if nl else "弃权" if f == "ns" else "")
+         for r, tb, ew, el, ns, nl, f in newest],
     )
 
 

@@ -51,9 +51,11 @@ def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
 
 def pair(
     con: duckdb.DuckDBPyConnection, event: Event, round_no: int | None = None,
-    seed: int | None = None, force: bool = False,
+    seed: int | None = None, force: bool = False, separate_affiliations: bool = False,
 ) -> tuple[int, Pairing, int | None]:
-    """Pair round `round_no` (default: the next) and store it. Returns (round, pairing, seed)."""
+    """Pair round `round_no` (default: the next) and store it. Returns (round, pairing, seed).
+    `separate_affiliations` keeps teams of one unit apart in this round where possible (as
+    the ruleset's `avoid_same_affiliation_rounds` does for its first rounds)."""
     event_id = event.event_id
     rules = event.ruleset.pairing
     if not event.ruleset.is_swiss:
@@ -79,7 +81,7 @@ def pair(
     if round_no > 1:
         _require_complete(con, event_id, round_no - 1, force)
     affiliations = None
-    if round_no <= rules["avoid_same_affiliation_rounds"]:
+    if separate_affiliations or round_no <= rules["avoid_same_affiliation_rounds"]:
         affiliations = dict(db.rows(con, "select team_no, affiliation from teams "
                                          "where event_id = ?", [event_id]))
     played, byes, seat_counts = _history(con, event_id, round_no)
@@ -108,6 +110,24 @@ def pair(
     oplog.write_on(con, event_id, "paired", f"round {round_no}"
                    + (f", draw seed {seed}" if seed is not None else ""))
     return round_no, pairing, seed
+
+
+def same_unit_tables(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int
+                     ) -> list[tuple[int, str, str, str]]:
+    """The tables of a round where both teams are of one unit (folded spelling):
+    (table, EW team, NS team, unit)."""
+    from pipeline.history.identity import normalize_name
+
+    found = db.rows(con, """
+        select p.table_no, p.ew_team, p.ns_team, e.affiliation, n.affiliation
+        from pairings p
+        join teams e on e.event_id = p.event_id and e.team_no = p.ew_team
+        join teams n on n.event_id = p.event_id and n.team_no = p.ns_team
+        where p.event_id = ? and p.round = ? and p.table_no is not null
+          and e.affiliation is not null and n.affiliation is not null
+        order by p.table_no""", [event_id, round_no])
+    return [(table, ew, ns, unit) for table, ew, ns, unit, other in found
+            if normalize_name(unit) and normalize_name(unit) == normalize_name(other)]
 
 
 def _require_complete(con, event_id: str, round_no: int, force: bool) -> None:

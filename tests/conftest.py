@@ -57,6 +57,12 @@ def paisai(db_file: Path):
     return run
 
 
+def flat(text: str) -> str:
+    """Text without any whitespace: a report on stderr wraps long cells at 100 columns, so
+    a phrase is looked for in it whole however the lines fall."""
+    return "".join(text.split())
+
+
 def write_csv(path: Path, rows: list[list[object]], encoding: str = "utf-8") -> Path:
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(rows)

@@ -46,7 +46,8 @@ def test_states_at_the_reminder_and_time_up():
 LADDERS = {
     "union-tractor": [(0, "warning"), (5, "warning"), (6, "penalty", 20), (10, "penalty", 20),
                       (11, "penalty", 30), (15, "penalty", 30), (16, "forfeit_game"),
-                      (20, "forfeit_game"), (21, "none")],
+                      # past 20 minutes the notice is silent: the preset forfeits the match
+                      (20, "forfeit_game"), (21, "forfeit_round")],
     "jinling-2023-pairs": [(14, "warning"), (15, "forfeit_round"), (60, "forfeit_round")],
     "jinling-2023-team": [(14, "warning"), (15, "forfeit_round")],
     "hengquan-2025-tractor": [(14, "warning"), (15, "forfeit_round")],
@@ -117,7 +118,8 @@ def test_late_penalty_and_forfeit_are_recorded(cli, tmp_path):
                                                                   ["A3"], ["A4"]]))
     assert cli("pair", "--event", "l").code == 0
     warn = cli("late", "--event", "l", "--round", "1", "A1", "--minutes", "5")
-    assert warn.code == 0 and "警告" in warn.out and "已记录" not in warn.out
+    # a warning is recorded on the foul sheet (it counts where warnings make violations)
+    assert warn.code == 0 and "警告" in warn.out and "犯规 fouls" in warn.out
     fined = cli("late", "--event", "l", "--round", "1", "A1", "--minutes", "9")
     assert fined.code == 0 and "已记录" in fined.out
     gone = cli("late", "--event", "l", "--round", "1", "A4", "--minutes", "20")

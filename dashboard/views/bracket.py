@@ -13,6 +13,7 @@ from dashboard.common import (
     projector,
     public_page_event,
     rotate_if_due,
+    stage_name,
 )
 from dashboard.i18n import t
 from pipeline import db, events
@@ -20,9 +21,11 @@ from pipeline.tractor import stages
 
 language = lang()
 event_id = public_page_event(language, swiss=False)
-st.html("<style>table.paisai td, table.paisai th{white-space:nowrap}"  # names unbroken
-        "table[data-testid^=group-] td, table[data-testid^=group-] th{"
-        "font-size:min(26px, 1.9vw) !important; padding:4px 8px !important}</style>")
+GROUP_ESSENTIAL = ["rank", "team_no", "team_name", "points"]
+if not projector():  # two group tables side by side beside the menu: compact, never clipped
+    st.html("<style>@media (min-width:641px){table[data-testid^=group-] td,"
+            "table[data-testid^=group-] th{font-size:15px !important;padding:3px 6px "
+            "!important}}</style>")
 
 
 @st.fragment(run_every=5)
@@ -48,13 +51,16 @@ def show() -> None:
         st.markdown(f"<h2 data-testid='champion' style='color:#b8860b'>★ "
                     f"{t('champion', language)}: {html.escape(shown)}</h2>",
                     unsafe_allow_html=True)
+    knockout = [s for s in data["stages"] if s["kind"] == "knockout"]
+    if knockout and projector():  # the knockout is what the hall follows: above the fold
+        tree(knockout, names)
     groups = [s for s in data["stages"] if s["kind"] == "group"]
     per_row = 2  # two group tables side by side fit a projector's large type, names unbroken
     for first in range(0, len(groups), per_row):
         row = groups[first:first + per_row]
         cols = st.columns(per_row if len(groups) > per_row else len(row))
         for col, stage in zip(cols, row, strict=False):
-            col.subheader(stage["name"])
+            col.subheader(stage_name(stage["name"], language))
             group = tables.filter(tables["stage"] == stage["name"]).with_columns(
                 pl.col("team_no").replace_strict(names, default="").alias("team_name"))
             shown = group.select(  # the projector: the team's name first, fewer columns
@@ -62,10 +68,16 @@ def show() -> None:
                 if projector() else
                 ["rank", "team_no", "team_name", "wins", "losses", "points", "game_diff",
                  "level_diff"])
-            col.html(html_table(shown, language, f"group-{stage['name']}"))
-    knockout = [s for s in data["stages"] if s["kind"] == "knockout"]
-    if knockout:
-        st.html(bracket_html(knockout, names, names_first=projector()))
+            col.html(html_table(shown, language, f"group-{stage['name']}", GROUP_ESSENTIAL))
+    if knockout and not projector():
+        tree(knockout, names)
+
+
+def tree(knockout: list[dict], names: dict[str, str]) -> None:
+    shown = [{**s, "name": stage_name(s["name"], language)} for s in knockout]
+    st.html(f"<div class='paisai-wrap'>{bracket_html(shown, names, names_first=projector())}"
+            "</div>")
+    st.caption(t("games_legend", language))
 
 
 show()

@@ -12,4 +12,4 @@ event_id = selected_event()
 if event_id is None:
     st.info(t("no_event", language))
     st.stop()
-clockview.header(database(), event_id, size=220)
+clockview.header(database(), event_id, size=220, language=language, with_name=True)

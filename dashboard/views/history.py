@@ -9,6 +9,16 @@ from dashboard.i18n import t
 from pipeline import db, queries
 from pipeline.history import identity, ratings, stats
 
+LEADER_ESSENTIAL = ["rank", "name", "ordinal"]
+
+
+def for_people(leaders: pl.DataFrame) -> pl.DataFrame:
+    """The rating list as people read it: rank, name, unit, rating, games (no model
+    internals, no internal ids)."""
+    return leaders.select("rank", "name", "affiliation",
+                          pl.col("ordinal").round(1).alias("ordinal"), "games")
+
+
 language = lang()
 st.title(t("history", language))
 path = database()
@@ -31,7 +41,7 @@ with search:
         with db.reading(path) as con:
             top = ratings.leaderboard(con, 10)
         st.subheader(t("top_players", language))
-        st.html(html_table(top, language, "top-players"))
+        st.html(html_table(for_people(top), language, "top-players", LEADER_ESSENTIAL))
     if name:
         with db.reading(path) as con:
             found = identity.find(con, name, None)
@@ -39,7 +49,7 @@ with search:
         if not found:
             st.warning(t("not_found", language))
         else:
-            labels = {r["player_id"]: f"{r['name']} · {r['affiliations']} ({r['player_id']})"
+            labels = {r["player_id"]: f"{r['name']} · {r['affiliations']}"
                       for r in listing.to_dicts()}
             chosen = st.selectbox(t("player", language), found, format_func=labels.get,
                                   placeholder=t("choose", language))
@@ -71,8 +81,8 @@ with search:
 with board:
     with db.reading(path) as con:
         leaders = ratings.leaderboard(con, 100)
-    st.caption("OpenSkill (Plackett-Luce), ordinal = mu − 3·sigma")
-    st.html(html_table(leaders, language, "leaderboard"))
+    st.caption(t("rating_explained", language))
+    st.html(html_table(for_people(leaders), language, "leaderboard", LEADER_ESSENTIAL))
 
 with units_tab:
     with db.reading(path) as con:

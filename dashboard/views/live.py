@@ -1,5 +1,6 @@
 """/live: the ranking of the selected event, for the hall and the projector."""
 
+import html
 import math
 import time
 
@@ -18,25 +19,53 @@ language = lang()
 event_id = public_page_event(language, swiss=True)
 
 
+ESSENTIAL = ["rank", "team_no", "team_name", "match_points", "level_diff_score"]
+
+
 @st.fragment(run_every=5)
 def ranking() -> None:
     rotate_if_due("live")
     view = queries.live(database(), event_id)
     st.title(view.event_name)
     updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
-    header = (f"**{t('after_round', language, n=view.round)}** · "
-              f"{t('reported', language, x=view.reported, y=view.expected)} · "
-              f"{t('updated', language, t=updated)}")
+    if view.over:
+        parts = [t("event_over", language)]
+    else:
+        parts = [t("after_round", language, n=view.round),
+                 t("reported", language, x=view.reported, y=view.expected)]
+    parts.append(t("updated", language, t=updated))
     table = view.standings.select(STANDINGS_COLUMNS)
+    if view.over:
+        podium(table)
     if projector() and table.height > PAGE_ROWS:
         pages = math.ceil(table.height / PAGE_ROWS)
         page = int(time.time() // PAGE_SECONDS) % pages
         table = table.slice(page * PAGE_ROWS, PAGE_ROWS)
-        header += f" · {t('page_of', language, p=page + 1, n=pages)}"
-    st.markdown(header)
+        parts.append(t("page_of", language, p=page + 1, n=pages))
+    st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
+            "</div>")
     if view.round == 0:
         st.info(t("no_results", language))
-    st.html(html_table(table, language, "ranking"))
+    if projector() and view.latest_results and not view.over:
+        feed = "　".join(f"{t('table', language)} {tb}: {ew} {el} – {ns} {nl}"
+                        for _, tb, ew, el, ns, nl in view.latest_results[:4])
+        st.html(f"<div class='feed' data-testid='feed'>{html.escape(t('latest_results', language))}"
+                f"：{html.escape(feed)}</div>")
+    st.html(html_table(table, language, "ranking", ESSENTIAL))
+
+
+def podium(table) -> None:
+    """The first three, large, once the event is over."""
+    top = table.filter(table["rank"] <= 3).head(4)
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    cards = "".join(
+        f"<div style='flex:1;min-width:150px;background:#fff7e0;border-radius:10px;"
+        f"padding:10px 14px;text-align:center'><div style='font-size:2em'>"
+        f"{medals.get(r['rank'], '')}</div><div style='font-size:1.4em;font-weight:700'>"
+        f"{html.escape(str(r['team_name'] or r['team_no']))}</div>"
+        f"<div>{html.escape(r['team_no'])}</div></div>" for r in top.iter_rows(named=True))
+    st.html(f"<div data-testid='podium' style='display:flex;gap:12px;flex-wrap:wrap;"
+            f"margin-bottom:10px'>{cards}</div>")
 
 
 ranking()
@@ -53,6 +82,6 @@ if not projector():
                         width="stretch")
     diffs = queries.level_differences(database(), event_id)
     if diffs.height:
-        st.plotly_chart(charts.level_differences(diffs, t("diff_dist", language)),
+        st.plotly_chart(charts.level_differences(diffs, t("diff_dist", language),
+                                                 t("tables_count", language)),
                         width="stretch")
-    st.caption("投影模式 projector: ?projector=1 · 轮播 rotate: &rotate=1 · English: ?lang=en")

@@ -3,7 +3,14 @@
 import polars as pl
 import streamlit as st
 
-from dashboard.common import database, html_table, lang, public_page_event, rotate_if_due
+from dashboard.common import (
+    database,
+    html_table,
+    lang,
+    projector,
+    public_page_event,
+    rotate_if_due,
+)
 from dashboard.i18n import t
 from pipeline import queries
 
@@ -27,10 +34,12 @@ if round_no is None:
 st.title(t('round_pairing', language, n=round_no))
 missing = queries.missing_tables(database(), event_id, round_no)
 if missing:  # the question asked most in a hall
-    st.markdown(f"**{t('missing_tables', language, tables='、'.join(missing))}**")
+    comma = "、" if language == "zh" else ", "
+    st.markdown(f"**{t('missing_tables', language, tables=comma.join(missing))}**")
 shown = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
     pl.col("ns_team").fill_null(t("bye", language)))
-query = st.text_input(t("find", language)).strip()
+# the seat search is for a phone or a laptop, not for the projector
+query = "" if projector() else st.text_input(t("find", language)).strip()
 if query:
     hits = queries.find_table(pairs, query)
     if hits.is_empty():

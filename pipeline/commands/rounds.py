@@ -26,14 +26,19 @@ from pipeline.errors import UsageError
 @format_option()
 @click.option("--seed", type=int, help="随机抽签种子 seed of a random draw")
 @click.option("--force", is_flag=True, help="上一轮未报完也编排 pair although tables are unreported")
+@click.option("--separate-affiliations", is_flag=True,
+              help="同单位的队尽量不相遇 keep teams of one unit apart where possible")
 @common
-def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bool) -> int:
+def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bool,
+         separate_affiliations: bool) -> int:
     from pipeline import rounds
 
     with db.writing(database()) as con:
         found = events.load(con, event)
-        round_no, pairing, seed = rounds.pair(con, found, round_no, seed, force)
+        round_no, pairing, seed = rounds.pair(con, found, round_no, seed, force,
+                                              separate_affiliations)
         listing = rounds.pairings(con, found.event_id, round_no)
+        same = rounds.same_unit_tables(con, found.event_id, round_no)
     shown = listing.select(rounds.PAIRING_COLUMNS)
     title = f"{found.name} — 第 {round_no} 轮对阵 pairing of round {round_no}"
     if fmt == "table":
@@ -46,6 +51,10 @@ def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bo
         err(f"抽签种子 draw seed: {seed}")
     for a, b in pairing.rematches:
         err(f"注意：{a} 与 {b} 再次相遇（没有可避免重复的编排） rematch unavoidable: {a}–{b}")
+    for table, ew, ns, unit in same:
+        err(f"注意：第 {table} 桌 {ew}–{ns} 同属 {unit} both of one unit"
+            + ("" if separate_affiliations else "（--separate-affiliations 可尽量避免 keeps "
+               "them apart where possible）"))
     return 0
 
 

@@ -67,9 +67,9 @@ def demo() -> int:
 
     if build_demo(database()) is None:
         err(f"{database()} 里已有正式赛事，未载入演示（虚构选手会混进历史与评分）；演示请用另一个"
-            f"文件：make run DB=data/demo.duckdb  the database holds other events: the demo is "
+            f"文件：make run DB=data/demo-2.duckdb  the database holds other events: the demo is "
             f"not loaded (its invented players would join the history and ratings); use "
-            f"another file: make run DB=data/demo.duckdb")
+            f"another file: make run DB=data/demo-2.duckdb")
         return 0
     listed = ", ".join(demo_ids())
     out(f"演示赛事已载入 demo event loaded: {DEMO_ID} → {database()}\n"

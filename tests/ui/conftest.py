@@ -91,3 +91,36 @@ def guide_shot(target, name: str, full_page: bool = False) -> None:
     """A guide picture of a page or of one element (a Playwright locator)."""
     extra = {"full_page": True} if full_page else {}
     guide_image(lambda path: target.screenshot(path=path, **extra), name)
+
+
+def console(page, url: str, event: str, password: str, phase: str | None = None) -> None:
+    """Open the console on `event`: log in when asked (a login survives a reload in the same
+    browser), wait until it shows where the event stands, and open `phase` (its button's
+    words) when given."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/admin?event={event}")
+    field = page.get_by_label("密码")
+    status = page.get_by_text("下一步")
+    field.or_(status).first.wait_for(timeout=60_000)
+    if field.is_visible():
+        field.fill(password)
+        page.get_by_role("button", name="登录").click()
+    expect(status.first).to_be_visible(timeout=60_000)
+    if phase:
+        open_phase(page, phase)
+
+
+def open_phase(page, phase: str) -> None:
+    """Click one of the console's phases (赛前 / 编排 / 本轮 / 赛后) by its first words."""
+    idle(page)
+    page.locator("[data-testid=stButtonGroup] button", has_text=phase).click()
+    idle(page)
+
+
+def idle(page, timeout: float = 60_000) -> None:
+    """Wait until the page's script has finished drawing (Streamlit marks its app element
+    while a run is under way), so that the next click lands on what it is meant for."""
+    page.wait_for_function(
+        "() => { const app = document.querySelector('[data-testid=stApp]');"
+        " return app && app.dataset.testScriptState !== 'running'; }", timeout=timeout)
