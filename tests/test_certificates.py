@@ -127,6 +127,7 @@ def _console(monkeypatch, database: Path, event: str):
     at = run_page(monkeypatch, database, "admin", event=event)
     at.text_input[0].input("pw")
     at.button[0].click().run()
+    at.segmented_control[0].set_value("after").run()  # the console's 赛后 phase
     assert not at.exception
     return at
 

@@ -168,6 +168,8 @@ def test_export_scoresheet_round_trip(cli, event16, tmp_path):
     book.save(out)
     run = cli("ingest", "--event", event16, out)
     assert run.code == 0, run.err
-    assert "填写说明" in run.out
+    # the instructions sheet is passed over in silence, and so are the columns the score
+    # sheet writes for the people at the table (names, signatures)
+    assert "填写说明" not in run.out and "未读取" not in run.out
     rounds = read_csv_output(cli("rounds", "--event", event16, "--format", "csv").out)
     assert rounds == [{"round": "1", "reported": "8", "expected": "8", "missing": ""}]

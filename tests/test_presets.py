@@ -157,10 +157,11 @@ def test_taihu_first_to_reach_and_fouls(cli, tmp_path):
                                    [1, 2, "E3", "E4", "10", "7", ""]],
              header=[*RESULT_HEADER, "先到方"])
     rows = _standings(cli, "th")
-    # E2 reached J first: wins 2–0, net 0. E3 led 10–7 but had 3 fouls: loses; net as played.
-    # points then net levels: E2 (2, 0), E4 (2, −3), E3 (0, +3), E1 (0, 0)
+    # E2 reached J first: wins 2–0, net 0. E3 led 10–7 but had 3 fouls: loses the round, and
+    # a ruled loss is one result (ruled_loss = "table"): E4 wins by the table's 3, E3 −3.
+    # points then net levels: E4 (2, +3), E2 (2, 0), E1 (0, 0), E3 (0, −3)
     assert [(r["team_no"], r["match_points"], r["net_levels"]) for r in rows] == [
-        ("E2", "2", "0"), ("E4", "2", "-3"), ("E3", "0", "3"), ("E1", "0", "0")]
+        ("E4", "2", "3"), ("E2", "2", "0"), ("E1", "0", "0"), ("E3", "0", "-3")]
 
 
 # -- seed 004: the quiz decides what the levels leave equal ------------------------------

@@ -165,6 +165,8 @@ RESULT_CELLS = {
 }
 # sheets paisai writes beside a form for people to read (a score sheet's 填写说明)
 NOTES_SHEETS = {"填写说明", "说明", "instructions"}
+# columns paisai's own score sheet writes for the people at the table, not data to read
+FOR_PEOPLE = {"东西队名", "南北队名", "东西签名", "南北签名", "签名", "裁判签名"}
 
 
 def _is_example(cells: list[object]) -> bool:
@@ -250,7 +252,7 @@ def _to_sheet(
         raise SheetErrors(found_problems)
     used = set(found.positions.values()) | {p for ps in found.duplicates.values() for p in ps}
     ignored = [text for position, cell in enumerate(rows[index])
-               if position not in used and (text := _cell_text(cell))]
+               if position not in used and (text := _cell_text(cell)) and text not in FOR_PEOPLE]
     return RawSheet(file, sheet, found.kind, index + 1, found.written, frame, ignored,
                     unfilled)
 
