@@ -53,10 +53,10 @@ def _html(state: str, remaining: int, round_no: int, message: str, size: int,
             f"color:#fff;border-radius:10px;padding:8px 20px;display:flex;flex-wrap:wrap;"
             f"align-items:center;justify-content:space-between;gap:0 24px;font-weight:700'>"
             f"{heading}"
-            f"<span style='font-size:min({size // 2}px,9vw);white-space:nowrap'>{label}</span>"
-            f"<span style='font-size:min({size}px,26vw);white-space:nowrap;"
+            f"<span style='font-size:min({size // 2}px,9vw);white-space:nowrap;line-height:1.3'>{label}</span>"
+            f"<span style='font-size:min({size}px,26vw);white-space:nowrap;line-height:1.2;"
             f"font-variant-numeric:tabular-nums'>{time_text}</span>"
-            f"<span style='font-size:min({size // 2}px,9vw);white-space:nowrap'>"
+            f"<span style='font-size:min({size // 2}px,9vw);white-space:nowrap;line-height:1.3'>"
             f"{html.escape(extra)}</span></div>")
 
 

@@ -20,7 +20,8 @@ PROJECTOR_CSS = """
 [data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
 [data-testid="stStatusWidget"], #MainMenu, footer, .not-projector { display: none !important; }
 .block-container { padding-top: .6rem; padding-bottom: 0; max-width: 100% !important; }
-table.paisai td, table.paisai th { font-size: 25px !important; padding: 2px 14px; }
+table.paisai td, table.paisai th { font-size: 28px !important; padding: 1px 14px !important;
+  line-height: 1.25; }
 h1 { font-size: 40px !important; padding: 0 0 .2rem 0 !important; }
 .progress { font-size: 28px !important; }
 .feed { font-size: 24px !important; }
@@ -233,6 +234,6 @@ def public_page_event(language: str, swiss: bool | None = None) -> str:
         st.info(t("no_event", language))
         st.stop()
     demo_banner(event_id, language)
-    if projector():
-        clockview.header(database(), event_id, language=language)
+    if projector():  # a slim countdown: twenty rows of the ranking fit below it at 1080
+        clockview.header(database(), event_id, size=44, language=language)
     return event_id

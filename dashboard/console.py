@@ -447,6 +447,13 @@ def downloads(event_id: str, language: str) -> None:
     if prizes is not None:
         export_frame(prizes, f"{event.name} 获奖名单", "获奖名单", folder / "awards.xlsx")
         files.append(("获奖 awards.xlsx", folder / "awards.xlsx", f"{event_id}-获奖名单.xlsx"))
+    if prizes is not None:  # who wins what, as the ranking stands (and why it may change)
+        st.markdown(f"**{t('prize_list', language)}**")
+        if not_final:
+            st.caption(not_final)
+        st.html(html_table(prizes.select("award", "rank", "team_no", "team_name",
+                                         *(["note"] if "note" in prizes.columns else [])),
+                           language, "prizes"))
     cols = st.columns(len(files))
     for col, (label, path, name) in zip(cols, files, strict=True):
         col.download_button(label, path.read_bytes(), file_name=name, key=f"dl-{name}")

@@ -163,6 +163,7 @@ TEXT: dict[str, dict[str, str]] = {
     "rating_explained": {"zh": "评分：按历届比赛的胜负估计的实力，减去不确定度（比赛越多越准）",
                          "en": "Rating: strength estimated from every game, less its uncertainty "
                                "(more games, surer)"},
+    "prize_list": {"zh": "获奖名单", "en": "Prize list"},
     "demo_data": {"zh": "演示数据：这些赛事与选手都是虚构的", "en": "Demo data: invented events and players"},
 }
 
@@ -207,6 +208,9 @@ COLUMNS: dict[str, dict[str, str]] = {
     "player_id": {"zh": "选手编号", "en": "Player"},
     "ordinal": {"zh": "评分", "en": "Rating"},
     "games": {"zh": "场数", "en": "Games"},
+    "award": {"zh": "奖项", "en": "Prize"},
+    "note": {"zh": "备注", "en": "Note"},
+    "partner": {"zh": "搭档", "en": "Partner"},
 }
 
 

@@ -54,3 +54,30 @@ def test_sigterm_stops_the_server_and_frees_the_port(tmp_path):
         except ProcessLookupError:
             pass
         process.wait(10)
+
+
+def test_ctrl_c_in_a_terminal_stops_it_cleanly(tmp_path):
+    """Ctrl-C reaches the terminal's whole process group (make, paisai): the server is asked
+    to stop once, and stops without "Fatal Python error" or a thread dump (issue 29)."""
+    port = free_port()
+    log = tmp_path / "out.txt"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([str(EXE), "dashboard", "--db", str(tmp_path / "d.duckdb"),
+                                    "--port", str(port)], stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    try:
+        assert wait_until_up(port)
+        os.killpg(process.pid, signal.SIGINT)  # what the terminal sends on Ctrl-C
+        assert process.wait(15) == 0
+        deadline = time.monotonic() + 10
+        while descendants(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        said = log.read_text(errors="replace")
+        assert "Fatal Python error" not in said and "Traceback" not in said, said[-2000:]
+        assert _port_free(port)
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(10)

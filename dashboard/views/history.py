@@ -7,6 +7,7 @@ import streamlit as st
 from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
 from pipeline import db, queries
+from pipeline.demo import demo_ids
 from pipeline.history import identity, ratings, stats
 
 LEADER_ESSENTIAL = ["rank", "name", "ordinal"]
@@ -22,6 +23,8 @@ def for_people(leaders: pl.DataFrame) -> pl.DataFrame:
 language = lang()
 st.title(t("history", language))
 path = database()
+if any(e in demo_ids() for e in queries.event_list(path)["event_id"].to_list()):
+    st.caption(f"【{t('demo_data', language)}】")
 with db.reading(path) as con:
     stale = ratings.is_stale(con)
 if stale:  # reading the history is a read; keeping the ratings current is a short write
@@ -37,7 +40,8 @@ with search:
     name = st.text_input(t("player_name", language)).strip()
     if not name:  # the page opens with content: the latest events and the best players
         st.subheader(t("recent_events", language))
-        st.html(html_table(queries.event_list(path).head(5), language, "recent-events"))
+        st.html(html_table(queries.event_list(path).head(5), language, "recent-events",
+                           ["name", "event_date", "teams"]))
         with db.reading(path) as con:
             top = ratings.leaderboard(con, 10)
         st.subheader(t("top_players", language))
@@ -68,7 +72,8 @@ with search:
                                         hover_data=["event_id", "round"], markers=True,
                                         title=t("rating_over_time", language)), width="stretch")
             st.html(html_table(profile["finishes"], language, "finishes"))
-            st.html(html_table(profile["partners"], language, "partners"))
+            st.html(html_table(profile["partners"].drop("partner_id", strict=False),
+                               language, "partners"))
             other = st.text_input(t("opponent", language)).strip()
             if other:
                 with db.reading(path) as con:

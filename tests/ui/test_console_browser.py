@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from pipeline import db, rounds
 from pipeline.cli import main
-from tests.ui.conftest import Server, guide_shot, shot
+from tests.ui.conftest import Server, console, guide_shot, idle, shot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "s3cret-牌赛"
@@ -32,12 +32,10 @@ def event_server(tmp_path, capsys):
 
 
 def _login(page, url):
-    page.goto(f"{url}/admin?event=big")
-    page.get_by_label("密码").fill(PASSWORD)
-    page.get_by_role("button", name="登录").click()
-    page.wait_for_selector("text=上传报名表、成绩表", timeout=60_000)
+    """The console on its 本轮 phase (score sheets are uploaded there)."""
+    console(page, url, "big", PASSWORD, phase="本轮")
     page.wait_for_selector("input[type=file]", state="attached", timeout=60_000)
-    page.wait_for_timeout(1500)  # let the app finish the rerun after logging in
+    idle(page)
 
 
 def _upload(page, path, selector: str) -> None:
@@ -81,7 +79,7 @@ def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_
         for t in range(1, 31)])
     _upload(admin, good, "button:has-text('确认导入')")
     admin.get_by_role("button", name="确认导入").click()
-    admin.get_by_text("已导入: r1.csv").wait_for(timeout=60_000)
+    expect(admin.locator("body")).to_contain_text("已导入: r1.csv", timeout=60_000)
     shot(admin, "admin-stored")
     started = time.monotonic()
     live.wait_for_function(
@@ -130,10 +128,10 @@ def test_self_report_accepted_appears_in_the_ranking(event_server, browser):
     phone.goto(forged)
     phone.wait_for_selector("text=链接无效", timeout=30_000)
 
-    _login(admin, event_server.url)  # a fresh session: the organizer logs in again
+    _login(admin, event_server.url)  # the login kept by the browser: no password again
     admin.wait_for_selector("text=待确认的桌报: 1", timeout=30_000)
     admin.get_by_role("button", name="接受").click()
-    admin.wait_for_selector("text=待确认的桌报: 0", timeout=30_000)
+    expect(admin.locator("body")).to_contain_text("待确认的桌报: 0", timeout=30_000)
     live = context.new_page()
     live.set_viewport_size({"width": 1400, "height": 1000})
     live.goto(f"{event_server.url}/live?event=big")

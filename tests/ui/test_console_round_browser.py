@@ -8,20 +8,19 @@ import re
 
 import pytest
 from conftest import entries, write_csv
+from playwright.sync_api import expect
 
 from pipeline import selfreport
 from pipeline.cli import main
-from tests.ui.conftest import Server, guide_shot, shot
+from tests.ui.conftest import Server, console, guide_shot, shot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "round-牌赛"
 
 
 def _login(page, url):
-    page.goto(f"{url}/admin?event=r")
-    page.get_by_label("密码").fill(PASSWORD)
-    page.get_by_role("button", name="登录").click()
-    page.wait_for_selector("text=上传报名表、成绩表", timeout=60_000)
+    """The console (logged in once per browser: a reload keeps the login)."""
+    console(page, url, "r", PASSWORD)
 
 
 TEAMS = {1: ("A1", "A2"), 2: ("A3", "A4"), 3: ("A5", "A6")}  # drawn by team number
@@ -78,7 +77,7 @@ def test_a_round_from_pairing_to_every_table_reported(tmp_path, browser, capsys)
         admin.wait_for_selector("text=未报：第 3 桌", timeout=60_000)
         # the decision taken back: table 2 is missing again
         admin.get_by_role("button", name=re.compile("撤销上一步")).click()
-        admin.wait_for_selector("text=已撤销", timeout=60_000)
+        expect(admin.locator("body")).to_contain_text("已撤销", timeout=60_000)
         _login(admin, server.url)
         admin.wait_for_selector("text=未报：第 2、3 桌", timeout=60_000)
         # tables 2 and 3 reported by both sides: the round is complete

@@ -166,6 +166,7 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         # the prize list waits for the last round, and says why
         open_phase(page, "赛后")
         expect(page.locator("body")).to_contain_text("比赛还没有结束", timeout=WAIT)
+        expect(page.locator("table[data-testid=prizes]")).to_contain_text("冠军", timeout=WAIT)
         # a reload keeps the login
         page.reload()
         expect(page.get_by_text("下一步").first).to_be_visible(timeout=WAIT)

@@ -15,17 +15,23 @@ def demo_db(tmp_path_factory):
     return database
 
 
+def _html(at) -> str:
+    """Everything the page drew with st.html (tables, the progress line)."""
+    return " ".join(element.proto.body for element in at.get("html"))
+
+
 def test_live_page(monkeypatch, demo_db):
     at = run_page(monkeypatch, demo_db, "live", event="demo")
     assert not at.exception
     assert at.title[0].value == "演示赛：关务掼蛋春茗会"
-    assert "已报 8/8 桌" in at.markdown[0].value
+    assert "已报 8/8 桌" in _html(at)
+    assert "演示数据" in " ".join(c.value for c in at.caption)
 
 
 def test_live_page_in_english(monkeypatch, demo_db):
     at = run_page(monkeypatch, demo_db, "live", event="demo", lang="en")
     assert not at.exception
-    assert "8/8 tables reported" in at.markdown[0].value
+    assert "8/8 tables reported" in _html(at)
 
 
 def test_pairings_page(monkeypatch, demo_db):
@@ -211,7 +217,7 @@ def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, 
     # the console opens on the round: the four tables not reported, with their teams
     assert any("未报：第 1、2、3、4 桌" in w.value and "1 号桌 A1–A2" in w.value
                for w in at.warning)
-    assert any("下一步：录入成绩" in s.value for s in at.success)
+    assert any("下一步：录入成绩" in s.value for s in at.info)
     pairings = run_page(monkeypatch, database, "pairings", event="e")
     assert any("未报：第 1、2、3、4 桌" in m.value for m in pairings.markdown)
 
@@ -291,18 +297,18 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     accept[1].click().run()  # the second row: 南北报 10–9
     at = console()
     assert "未报：第 3 桌" in missing(at)
-    # table 3 entered by hand, undone, entered again
+    # table 3 entered by hand (its teams shown, no reason asked: a first entry), undone
+    next(n for n in at.number_input if n.label == "桌号").set_value(3).run()
+    assert any("本桌：东西 A5 · 南北 A6" in i.value for i in at.info)
     form = {s.label: s for s in at.selectbox}
-    form["东西级数 EW level"].select("Q")
-    form["南北级数 NS level"].select("9")
-    next(x for x in at.text_input if x.label.startswith("原因") or "reason" in x.label.lower()
-         ).input("裁判记录")
-    next(n for n in at.number_input if n.label == "桌号").set_value(3)
+    form["东西级数 EW level A5"].select("Q")
+    form["南北级数 NS level A6"].select("9")
     next(b for b in at.button if b.label == "保存").click().run()
     assert not at.error, [e.value for e in at.error]
+    assert any("已保存第 1 轮第 3 桌：A5 Q – A6 9" in s.value for s in at.success)
     at = console()
     assert missing(at) == ""
-    assert any("下一步：编排下一轮" in s.value for s in at.success)
+    assert any("下一步：编排下一轮" in s.value for s in at.info)
     undo_button = next(b for b in at.button if b.label.startswith("撤销上一步"))
     undo_button.click().run()
     at = console()
