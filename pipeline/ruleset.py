@@ -378,7 +378,10 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
     except RecursionError:
         raise UsageError(f"规则文件嵌套太深 invalid TOML in {source}: nested too deeply") \
             from None
-    merged = _merge(DEFAULTS, given, ())
+    try:
+        merged = _merge(DEFAULTS, given, ())
+    except UsageError as exc:  # the file named with the key: which ruleset says so
+        raise UsageError(f"{source}: {exc}") from None
     if not merged["name"]:
         raise UsageError(f"规则文件缺少 name: {source}")
     _check_together(merged, source)

@@ -160,6 +160,7 @@ def test_a_broken_ruleset_is_refused_at_create(cli, tmp_path, text, named):
     ruleset.write_text(text, encoding="utf-8")
     run = cli("event", "create", "--id", "e", "--name", "赛", "--ruleset", ruleset)
     assert run.code == 2 and named in run.err and "internal" not in run.err
+    assert str(ruleset) in run.err  # the file named with the key
     assert "e" not in cli("events", "--format", "csv").out.split()
 
 
