@@ -74,9 +74,8 @@ def lan_addresses() -> list[str]:
 def is_loopback(url: str) -> bool:
     """True for an address only this machine can open (phones cannot).
 
-    >>> is_loopback("http://127.0.0.1:8501"), is_loopback("http://localhost"), \
-    ...     is_loopback("http://192.168.1.5:8501")
-    (True, True, False)
+    >>> [is_loopback(u) for u in ("http://127.0.0.1:8501", "http://localhost", "http://192.168.1.5:8501")]
+    [True, True, False]
     """
     from urllib.parse import urlsplit
 
