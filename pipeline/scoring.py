@@ -153,6 +153,14 @@ WHOLE_WHEN_WHOLE = ["match_points", "buchholz", "buchholz_cut1", "median_buchhol
                     "progressive", "head_to_head", "carried_points"]
 
 
+def published(ranking: pl.DataFrame, event: Event) -> pl.DataFrame:
+    """The ranking's columns as `paisai standings` and the JSON API give them: the standard
+    ones, each extra key of the ruleset, carried points where there are any, the status."""
+    keys = event.ruleset.ranking["keys"]
+    carried = ["carried_points"] if ranking["carried_points"].is_not_null().any() else []
+    return ranking.select(STANDINGS_COLUMNS + key_columns(keys) + carried + ["status"])
+
+
 def key_columns(keys: list[str]) -> list[str]:
     """The columns that show each ranking key's value, in the ruleset's order, after the
     standard columns (team_no and the standard ones are there already).

@@ -41,8 +41,6 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
     if waiting:
         err(registration.unnumbered_hint(waiting, found.event_id))
     keys = found.ruleset.ranking["keys"]
-    carried = ["carried_points"] if ranking["carried_points"].is_not_null().any() else []
-    columns = scoring.STANDINGS_COLUMNS + scoring.key_columns(keys) + carried + ["status"]
     title = f"{found.name} — 第 {after} 轮后排名 ranking after round {after}"
     if bracket is not None:  # a knockout: the bracket's places (RULES 8)
         title = (f"{found.name} — 淘汰赛名次 bracket places" if bracket else
@@ -51,7 +49,7 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
         title += f"\n抽签种子 lot seed: {seed}"
     styles = ["dim" if status != "active" else "bold green" if rank == 1 else None
               for rank, status in ranking.select("rank", "status").iter_rows()]
-    out(output.render(ranking.select(columns), fmt, title, styles))
+    out(output.render(scoring.published(ranking, found), fmt, title, styles))
     return 0
 
 
