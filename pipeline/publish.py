@@ -43,7 +43,7 @@ def _headers(frame: pl.DataFrame) -> list[str]:
 RESULT_COLUMNS = ["round", "opponent", "outcome", "match_points", "level_diff_score", "levels"]
 
 
-def _results_by_team(played: pl.DataFrame) -> dict[str, Markup]:
+def results_by_team(played: pl.DataFrame) -> dict[str, Markup]:
     """Each team's results so far as table rows, for all teams in one grouped query."""
     if played.is_empty():
         return {}
@@ -212,7 +212,7 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
     site.write("teams.html", render(
         "site/teams.html", title=f"{event.name} · 各队", up="",
         teams=[(t, n, pages[t]) for t, n in ranking.select("team_no", "team_name").iter_rows()]))
-    results_of = _results_by_team(played)
+    results_of = results_by_team(played)
     why = why_here(ranking, list(event.ruleset.ranking["keys"]))
     on_page(f"{ranking.height} 个队页 team pages")
     page = environment().get_template("site/team.html")

@@ -25,16 +25,23 @@ def app_path() -> Path:
 
 
 def dashboard_command(host: str, port: int) -> list[str]:
+    """uvicorn serving `dashboard.asgi:app`: the Streamlit pages and the phones' routes in
+    one process on one port (Streamlit's own settings come from `dashboard_env`)."""
+    return [sys.executable, "-m", "uvicorn", "dashboard.asgi:app", "--host", host,
+            "--port", str(port), "--no-access-log", "--timeout-graceful-shutdown", "3"]
+
+
+def dashboard_env() -> dict[str, str]:
     from pipeline.ingest import max_upload_bytes
 
-    return [
-        sys.executable, "-m", "streamlit", "run", str(app_path()),
-        "--server.address", host, "--server.port", str(port), "--server.headless", "true",
-        "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal",
-        "--theme.base", "light",
+    return {
+        "STREAMLIT_SERVER_HEADLESS": "true",
+        "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+        "STREAMLIT_CLIENT_TOOLBAR_MODE": "minimal",
+        "STREAMLIT_THEME_BASE": "light",
         # the uploader states and applies paisai's own size limit, before any reading
-        "--server.maxUploadSize", str(max(1, max_upload_bytes() // 1024 // 1024)),
-    ]
+        "STREAMLIT_SERVER_MAX_UPLOAD_SIZE": str(max(1, max_upload_bytes() // 1024 // 1024)),
+    }
 
 
 def _die_with_parent() -> None:  # runs in the child before Streamlit starts
@@ -119,7 +126,7 @@ def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
 
 
 def run_dashboard(database: Path, host: str, port: int) -> int:
-    env = {**os.environ, "PAISAI_DB": str(database.resolve())}
+    env = {**os.environ, **dashboard_env(), "PAISAI_DB": str(database.resolve())}
     print(f"看板 dashboard: http://{host}:{port}/live  (数据库 database {database})", flush=True)
     # its own session: Ctrl-C in a terminal reaches paisai alone, which asks the server to
     # stop once (a second signal in the middle of Streamlit's shutdown aborts it)

@@ -158,11 +158,10 @@ def test_a_sheet_of_errors_gets_a_capped_report(cli, event16, tmp_path):
 def test_upload_limit_before_any_reading(monkeypatch, db_file, tmp_path):
     from pipeline import ingest
     from pipeline.errors import SheetErrors
-    from pipeline.serve import dashboard_command
+    from pipeline.serve import dashboard_env
 
     monkeypatch.setenv("PAISAI_MAX_UPLOAD_MB", "3")
-    command = dashboard_command("127.0.0.1", 8501)
-    assert command[command.index("--server.maxUploadSize") + 1] == "3"
+    assert dashboard_env()["STREAMLIT_SERVER_MAX_UPLOAD_SIZE"] == "3"
 
     def never(*args, **kwargs):
         raise AssertionError("an oversized file was read")

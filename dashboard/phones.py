@@ -1,0 +1,372 @@
+"""The phones' channel and the read-only API: plain Starlette routes served beside the
+Streamlit pages by the same process (`dashboard.asgi`), with no Streamlit session and no
+websocket. Pages are rendered from the static site's templates once per change of the event
+(not per request), carry an ETag and a short Cache-Control, refresh themselves without
+JavaScript, and fit a 360-px screen. These routes reach only read queries: nothing here can
+change an event.
+
+    /m/{event}/                 the ranking            (?lang=en)
+    /m/{event}/pairings         the pairings, ?q= finds a table
+    /m/{event}/teams/{team_no}  a team: its table, its games, why it sits where it does
+    /m/{event}/bracket          a Tractor event's groups and knockout
+    /api/v1/events, /api/v1/events/{id}/standings?round=N, …/pairings?round=N, …/bracket
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from functools import partial
+from pathlib import Path
+
+import polars as pl
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from pipeline import db, events, rounds, scoring
+from pipeline.errors import PaisaiError
+from pipeline.explain import why_here
+from pipeline.output import HEADERS_ZH, to_json
+from pipeline.publish import CSS, RESULT_COLUMNS, results_by_team
+from pipeline.templating import environment, render, table_rows
+
+REFRESH_SECONDS = 20  # the page asks for itself again (a meta refresh: no JavaScript)
+MAX_AGE = 5  # seconds a proxy or the phone may keep a page or an answer
+HEADERS = {  # every answer: no Referer leaves with a signed link, no foreign script runs
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'none'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; form-action 'self'; base-uri 'none'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
+WORDS = {
+    "zh": {"ranking": "排名", "pairings": "对阵", "teams": "各队", "after": "第 {n} 轮后排名",
+           "round": "第 {n} 轮对阵", "find": "查找我的座位（队号、队名或姓名）", "search": "查找",
+           "none": "没有找到", "no_event": "没有这个赛事", "no_team": "没有这个队",
+           "not_paired": "还没有编排", "bye": "轮空", "bracket": "赛程与淘汰赛",
+           "not_bracket": "本赛事没有淘汰赛"},
+    "en": {"ranking": "Ranking", "pairings": "Pairings", "teams": "Teams",
+           "after": "Ranking after round {n}", "round": "Round {n} pairings",
+           "find": "Find my table (team no., name or player)", "search": "Find",
+           "none": "Not found", "no_event": "No such event", "no_team": "No such team",
+           "not_paired": "Not paired yet", "bye": "bye", "bracket": "Bracket",
+           "not_bracket": "This event has no bracket"},
+}
+HEADERS_EN = {"rank": "Rank", "team_no": "No.", "team_name": "Team", "played": "Played",
+              "wins": "W", "draws": "D", "losses": "L", "match_points": "Points",
+              "level_diff_score": "Level diff. score", "levels": "Levels",
+              "net_levels": "Net levels", "table": "Table", "ew_team": "EW", "ew_name": "EW team",
+              "ns_team": "NS", "ns_name": "NS team", "round": "Round", "opponent": "Opponent",
+              "outcome": "Result"}
+PHONE_COLUMNS = ["rank", "team_no", "team_name", "match_points", "level_diff_score"]
+PHONE_CSS = CSS + ("td,th{white-space:nowrap}.wrap{overflow-x:auto}form{margin:8px 0}"
+                   "input{font-size:16px;padding:6px;max-width:70%}button{font-size:16px}")
+
+
+def database() -> Path:
+    return db.db_path()
+
+
+def _lang(request: Request) -> str:
+    return "en" if request.query_params.get("lang") == "en" else "zh"
+
+
+def version(con, event_id: str) -> str:
+    """A value that changes whenever anything a phone page shows changes."""
+    found = db.rows(con, """
+        select (select count(*) from results where event_id = $e),
+               (select max(updated_at)::varchar from results where event_id = $e),
+               (select count(*) from pairings where event_id = $e),
+               (select count(*) from teams where event_id = $e),
+               (select max(changed_at)::varchar from result_audit where event_id = $e),
+               (select count(*) from tractor_games where event_id = $e),
+               (select count(*) from tractor_decisions where event_id = $e),
+               (select count(*) from penalties where event_id = $e)""", {"e": event_id})
+    return hashlib.sha256(repr(found).encode()).hexdigest()[:16]
+
+
+class Rendered:
+    """Pages rendered once per (page, event version, language, query): a hall of phones
+    asking for the same ranking is one render, and every later ask a dictionary look-up."""
+
+    def __init__(self, size: int = 512):
+        self.pages: OrderedDict[tuple, tuple[str, bytes, str]] = OrderedDict()
+        self.lock = threading.Lock()
+        self.size = size
+
+    def get(self, key: tuple, make) -> tuple[bytes, str]:
+        with self.lock:
+            if key in self.pages:
+                self.pages.move_to_end(key)
+                return self.pages[key][1:]
+        body = make()
+        data = body.encode("utf-8") if isinstance(body, str) else body
+        etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
+        with self.lock:
+            self.pages[key] = (key[0], data, etag)
+            while len(self.pages) > self.size:
+                self.pages.popitem(last=False)
+        return data, etag
+
+
+RENDERED = Rendered()
+
+
+def _answer(request: Request, data: bytes, etag: str, media: str) -> Response:
+    headers = {**HEADERS, "ETag": etag, "Cache-Control": f"public, max-age={MAX_AGE}"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=media, headers=headers)
+
+
+def _problem(request: Request, status: int, key: str, detail: str = "") -> Response:
+    words = WORDS[_lang(request)]
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": words[key], "detail": detail}, status_code=status,
+                            headers=HEADERS)
+    body = render("site/page.html", title=words[key], up="", nav=_nav("", _lang(request)),
+                  words=words, lang=_lang(request))
+    return HTMLResponse(body, status_code=status, headers=HEADERS)
+
+
+def _nav(event_id: str, language: str) -> dict:
+    suffix = "?lang=en" if language == "en" else ""
+    base = f"/m/{event_id}"
+    return {"ranking": f"{base}/{suffix}", "pairings": f"{base}/pairings{suffix}",
+            "teams": f"{base}/{suffix}", "style": "/m/style.css"}
+
+
+def _headers(frame: pl.DataFrame, language: str) -> list[str]:
+    names = HEADERS_EN if language == "en" else HEADERS_ZH
+    return [names.get(c, c) for c in frame.columns]
+
+
+def _event_page(request: Request, page: str, make) -> Response:
+    """A phone page of one event: rendered once per version, or a 404 in the page's words."""
+    event_id = request.path_params["event"]
+    language = _lang(request)
+    try:
+        with db.reading(database()) as con:
+            event = events.load(con, event_id)
+            current = version(con, event_id)
+    except PaisaiError:
+        return _problem(request, 404, "no_event", event_id)
+    extra = tuple(sorted((k, v) for k, v in request.query_params.items() if k != "lang"))
+    key = (page, event_id, current, language, extra, request.path_params.get("team", ""))
+    try:
+        data, etag = RENDERED.get(key, partial(make, event, language))
+    except LookupError:
+        return _problem(request, 404, "no_team", request.path_params.get("team", ""))
+    return _answer(request, data, etag, "text/html; charset=utf-8")
+
+
+def _common(event, language: str) -> dict:
+    return {"up": "", "nav": _nav(event.event_id, language), "words": WORDS[language],
+            "lang": "en" if language == "en" else "zh-CN", "refresh": REFRESH_SECONDS}
+
+
+def _team_links(event_id: str, teams: list[str], language: str) -> dict[str, str]:
+    from urllib.parse import quote
+
+    suffix = "?lang=en" if language == "en" else ""
+    return {t: f"/m/{event_id}/teams/{quote(t, safe='')}{suffix}" for t in teams}
+
+
+def ranking_page(request: Request) -> Response:
+    def make(event, language: str) -> str:
+        with db.reading(database()) as con:
+            after = scoring.latest_round(con, event.event_id)
+            ranking = scoring.standings(con, event, after)
+        shown = ranking.select(PHONE_COLUMNS)
+        title = f"{event.name} · {WORDS[language]['after'].format(n=after)}"
+        links = _team_links(event.event_id, shown["team_no"].to_list(), language)
+        return render("site/index.html", title=title, headers=_headers(shown, language),
+                      rows=table_rows(shown, links), **_common(event, language))
+
+    return _event_page(request, "ranking", make)
+
+
+def pairings_page(request: Request) -> Response:
+    query = (request.query_params.get("q") or "").strip()[:40]
+
+    def make(event, language: str) -> str:
+        words = WORDS[language]
+        with db.reading(database()) as con:
+            latest = rounds.latest_paired_round(con, event.event_id)
+            pairs = rounds.pairings(con, event.event_id, latest) if latest else None
+        common = _common(event, language)
+        if pairs is None:
+            return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
+                          rows=None, **common)
+        table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+            pl.col("ns_team").fill_null(words["bye"]))
+        if query:
+            from pipeline.queries import find_table
+
+            table = find_table(pairs, query).select(
+                "table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+                pl.col("ns_team").fill_null(words["bye"]))
+        body = render("site/pairings.html", title=f"{event.name} · "
+                      f"{words['round'].format(n=latest)}", headers=_headers(table, language),
+                      rows=table_rows(table), **common)
+        form = (f'<form method="get" action="/m/{event.event_id}/pairings">'
+                f'<label>{words["find"]}<br><input name="q" value="" maxlength="40">'
+                f'</label>{"<input type=hidden name=lang value=en>" if language == "en" else ""}'
+                f' <button>{words["search"]}</button></form>')
+        if query and table.is_empty():
+            form += f"<p>{words['none']}</p>"
+        return body.replace("</h1>", "</h1>" + form, 1)
+
+    return _event_page(request, "pairings", make)
+
+
+def team_page(request: Request) -> Response:
+    team = request.path_params["team"].strip().upper()
+
+    def make(event, language: str) -> str:
+        with db.reading(database()) as con:
+            after = scoring.latest_round(con, event.event_id)
+            ranking = scoring.standings(con, event, after)
+            played = scoring.team_rounds(con, event, after)
+            latest = rounds.latest_paired_round(con, event.event_id)
+            pairs = rounds.pairings(con, event.event_id, latest) if latest else None
+        found = ranking.filter(pl.col("team_no") == team)
+        if found.is_empty():
+            raise LookupError(team)
+        row = found.row(0, named=True)
+        seat = None
+        if pairs is not None:
+            for r in pairs.iter_rows(named=True):
+                if team in (r["ew_team"], r["ns_team"]):
+                    ew = r["ew_team"] == team
+                    seat = {"table": r["table"], "side": "东西 EW" if ew else "南北 NS",
+                            "opponent": r["ns_team"] if ew else r["ew_team"]}
+        why = why_here(ranking, list(event.ruleset.ranking["keys"]))
+        page = environment().get_template("site/team.html")
+        return page.render(
+            title=f"{team} {row['team_name'] or ''}", seat=seat, latest=latest,
+            rank=row["rank"], match_points=row["match_points"],
+            level_diff_score=row["level_diff_score"],
+            results=results_by_team(played.filter(pl.col("team_no") == team)).get(team),
+            headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
+                     for c in RESULT_COLUMNS],
+            why=why.get(team, ""), **_common(event, language))
+
+    return _event_page(request, "team", make)
+
+
+def bracket_page(request: Request) -> Response:
+    def make(event, language: str) -> str:
+        from dashboard.common import bracket_html, stage_name
+        from pipeline.tractor import stages
+
+        words = WORDS[language]
+        common = _common(event, language)
+        if event.ruleset.is_swiss:
+            return render("site/pairings.html", title=f"{event.name} · {words['not_bracket']}",
+                          rows=None, **common)
+        with db.reading(database()) as con:
+            data = stages.view(con, event)
+            names = dict(db.rows(con, "select team_no, team_name from teams where "
+                                      "event_id = ?", [event.event_id]))
+        groups = pl.DataFrame(data["groups"]) if data["groups"] else None
+        body = render("site/pairings.html", title=f"{event.name} · {words['bracket']}",
+                      rows=None if groups is None else table_rows(groups.select(
+                          "stage", "rank", "team_no", "points")),
+                      headers=["组", "名次", "队号", "积分"] if language == "zh" else
+                      ["Group", "Rank", "No.", "Points"], **common)
+        knockout = [{**s, "name": stage_name(s["name"], language)}
+                    for s in data["stages"] if s["kind"] == "knockout"]
+        tree = f"<div class='wrap'>{bracket_html(knockout, names)}</div>" if knockout else ""
+        return body.replace("</body>", tree + "</body>", 1)
+
+    return _event_page(request, "bracket", make)
+
+
+def style(request: Request) -> Response:
+    data = PHONE_CSS.encode()
+    return _answer(request, data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"',
+                   "text/css; charset=utf-8")
+
+
+# -- the read-only JSON API: the same columns as the CLI's JSON -------------------------
+
+def _json(request: Request, value) -> Response:
+    data = (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)).encode()
+    return _answer(request, data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"',
+                   "application/json; charset=utf-8")
+
+
+def _round(request: Request) -> int | None:
+    given = request.query_params.get("round")
+    if given is None:
+        return None
+    if not given.isdigit() or len(given) > 6:
+        raise ValueError(given)
+    return int(given)
+
+
+def api_events(request: Request) -> Response:
+    with db.reading(database()) as con:
+        listing = events.listing(con)
+    return _json(request, to_json(listing))
+
+
+def api_standings(request: Request) -> Response:
+    try:
+        after = _round(request)
+        with db.reading(database()) as con:
+            event = events.load(con, request.path_params["event"])
+            if after is None:
+                after = scoring.latest_round(con, event.event_id)
+            ranking = scoring.published(scoring.standings(con, event, after), event)
+    except ValueError as exc:
+        return _problem(request, 400, "none", f"round: {exc}")
+    except PaisaiError as exc:
+        return _problem(request, 404, "no_event", str(exc))
+    return _json(request, to_json(ranking))
+
+
+def api_pairings(request: Request) -> Response:
+    try:
+        round_no = _round(request)
+        with db.reading(database()) as con:
+            event = events.load(con, request.path_params["event"])
+            round_no = round_no or rounds.latest_paired_round(con, event.event_id)
+            if not round_no:
+                return _json(request, "[]")
+            listing = rounds.pairings(con, event.event_id, round_no)
+    except ValueError as exc:
+        return _problem(request, 400, "none", f"round: {exc}")
+    except PaisaiError as exc:
+        return _problem(request, 404, "no_event", str(exc))
+    return _json(request, to_json(listing.select(rounds.PAIRING_COLUMNS)))
+
+
+def api_bracket(request: Request) -> Response:
+    from pipeline.tractor import stages
+
+    try:
+        with db.reading(database()) as con:
+            event = events.load(con, request.path_params["event"])
+            data = stages.view(con, event)
+    except PaisaiError as exc:
+        return _problem(request, 404, "no_event", str(exc))
+    return _json(request, data)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/m/style.css", style),
+        Route("/m/{event}/", ranking_page),
+        Route("/m/{event}/pairings", pairings_page),
+        Route("/m/{event}/teams/{team}", team_page),
+        Route("/m/{event}/bracket", bracket_page),
+        Route("/api/v1/events", api_events),
+        Route("/api/v1/events/{event}/standings", api_standings),
+        Route("/api/v1/events/{event}/pairings", api_pairings),
+        Route("/api/v1/events/{event}/bracket", api_bracket),
+    ]

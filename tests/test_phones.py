@@ -1,0 +1,86 @@
+"""The phones' routes and the read-only API (issue 30, first part): the API answers with the
+CLI's JSON columns, pages carry an ETag and safe headers, bad addresses are 4xx pages in the
+page's language, and no route needs a Streamlit session."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import RESULT_HEADER, read_csv_output, write_csv
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+
+@pytest.fixture
+def client(cli, event16, tmp_path, db_file, monkeypatch):
+    """event16 with round 1 played (the lower number wins 10–8) and round 2 paired, served
+    by the phones' routes alone: no Streamlit runtime is started."""
+    from dashboard.phones import routes
+
+    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
+                              for t in range(1, 9)]
+    assert cli("pair", "--event", "e").code == 0
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "r1.csv", rows)).code == 0
+    assert cli("pair", "--event", "e").code == 0
+    monkeypatch.setenv("PAISAI_DB", str(db_file))
+    with TestClient(Starlette(routes=routes())) as test_client:
+        yield test_client
+
+
+def test_the_api_answers_with_the_cli_s_json(client, cli):
+    standings = client.get("/api/v1/events/e/standings")
+    assert standings.status_code == 200
+    assert standings.json() == json.loads(cli("standings", "--event", "e", "--format",
+                                              "json").out)
+    after_one = client.get("/api/v1/events/e/standings?round=1").json()
+    assert after_one == json.loads(cli("standings", "--event", "e", "--round", "1",
+                                       "--format", "json").out)
+    listed = client.get("/api/v1/events").json()
+    assert listed == json.loads(cli("events", "--format", "json").out)
+    pairings = client.get("/api/v1/events/e/pairings?round=2").json()
+    assert [list(p) for p in pairings][0] == ["round", "table", "ew_team", "ns_team"]
+    assert len(pairings) == 8 and {p["round"] for p in pairings} == {2}
+    bad = client.get("/api/v1/events/e/standings?round=x")
+    assert bad.status_code == 400 and "error" in bad.json()
+    assert client.get("/api/v1/events/nope/standings").status_code == 404
+
+
+def test_phone_pages_cache_and_say_it_safely(client):
+    ranking = client.get("/m/e/")
+    assert ranking.status_code == 200 and "第 1 轮后排名" in ranking.text
+    assert ranking.headers["referrer-policy"] == "no-referrer"
+    assert "default-src 'none'" in ranking.headers["content-security-policy"]
+    assert "max-age" in ranking.headers["cache-control"]
+    again = client.get("/m/e/", headers={"If-None-Match": ranking.headers["etag"]})
+    assert again.status_code == 304  # rendered once: the same version, the same tag
+    assert 'http-equiv="refresh"' in ranking.text  # it refreshes without JavaScript
+    english = client.get("/m/e/?lang=en")
+    assert "Ranking after round 1" in english.text and "Points" in english.text
+    found = client.get("/m/e/pairings?q=A3")
+    assert found.status_code == 200 and "A3" in found.text and "<form" in found.text
+    team = client.get("/m/e/teams/A1")
+    assert team.status_code == 200 and "号桌" in team.text and "名次 rank" in team.text
+    missing = client.get("/m/e/teams/Z9")
+    assert missing.status_code == 404 and "没有这个队" in missing.text
+    assert client.get("/m/nope/?lang=en").status_code == 404
+    assert "No such event" in client.get("/m/nope/?lang=en").text
+
+
+def test_a_result_changes_the_page_s_version(client, cli, tmp_path):
+    before = client.get("/m/e/").headers["etag"]
+    rows = [RESULT_HEADER, [2, 1, "A1", "A5", "A", "2"]]  # round 2, table 1: A1–A5
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "r2.csv", rows)).code == 0
+    after = client.get("/m/e/", headers={"If-None-Match": before})
+    assert after.status_code == 200 and after.headers["etag"] != before
+    shown = read_csv_output(cli("standings", "--event", "e", "--format", "csv").out)
+    assert shown[0]["team_no"] in after.text
+
+
+def test_no_phone_route_starts_a_streamlit_session(client):
+    from streamlit import runtime
+
+    for path in ("/m/e/", "/m/e/pairings", "/m/e/teams/A1", "/m/e/bracket",
+                 "/api/v1/events", "/api/v1/events/e/standings"):
+        assert client.get(path).status_code == 200
+    assert not runtime.exists()  # nothing here made a Streamlit runtime, let alone a session
