@@ -26,10 +26,8 @@ def home() -> None:
     st.switch_page(live, query_params=dict(st.query_params))
 
 
-hidden = [
-    st.Page(home, title="牌赛", url_path="home", default=True, visibility="hidden"),
-    st.Page(VIEWS / "report.py", title="桌报 Report", url_path="report", visibility="hidden"),
-]
+# a table's self-report is a plain form beside these pages (/r, dashboard.phones)
+hidden = [st.Page(home, title="牌赛", url_path="home", default=True, visibility="hidden")]
 page = st.navigation([*hidden, *pages], position="hidden" if projector() else "sidebar")
 page_style()
 try:

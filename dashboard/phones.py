@@ -358,8 +358,122 @@ def api_bracket(request: Request) -> Response:
     return _json(request, data)
 
 
+# -- a table reports its result from a side's signed link (a plain form, no JavaScript) --
+
+MAX_BODY = 2048  # a report is two levels: anything longer is refused unread
+PER_LINK = 10  # reports a minute from one link
+PER_ADDRESS = 60  # reports a minute from one address (a hall may share one)
+REPORT_WORDS = {
+    "zh": {"title": "第 {r} 轮 {n} 号桌报成绩", "ew": "东西", "ns": "南北", "send": "提交",
+           "choose": "请选择", "bad_link": "链接无效或已过期", "too_many": "提交太频繁，请稍后再试",
+           "too_long": "提交的内容太长", "sent": "已提交，等待裁判确认",
+           "stored": "双方一致，成绩已保存", "waiting": "已提交，等待对方确认",
+           "disagree": "与对方所报不一致，已交裁判裁定", "again": "改报"},
+    "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
+           "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
+           "expired", "too_many": "Too many reports: wait a minute", "too_long": "Too long",
+           "sent": "Sent; waiting for the organizer", "stored": "Both sides agree: the "
+           "result is stored", "waiting": "Sent: waiting for the other side",
+           "disagree": "The other side sent another result: the organizer decides",
+           "again": "Report again"},
+}
+
+
+class Limits:
+    """Reports in the last minute, by link and by address."""
+
+    def __init__(self):
+        self.times: dict[str, list[float]] = {}
+        self.lock = threading.Lock()
+
+    def allow(self, key: str, limit: int, now: float) -> bool:
+        with self.lock:
+            kept = [t for t in self.times.get(key, []) if now - t < 60]
+            if len(kept) >= limit:
+                self.times[key] = kept
+                return False
+            self.times[key] = [*kept, now]
+            return True
+
+
+LIMITS = Limits()
+
+
+def _report_page(language: str, title: str, body: str, status: int = 200) -> Response:
+    page = render("site/page.html", title=title, up="",
+                  nav={"ranking": "#", "pairings": "#", "teams": "#", "style": "/m/style.css"},
+                  words={"ranking": "", "pairings": "", "teams": ""},
+                  lang="en" if language == "en" else "zh-CN")
+    return HTMLResponse(page.replace("</h1>", "</h1>" + body, 1), status_code=status,
+                        headers={**HEADERS, "Cache-Control": "no-store"})
+
+
+async def report(request: Request) -> Response:
+    """GET: the form of a table's (or a side's) signed link; POST: the report, stored
+    through the self-report logic (both sides confirm; a disagreement waits)."""
+    import html
+    import time
+    from urllib.parse import parse_qs
+
+    from pipeline import selfreport
+    from pipeline.levels import format_level
+
+    language = _lang(request)
+    words = REPORT_WORDS[language]
+    params = request.query_params
+    try:
+        event_id = params.get("event", "")[:64]
+        round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
+        side = params.get("side") or None
+        signature = params.get("sig", "")[:200]
+        with db.reading(database()) as con:
+            ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+    except (PaisaiError, ValueError):
+        return _report_page(language, words["bad_link"], "", 403)
+    title = words["title"].format(r=round_no, n=table_no)
+    if request.method == "POST":
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return _report_page(language, words["too_long"], "", 413)
+        now = time.monotonic()
+        address = request.client.host if request.client else ""
+        link = f"{event_id}:{round_no}:{table_no}:{side}"
+        if not (LIMITS.allow(f"link:{link}", PER_LINK, now)
+                and LIMITS.allow(f"address:{address}", PER_ADDRESS, now)):
+            return _report_page(language, words["too_many"], "", 429)
+        form = parse_qs(body.decode("utf-8", "replace"))
+        try:
+            outcome = selfreport.submit(database(), event_id, round_no, table_no, signature,
+                                        form.get("ew_level", [""])[0][:8],
+                                        form.get("ns_level", [""])[0][:8], side)
+        except PaisaiError as exc:
+            return _report_page(language, title, f"<p class='card'>{html.escape(str(exc))}</p>"
+                                + _report_form(words, ew, ns, format_level), 400)
+        said = words["sent"] if side is None else words[outcome]
+        return _report_page(language, title, f"<p class='card big' data-testid='said'>"
+                            f"{html.escape(said)}</p><p><a href='{html.escape(str(request.url))}'>"
+                            f"{words['again']}</a></p>")
+    return _report_page(language, title, _report_form(words, ew, ns, format_level))
+
+
+def _report_form(words: dict, ew: str, ns: str, format_level) -> str:
+    import html
+
+    options = "".join(f"<option>{format_level(v)}</option>" for v in range(2, 16))
+    choose = f"<option value=''>{words['choose']}</option>"
+    return (f"<form method='post' class='card'>"
+            f"<label>{words['ew']} {html.escape(ew)}<br><select name='ew_level' required>"
+            f"{choose}{options}</select></label><br><br>"
+            f"<label>{words['ns']} {html.escape(ns or '')}<br><select name='ns_level' required>"
+            f"{choose}{options}</select></label><br><br>"
+            f"<button type='submit'>{words['send']}</button></form>")
+
+
 def routes() -> list[Route]:
     return [
+        Route("/r", report, methods=["GET", "POST"]),
         Route("/m/style.css", style),
         Route("/m/{event}/", ranking_page),
         Route("/m/{event}/pairings", pairings_page),

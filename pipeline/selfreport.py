@@ -53,7 +53,7 @@ def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.Dat
         tables = db.rows(con, "select table_no, ew_team, ns_team from pairings where event_id = ? "
                               "and round = ? and table_no is not null order by table_no",
                          [event_id, round_no])
-    base = f"{base_url.rstrip('/')}/report?event={event_id}&round={round_no}"
+    base = f"{base_url.rstrip('/')}/r?event={event_id}&round={round_no}"  # the plain form
 
     def url(table: int, side: str | None) -> str:
         sided = f"&side={side}" if side else ""

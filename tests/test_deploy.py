@@ -53,3 +53,14 @@ def test_the_container_recipe():
 def test_a_wrong_option_would_be_caught():
     with pytest.raises(click.UsageError):
         _parses(["dashboard", "--portt", "1"])
+
+
+def test_the_proxy_example_caches_the_phones_and_passes_the_console_through():
+    conf = (DEPLOY / "nginx-paisai.conf").read_text(encoding="utf-8")
+    cached = re.search(r"location ~ \^/\(m\|api/v1\)/ \{(.+?)\n    \}", conf, re.S).group(1)
+    assert "proxy_cache paisai;" in cached and "proxy_cache_valid 200 304 5s" in cached
+    live = re.search(r"location / \{(.+?)\n    \}", conf, re.S).group(1)
+    assert "proxy_cache" not in live and "Upgrade $http_upgrade" in live
+    from dashboard.phones import MAX_AGE
+
+    assert MAX_AGE <= 5  # what paisai itself allows a cache to keep

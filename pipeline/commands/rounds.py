@@ -131,6 +131,45 @@ def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
     return _export(event, round_no, out_file, write, "成绩登记表")
 
 
+@click.command("links", help="各桌、各方报成绩的签名链接（打印桌签用） every table's and side's "
+                             "signed self-report link, for slips printed elsewhere")
+@event_option()
+@click.option("--round", "round_no", type=int, required=True, help="轮次 round")
+@click.option("--base-url", help="看板的地址（手机能打开的） the dashboard's address as phones "
+                                 "reach it (default: this machine's LAN address, port 8501)")
+@format_option()
+@common
+def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
+    from pipeline import selfreport
+
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+    base_url = _phone_base(base_url)
+    listing = selfreport.links(database(), found.event_id, round_no, base_url)
+    out(output.render(listing.select("table", "ew_team", "ns_team", "ew_url", "ns_url", "url"),
+                      fmt, f"{found.name} — 第 {round_no} 轮报成绩链接 self-report links"))
+    return 0
+
+
+def _phone_base(base_url: str | None) -> str:
+    """`--base-url`, else this machine's LAN address on port 8501; a loopback address is
+    said to be one phones cannot open."""
+    from pipeline.errors import UsageError
+    from pipeline.serve import is_loopback, lan_addresses
+
+    if not base_url:
+        addresses = lan_addresses()
+        if not addresses:
+            raise UsageError("找不到本机的局域网地址，请用 --base-url 给出手机能打开的看板地址 no "
+                             "network address found: give --base-url")
+        base_url = f"http://{addresses[0]}:8501"
+        err(f"链接指向 links point to {base_url}（可用 --base-url 指定 set it with --base-url）")
+    if is_loopback(base_url):
+        err(f"注意 note: {base_url} 只有本机能打开，手机扫码打不开 only this machine can open "
+            "it: phones cannot")
+    return base_url
+
+
 @export.command("cards", help="桌牌 PDF：每桌一页，桌号、双方队伍与各自的报成绩二维码 table cards: "
                                "one page per table with both sides' self-report QR codes")
 @_export_options(".pdf")
@@ -140,21 +179,10 @@ def export_cards(event: str, round_no: int, out_file: str, base_url: str | None)
     from pipeline import selfreport
     from pipeline.errors import UsageError
     from pipeline.export.cards import write_cards
-    from pipeline.serve import is_loopback, lan_addresses
 
     with db.reading(database()) as con:
         found = events.load(con, event)
-    if not base_url:
-        addresses = lan_addresses()
-        if not addresses:
-            raise UsageError("找不到本机的局域网地址，请用 --base-url 给出手机能打开的看板地址 no "
-                             "network address found: give --base-url")
-        base_url = f"http://{addresses[0]}:8501"
-        err(f"二维码指向 QR codes point to {base_url}（可用 --base-url 指定 set it with "
-            "--base-url）")
-    if is_loopback(base_url):
-        err(f"注意 note: {base_url} 只有本机能打开，手机扫码打不开 only this machine can open "
-            "it: phones cannot")
+    base_url = _phone_base(base_url)
     path = output_path(out_file)
     if path.suffix.lower() != ".pdf":
         raise UsageError("桌牌导出为 .pdf table cards are a .pdf")
@@ -383,5 +411,6 @@ def late(event: str, round_no: int, team: str, minutes: float) -> int:
     return 0
 
 
-COMMANDS = [pair, results, export, template, draw, checkin, withdraw, reinstate, clock, late]
+COMMANDS = [pair, results, export, template, draw, checkin, withdraw, reinstate, clock, late,
+            links]
 

@@ -114,13 +114,11 @@ def test_self_report_accepted_appears_in_the_ranking(event_server, browser):
 
     url = links(event_server.database, "big", 1, event_server.url)["url"][4]  # table 5
     phone = context.new_page()
-    phone.goto(url)
+    phone.goto(url)  # a plain form: no Streamlit session on the phone
     phone.wait_for_selector("text=第 1 轮 5 号桌报成绩", timeout=30_000)
-    phone.get_by_label("东西 A9").click()
-    phone.get_by_role("option", name="过A").click()
-    phone.get_by_label("南北 A10").click()
-    phone.get_by_role("option", name="Q").click()
-    phone.get_by_role("button", name="保存").click()
+    phone.get_by_label("东西 A9").select_option("过A")
+    phone.get_by_label("南北 A10").select_option("Q")
+    phone.get_by_role("button", name="提交").click()
     phone.wait_for_selector("text=已提交，等待裁判确认", timeout=15_000)
     shot(phone, "self-report-phone")
     guide_shot(phone, "self-report-phone")

@@ -29,15 +29,13 @@ TEAMS = {1: ("A1", "A2"), 2: ("A3", "A4"), 3: ("A5", "A6")}  # drawn by team num
 def _report(context, table: int, url: str, ew: str, ns: str, answer: str) -> None:
     phone = context.new_page()
     phone.set_viewport_size({"width": 390, "height": 844})
-    phone.goto(url)
+    phone.goto(url)  # the side's plain form (no Streamlit session)
     phone.wait_for_selector(f"text=第 1 轮 {table} 号桌报成绩", timeout=60_000)
     east, south = (f"{side} {team}" for side, team in zip(("东西", "南北"), TEAMS[table],
                                                           strict=True))
-    phone.get_by_label(east).click()
-    phone.get_by_role("option", name=ew, exact=True).click()
-    phone.get_by_label(south).click()
-    phone.get_by_role("option", name=ns, exact=True).click()
-    phone.get_by_role("button", name="保存").click()
+    phone.get_by_label(east).select_option(ew)
+    phone.get_by_label(south).select_option(ns)
+    phone.get_by_role("button", name="提交").click()
     phone.wait_for_selector(f"text={answer}", timeout=30_000)
     phone.close()
 

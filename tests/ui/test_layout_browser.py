@@ -117,3 +117,26 @@ def test_the_projector_ranking_fits_twenty_rows_and_large_progress(demo_server, 
     assert float(progress.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 24
     assert page.get_by_text("查找我的座位").count() == 0
     context.close()
+
+
+def test_a_phone_finds_its_table_and_its_team_on_the_plain_pages(demo_server, browser):
+    """The phones' pages (no Streamlit session): the ranking, find-my-table by a plain form,
+    a team's page by its link — at 360 px, nothing wider than the screen."""
+    context = browser.new_context(viewport={"width": 360, "height": 740},
+                                  java_script_enabled=False)  # they work without JavaScript
+    page = context.new_page()
+    page.goto(f"{demo_server.url}/m/demo/")
+    first = page.locator("table tbody tr").first
+    team = first.locator("td").nth(1).inner_text().strip()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 361
+    assert page.get_by_text("查找我的座位").count() == 0  # the ranking has no search box
+    page.get_by_role("link", name="对阵").click()
+    page.get_by_label("查找我的座位（队号、队名或姓名）").fill(team)
+    page.get_by_role("button", name="查找").click()
+    found = page.locator("table tbody tr")
+    assert found.count() == 1 and team in found.first.inner_text()
+    page.goto(f"{demo_server.url}/m/demo/")
+    page.get_by_role("link", name=team, exact=True).click()
+    assert "号桌" in page.inner_text("body") and "名次 rank" in page.inner_text("body")
+    page.screenshot(path=str(ARTIFACTS / "layout" / "phone-plain-team.png"))
+    context.close()

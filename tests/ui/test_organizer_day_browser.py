@@ -55,13 +55,10 @@ def _pairs(database, round_no: int) -> list[tuple]:
 def _phone_report(context, url: str, ew: str, ns: str, answer: str) -> None:
     phone = context.new_page()
     phone.set_viewport_size({"width": 390, "height": 844})
-    phone.goto(url)
-    phone.get_by_role("button", name="保存").wait_for(timeout=WAIT)
-    boxes = phone.locator("[data-testid=stSelectbox]")
-    for box, level in ((boxes.nth(0), ew), (boxes.nth(1), ns)):
-        box.click()
-        phone.get_by_role("option", name=level, exact=True).click()
-    phone.get_by_role("button", name="保存").click()
+    phone.goto(url)  # the side's plain form
+    phone.locator("select[name=ew_level]").select_option(ew)
+    phone.locator("select[name=ns_level]").select_option(ns)
+    phone.get_by_role("button", name="提交").click()
     phone.get_by_text(answer).wait_for(timeout=WAIT)
     phone.close()
 

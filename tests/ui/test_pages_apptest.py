@@ -82,14 +82,6 @@ def test_bracket_page_for_a_guandan_event(monkeypatch, demo_db):
     assert "不是拖拉机赛事" in at.info[0].value
 
 
-def test_report_page_refuses_a_bad_signature(monkeypatch, demo_db):
-    at = run_page(monkeypatch, demo_db, "report", event="demo", round="3", table="1", sig="x")
-    assert not at.exception
-    message = at.error[0].value
-    assert "链接无效" in message or "没有桌报链接" in message
-    assert not at.selectbox  # no form to fill
-
-
 def test_bracket_page_for_a_tractor_event(monkeypatch, tmp_path):
     from conftest import write_csv
 
@@ -220,33 +212,6 @@ def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, 
     assert any("下一步：录入成绩" in s.value for s in at.info)
     pairings = run_page(monkeypatch, database, "pairings", event="e")
     assert any("未报：第 1、2、3、4 桌" in m.value for m in pairings.markdown)
-
-
-def test_report_page_by_side_stores_when_both_agree(monkeypatch, tmp_path):
-    from conftest import entries, write_csv
-
-    from pipeline import selfreport
-    from pipeline.cli import main
-
-    database = tmp_path / "s.duckdb"
-    db = ["--db", str(database)]
-    assert main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025",
-                 *db]) == 0
-    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(4))),
-                 *db]) == 0
-    assert main(["pair", "--event", "e", *db]) == 0
-    row = selfreport.links(database, "e", 1, "http://x").row(0, named=True)
-    said = []
-    for side in ("ew", "ns"):
-        sig = row[f"{side}_url"].rsplit("sig=", 1)[1]
-        at = run_page(monkeypatch, database, "report", event="e", round="1", table="1",
-                  side=side, sig=sig)
-        assert not at.exception
-        at.selectbox[0].select("K")
-        at.selectbox[1].select("9")
-        at.button[0].click().run()
-        said.append(at.success[0].value)
-    assert said == ["已提交，等待对方确认", "双方一致，成绩已保存"]
 
 
 def test_a_round_through_the_console(monkeypatch, tmp_path):
