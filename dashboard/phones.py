@@ -315,47 +315,45 @@ def api_events(request: Request) -> Response:
     return _json(request, to_json(listing))
 
 
-def api_standings(request: Request) -> Response:
-    try:
-        after = _round(request)
-        with db.reading(database()) as con:
-            event = events.load(con, request.path_params["event"])
-            if after is None:
-                after = scoring.latest_round(con, event.event_id)
-            ranking = scoring.published(scoring.standings(con, event, after), event)
-    except ValueError as exc:
-        return _problem(request, 400, "none", f"round: {exc}")
-    except PaisaiError as exc:
-        return _problem(request, 404, "no_event", str(exc))
-    return _json(request, to_json(ranking))
-
-
-def api_pairings(request: Request) -> Response:
+def _api(request: Request, answer) -> Response:
+    """One API answer: `answer(con, event)` read in one short read-only connection; an
+    unknown event is a 404, a bad `round` a 400, both as {"error": …}."""
     try:
         round_no = _round(request)
         with db.reading(database()) as con:
             event = events.load(con, request.path_params["event"])
-            round_no = round_no or rounds.latest_paired_round(con, event.event_id)
-            if not round_no:
-                return _json(request, "[]")
-            listing = rounds.pairings(con, event.event_id, round_no)
+            value = answer(con, event, round_no)
     except ValueError as exc:
         return _problem(request, 400, "none", f"round: {exc}")
     except PaisaiError as exc:
         return _problem(request, 404, "no_event", str(exc))
-    return _json(request, to_json(listing.select(rounds.PAIRING_COLUMNS)))
+    return _json(request, value)
+
+
+def api_standings(request: Request) -> Response:
+    def answer(con, event, after):
+        if after is None:
+            after = scoring.latest_round(con, event.event_id)
+        return to_json(scoring.published(scoring.standings(con, event, after), event))
+
+    return _api(request, answer)
+
+
+def api_pairings(request: Request) -> Response:
+    def answer(con, event, round_no):
+        round_no = round_no or rounds.latest_paired_round(con, event.event_id)
+        if not round_no:
+            return "[]"
+        return to_json(rounds.pairings(con, event.event_id, round_no)
+                       .select(rounds.PAIRING_COLUMNS))
+
+    return _api(request, answer)
 
 
 def api_bracket(request: Request) -> Response:
     from pipeline.tractor import stages
 
-    try:
-        with db.reading(database()) as con:
-            event = events.load(con, request.path_params["event"])
-            data = stages.view(con, event)
-    except PaisaiError as exc:
-        return _problem(request, 404, "no_event", str(exc))
-    return _json(request, data)
+    return _api(request, lambda con, event, _: stages.view(con, event))
 
 
 # -- a table reports its result from a side's signed link (a plain form, no JavaScript) --

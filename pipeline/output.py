@@ -109,7 +109,8 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def _cell(value: object) -> str:
+def cell_text(value: object) -> str:
+    """A value as a table cell shows it: whole floats without .0, nothing for null."""
     if value is None:
         return ""
     if isinstance(value, float):
@@ -156,7 +157,7 @@ def table(frame: pl.DataFrame, title: str | None = None,
                         no_wrap=not wrap, overflow="fold")
     styles = row_styles or [None] * frame.height
     for row, style in zip(frame.iter_rows(), styles, strict=True):
-        grid.add_row(*(Text(_cell(v)) for v in row), style=style)
+        grid.add_row(*(Text(cell_text(v)) for v in row), style=style)
     buffer = io.StringIO()
     console = _console(buffer, stream, wrap)
     if title:
@@ -181,7 +182,7 @@ def to_csv(frame: pl.DataFrame) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(frame.columns)
     for row in frame.iter_rows():
-        writer.writerow([_cell(safe_text(v)) for v in row])
+        writer.writerow([cell_text(safe_text(v)) for v in row])
     return out.getvalue()
 
 

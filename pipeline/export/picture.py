@@ -9,6 +9,7 @@ import polars as pl
 
 from pipeline.errors import UsageError
 from pipeline.export.certificates import Font, find_font
+from pipeline.output import cell_text
 
 WIDTH = 1080  # a phone screen's width in pixels at 3x: sharp when zoomed
 MARGIN = 48
@@ -56,9 +57,9 @@ def write_picture(ranking: pl.DataFrame, event_name: str, subtitle: str, path: P
         colour = GOLD if row["rank"] is not None and row["rank"] <= 3 else INK
         values = {"rank": "" if row["rank"] is None else str(row["rank"]),
                   "team": f"{row['team_no']} {row['team_name'] or ''}".strip(),
-                  "match_points": _number(row["match_points"]),
-                  "level_diff_score": _number(row["level_diff_score"]),
-                  "levels": _number(row["levels"])}
+                  "match_points": cell_text(row["match_points"]),
+                  "level_diff_score": cell_text(row["level_diff_score"]),
+                  "levels": cell_text(row["levels"])}
         for (key, _, _, right), (left, width) in zip(COLUMNS, xs, strict=True):
             size = 36 if key != "team" else _team_size(draw, values[key], face, width)
             if key == "team":
@@ -71,14 +72,6 @@ def write_picture(ranking: pl.DataFrame, event_name: str, subtitle: str, path: P
     path.parent.mkdir(parents=True, exist_ok=True)
     image.save(path, format="PNG", optimize=True)
     return shown.height
-
-
-def _number(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else f"{value:g}"
-    return str(value)
 
 
 def _columns() -> list[tuple[int, int]]:
