@@ -144,18 +144,49 @@ def _headers(frame: pl.DataFrame, language: str) -> list[str]:
     return [names.get(c, c) for c in frame.columns]
 
 
+VERSION_SECONDS = 1.0  # how long a page's version is trusted before the database is asked
+_VERSIONS: dict[str, tuple[float, object, str]] = {}
+_VERSIONS_LOCK = threading.Lock()
+
+
+def current(event_id: str):
+    """(event, version), asked of the database at most once a second per event: a hall of
+    phones is answered from memory, and a change shows within a second (PaisaiError when
+    there is no such event)."""
+    import time
+
+    now = time.monotonic()
+    with _VERSIONS_LOCK:
+        found = _VERSIONS.get(event_id)
+    if found and now - found[0] < VERSION_SECONDS:
+        return found[1], found[2]
+    with db.reading(database()) as con:
+        event = events.load(con, event_id)
+        value = version(con, event_id)
+    with _VERSIONS_LOCK:
+        if len(_VERSIONS) > 1000:
+            _VERSIONS.clear()
+        _VERSIONS[event_id] = (now, event, value)
+    return event, value
+
+
+def forget_versions() -> None:
+    """Ask the database again on the next page (a test's fresh database)."""
+    with _VERSIONS_LOCK:
+        _VERSIONS.clear()
+
+
 def _event_page(request: Request, page: str, make) -> Response:
     """A phone page of one event: rendered once per version, or a 404 in the page's words."""
-    event_id = request.path_params["event"]
+    event_id = request.path_params["event"][:64]
     language = _lang(request)
     try:
-        with db.reading(database()) as con:
-            event = events.load(con, event_id)
-            current = version(con, event_id)
+        event, current_version = current(event_id)
     except PaisaiError:
         return _problem(request, 404, "no_event", event_id)
     extra = tuple(sorted((k, v) for k, v in request.query_params.items() if k != "lang"))
-    key = (page, event_id, current, language, extra, request.path_params.get("team", ""))
+    key = (page, event_id, current_version, language, extra,
+           request.path_params.get("team", ""))
     try:
         data, etag = RENDERED.get(key, partial(make, event, language))
     except LookupError:

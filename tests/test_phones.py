@@ -16,8 +16,10 @@ from starlette.testclient import TestClient
 def client(cli, event16, tmp_path, db_file, monkeypatch):
     """event16 with round 1 played (the lower number wins 10–8) and round 2 paired, served
     by the phones' routes alone: no Streamlit runtime is started."""
-    from dashboard.phones import routes
+    from dashboard import phones
 
+    phones.forget_versions()  # another test's database may have held these event ids
+    routes = phones.routes
     rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
                               for t in range(1, 9)]
     assert cli("pair", "--event", "e").code == 0
@@ -67,7 +69,10 @@ def test_phone_pages_cache_and_say_it_safely(client):
     assert "No such event" in client.get("/m/nope/?lang=en").text
 
 
-def test_a_result_changes_the_page_s_version(client, cli, tmp_path):
+def test_a_result_changes_the_page_s_version(client, cli, tmp_path, monkeypatch):
+    from dashboard import phones
+
+    monkeypatch.setattr(phones, "VERSION_SECONDS", 0.0)  # ask the database every time
     before = client.get("/m/e/").headers["etag"]
     rows = [RESULT_HEADER, [2, 1, "A1", "A5", "A", "2"]]  # round 2, table 1: A1–A5
     assert cli("ingest", "--event", "e", write_csv(tmp_path / "r2.csv", rows)).code == 0
