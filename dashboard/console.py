@@ -178,8 +178,10 @@ def upload(event_id: str, language: str, entries: bool) -> None:
             st.error(f"{file.name}: {type(exc).__name__}: {exc}")
             continue
         for line in report.skipped:
-            (st.warning if "没有队员" in line else st.caption)(line)
-            needs_players = needs_players or "没有队员" in line
+            st.caption(line)
+        if report.lacks_players:
+            st.warning(t("no_players", language))
+            needs_players = True
         from pipeline.sheets.headers import KIND_NAMES
 
         st.html(html_table(pl.DataFrame(
@@ -585,11 +587,13 @@ def _default_base() -> str:
 def base_url_input(language: str, key: str) -> str:
     """The address phones open (for QR codes): the browser's own by default; a loopback
     address is refused in words, with this computer's LAN address offered."""
+    from urllib.parse import urlsplit
+
     from pipeline.serve import is_loopback, lan_addresses
 
     default = _default_base()
     if is_loopback(default):
-        port = default.rsplit(":", 1)[-1] if default.count(":") > 1 else "8501"
+        port = urlsplit(default).port or 8501
         lan = [f"http://{a}:{port}" for a in lan_addresses()]
         default = lan[0] if lan else default
     base = st.text_input(t("base_url", language), value=default, key=key)

@@ -112,6 +112,9 @@ TEXT: dict[str, dict[str, str]] = {
     "upload_round": {"zh": "上传成绩表、罚分表", "en": "Upload score sheets and penalties"},
     "preview_rows": {"zh": "前几行（列名：保存为 ← 表中写法）",
                      "en": "First rows (columns: stored as ← written)"},
+    "no_players": {"zh": "这份报名表没有队员姓名列：对阵表与证书上将没有队员姓名",
+                   "en": "This registration has no player column: pairings and certificates "
+                         "will show no players"},
     "no_players_confirm": {"zh": "我知道这份报名表没有队员姓名，仍然导入",
                            "en": "I know this registration has no players; store it anyway"},
     "logout": {"zh": "退出登录", "en": "Log out"},

@@ -232,14 +232,12 @@ def pairings_page(request: Request) -> Response:
         if pairs is None:
             return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
                           rows=None, **common)
-        table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
-            pl.col("ns_team").fill_null(words["bye"]))
         if query:
             from pipeline.queries import find_table
 
-            table = find_table(pairs, query).select(
-                "table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
-                pl.col("ns_team").fill_null(words["bye"]))
+            pairs = find_table(pairs, query)
+        table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+            pl.col("ns_team").fill_null(words["bye"]))
         body = render("site/pairings.html", title=f"{event.name} · "
                       f"{words['round'].format(n=latest)}", headers=_headers(table, language),
                       rows=table_rows(table), **common)

@@ -9,7 +9,7 @@ from pipeline import db, rounds, scoring
 from pipeline.errors import UsageError
 from pipeline.events import Event
 from pipeline.tractor import stages
-from pipeline.tractor.places import Place
+from pipeline.tractor.places import Place, without
 
 AWARD_COLUMNS = ["award", "rank", "team_no", "team_name", "player1", "player2", "affiliation"]
 
@@ -133,7 +133,9 @@ def assign(places: list[Place], prizes: list[str]) -> list[tuple[Place, str, str
 
 def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
     """The prize list of a Tractor event: places from the knockout (RULES 8)."""
-    places = stages.places(con, event)
+    as_played = stages.places(con, event, as_played=True)  # the bracket read once
+    out = stages.disqualified(con, event)
+    places = without(as_played, set(out))
     if not places:
         raise UsageError("决赛还没有结果，名次未定 the final is not decided yet: no places")
     teams = {r[0]: r for r in db.rows(con, "select team_no, team_name, player1, player2, "
@@ -141,8 +143,7 @@ def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame
                                       [event.event_id])}
     prizes = [name for name, count in quotas(event.ruleset.awards, len(places))
               for _ in range(count)]
-    out = stages.disqualified(con, event)
-    before = {p.team_no: p.rank for p in stages.places(con, event, as_played=True)}
+    before = {p.team_no: p.rank for p in as_played}
     moved = ("、".join(out) + " 取消资格，不计名次与奖项，其后各队递补 disqualified: no place and "
              "no prize; the teams below moved up") if out else ""
     above = min((before[team] for team in out if team in before), default=None)

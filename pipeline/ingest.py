@@ -60,6 +60,7 @@ class IngestReport:
     already_received: bool = False
     # a preview's first rows of each sheet, each column named as it will be stored
     samples: list[tuple[str, pl.DataFrame]] = field(default_factory=list)
+    lacks_players: bool = False  # a registration without any player column
 
 
 def max_upload_bytes() -> int:
@@ -202,7 +203,8 @@ def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
     with db.trial(db_file) as con:
         stored = apply(con, event_id, read, name)
     return IngestReport(name, stored, read.notes(), samples=[
-        (sheet.sheet or sheet.file, _sample(sheet)) for sheet in read.sheets])
+        (sheet.sheet or sheet.file, _sample(sheet)) for sheet in read.sheets],
+        lacks_players=any(sheet.lacks_players for sheet in read.sheets))
 
 
 def _sample(sheet, rows: int = 5) -> pl.DataFrame:

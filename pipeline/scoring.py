@@ -126,8 +126,11 @@ def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
     groups = stages.group_tables(con, event).group_by("team_no").agg(
         pl.col("points").sum().alias("group_points"), pl.col("game_diff").sum(),
         pl.col("level_diff").sum())
-    places = {p.team_no: p.rank for p in stages.places(con, event)}
+    from pipeline.tractor.places import without
+
     out = set(stages.disqualified(con, event))
+    places = {p.team_no: p.rank
+              for p in without(stages.places(con, event, as_played=True), out)}
     merged = ranking.drop("played", "wins", "losses", "net_levels").join(
         record, on="team_no", how="left").join(groups, on="team_no", how="left").with_columns(
         pl.col("played", "wins", "losses", "net_levels", "group_points", "game_diff",

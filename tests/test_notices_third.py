@@ -204,20 +204,27 @@ def _union_group(cli, tmp_path, teams: int) -> dict:
     return group
 
 
+def _stored(db_file, query: str) -> list[tuple]:
+    """Rows as the database file holds them (read as another program would)."""
+    import duckdb
+
+    con = duckdb.connect(str(db_file), read_only=True)
+    try:
+        return con.execute(query).fetchall()
+    finally:
+        con.close()
+
+
 def test_a_late_penalty_goes_to_the_match_of_the_round_named(cli, tmp_path, db_file):
     """Union-tractor: "迟到6—10分钟，首局扣20分". T1 is late 8 minutes in round 1: the
     penalty is on T1's first match, not on its last undecided one."""
-    import duckdb
-
     group = _union_group(cli, tmp_path, 3)
     mine = [m for m in group["matches"] if "T1" in (m["team_a"], m["team_b"])]
     assert len(mine) == 2
     run = cli("late", "--event", "tr", "--round", "1", "T1", "--minutes", "8")
     assert run.code == 0 and "已记录" in run.out
-    con = duckdb.connect(str(db_file), read_only=True)
-    found = con.execute("select stage, match_no, points from tractor_point_penalties "
-                        "where event_id = 'tr' and team_no = 'T1'").fetchall()
-    con.close()
+    found = _stored(db_file, "select stage, match_no, points from tractor_point_penalties "
+                             "where event_id = 'tr' and team_no = 'T1'")
     assert found == [(group["name"], mine[0]["match"], 20)]
     run = cli("late", "--event", "tr", "--round", "3", "T1", "--minutes", "8")
     assert run.code == 2 and "没有第 3 轮" in run.err
@@ -226,16 +233,12 @@ def test_a_late_penalty_goes_to_the_match_of_the_round_named(cli, tmp_path, db_f
 def test_union_tractor_lateness_past_twenty_minutes_and_within_five(cli, tmp_path, db_file):
     """Seed 002's ladder ends at 16–20 minutes; the preset's reading: later still forfeits
     the match. "迟到5分钟以内，警告，违例一次": a warning and a violation recorded."""
-    import duckdb
-
     group = _union_group(cli, tmp_path, 2)
     (match,) = group["matches"]
     run = cli("late", "--event", "tr", "--round", "1", "T2", "--minutes", "4")
     assert run.code == 0 and "违例一次" in run.out
-    con = duckdb.connect(str(db_file), read_only=True)
-    fouls = con.execute("select round, team_no, warnings, violations from fouls "
-                        "where event_id = 'tr'").fetchall()
-    con.close()
+    fouls = _stored(db_file, "select round, team_no, warnings, violations from fouls "
+                             "where event_id = 'tr'")
     assert fouls == [(1, "T2", 1, 1)]
     run = cli("late", "--event", "tr", "--round", "1", "T2", "--minutes", "25")
     assert run.code == 0 and "弃权" in run.out and "nothing" not in run.out

@@ -140,3 +140,20 @@ def test_draw_refused_once_round_one_is_paired(cli, tmp_path):
     cli("pair", "--event", "r")
     run = cli("draw", "--event", "r")
     assert run.code == 2 and "第 1 轮已编排" in run.err
+
+
+def test_a_registration_without_players_and_with_extra_columns_says_so(cli, tmp_path, db_file):
+    """Issue 29: nothing is dropped without a word — the columns not read are named, and a
+    registration with no player column is flagged for the organizer to confirm."""
+    from pipeline.ingest import preview_file
+
+    assert cli("event", "create", "--id", "r", "--name", "报名", "--ruleset",
+               "suzhou-2025").code == 0
+    sheet = write_csv(tmp_path / "teams.csv", [["序号", "队号", "队名"], [1, "A1", "一队"],
+                                               [2, "A2", "二队"]])
+    run = cli("ingest", "--event", "r", sheet)
+    assert run.code == 0 and "未读取的列 columns not read: 序号" in run.out
+    assert "没有队员姓名列" in run.out
+    assert preview_file(db_file, "r", "teams.csv", sheet.read_bytes()).lacks_players
+    named = write_csv(tmp_path / "named.csv", [["队号", "选手一", "选手二"], ["A3", "赵", "钱"]])
+    assert not preview_file(db_file, "r", "named.csv", named.read_bytes()).lacks_players

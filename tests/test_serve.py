@@ -30,6 +30,15 @@ def _port_free(port: int) -> bool:
     return True
 
 
+def _end(process: subprocess.Popen) -> None:
+    """Whatever the test left of the server's process group is ended."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait(10)
+
+
 def test_sigterm_stops_the_server_and_frees_the_port(tmp_path):
     port = free_port()
     process = subprocess.Popen([str(EXE), "dashboard", "--db", str(tmp_path / "d.duckdb"),
@@ -49,11 +58,7 @@ def test_sigterm_stops_the_server_and_frees_the_port(tmp_path):
                  and "Z" not in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3]]
         assert not alive, alive
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(10)
+        _end(process)
 
 
 def test_ctrl_c_in_a_terminal_stops_it_cleanly(tmp_path):
@@ -76,8 +81,4 @@ def test_ctrl_c_in_a_terminal_stops_it_cleanly(tmp_path):
         assert "Fatal Python error" not in said and "Traceback" not in said, said[-2000:]
         assert _port_free(port)
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(10)
+        _end(process)

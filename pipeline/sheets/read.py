@@ -40,6 +40,11 @@ class RawSheet:
     ignored: list[str] = field(default_factory=list)  # header cells no column is read from
     unfilled: list[str] = field(default_factory=list)  # tables whose result is not filled in
 
+    @property
+    def lacks_players(self) -> bool:
+        """A registration without any player's name (the organizer confirms it as such)."""
+        return self.kind == "entries" and not any(c.startswith("player") for c in self.written)
+
     def notes(self) -> list[str]:
         """What the organizer should know of this sheet before trusting it: the columns
         not read, and a registration without any player's name."""
@@ -51,7 +56,7 @@ class RawSheet:
             tables = "、".join(self.unfilled[:30]) + ("…" if len(self.unfilled) > 30 else "")
             said.append(f"{where}第 {tables} 桌未填，已跳过 tables not filled in, skipped: "
                         f"{', '.join(self.unfilled[:30])}")
-        if self.kind == "entries" and not any(c.startswith("player") for c in self.written):
+        if self.lacks_players:
             said.append(f"{where}报名表没有队员姓名列（队员1、选手一、姓名1…），对阵表与证书上将没有"
                         "队员姓名 the registration has no player column: pairings and "
                         "certificates will show no players")
@@ -101,20 +106,30 @@ def decode(data: bytes, file: str) -> str:
     return texts[0]
 
 
+def _utf8_breaks_at(data: bytes) -> int | None:
+    """The line where bytes that begin as UTF-8 stop being UTF-8, else None."""
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return data[: exc.start].count(b"\n") + 1 if exc.start > 0 else None
+    return None
+
+
+def _encoding_changes(line: int) -> str:
+    return (f"文件的编码在第 {line} 行变了（前面是 UTF-8，后面不是）：请把整个文件另存为 UTF-8 的 "
+            f"CSV the encoding changes inside the file at line {line} (UTF-8 before it, not "
+            "after): save the whole file as UTF-8 CSV")
+
+
 def _undecodable(data: bytes) -> str:
     """Why no encoding reads the bytes, as precisely as can be told."""
     if b"\x00" in data:
         return ("文件中含有 NUL 字节，不是文本文件（CSV）：请从 Excel 另存为 CSV 或直接上传 xlsx "
                 "the file holds NUL bytes: it is not a text (CSV) file; save it as CSV from "
                 "Excel, or send the .xlsx")
-    try:
-        data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        if exc.start > 0:
-            line = data[: exc.start].count(b"\n") + 1
-            return (f"文件的编码在第 {line} 行变了（前面是 UTF-8，后面不是）：请把整个文件另存为 "
-                    f"UTF-8 的 CSV the encoding changes inside the file at line {line} (UTF-8 "
-                    "before it, not after): save the whole file as UTF-8 CSV")
+    line = _utf8_breaks_at(data)
+    if line is not None:
+        return _encoding_changes(line)
     return ("无法识别文件编码，请另存为 UTF-8 或 GBK 的 CSV unknown text encoding: save as UTF-8 "
             "or GBK CSV")
 
@@ -280,9 +295,11 @@ def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
 def _encoding_change(data: bytes, kind: str | None) -> str | None:
     """The message for a file whose header reads as UTF-8 and whose later rows do not (a
     UTF-8 header pasted over a GBK sheet), else None."""
-    message = _undecodable(data)
+    line = _utf8_breaks_at(data)
+    if line is None or b"\x00" in data:
+        return None
     head = data.decode("utf-8-sig", errors="replace")
-    return message if "编码在第" in message and _locate_csv(head, kind) is not None else None
+    return _encoding_changes(line) if _locate_csv(head, kind) is not None else None
 
 
 # csv's default 128 KB field limit is an internal error on a long cell: read it, and let the
