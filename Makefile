@@ -54,7 +54,7 @@ guide: install-dev browser-deps
 	  tests/ui/test_console_browser.py tests/ui/test_console_round_browser.py \
 	  tests/test_certificates.py tests/test_guide.py
 
-bench: install-dev
+bench: install-dev browser-deps
 	$(PY) -m bench
 
 lint: install-dev

@@ -6,9 +6,15 @@ import plotly.express as px
 import plotly.graph_objects as go
 import polars as pl
 
+TOP_TEAMS = 12  # a bump chart of more lines is unreadable (and plotly takes seconds a line)
 
-def rank_progression(frame: pl.DataFrame, title: str) -> go.Figure:
-    """A bump chart: each team's rank after each round, first place on top."""
+
+def rank_progression(frame: pl.DataFrame, title: str, also: str | None = None) -> go.Figure:
+    """A bump chart: the rank after each round of the teams now in the first TOP_TEAMS
+    places (and of `also`, a team the reader chose), first place on top."""
+    last = frame.filter(pl.col("round") == frame["round"].max())
+    shown = last.filter((pl.col("rank") <= TOP_TEAMS) | (pl.col("team_no") == (also or "")))
+    frame = frame.filter(pl.col("team_no").is_in(shown["team_no"].implode()))
     fig = px.line(frame.sort("round").to_pandas(), x="round", y="rank", color="team_no",
                   markers=True, title=title)
     fig.update_yaxes(autorange="reversed", dtick=1, title="名次 rank")

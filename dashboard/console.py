@@ -56,7 +56,7 @@ NEXT_STEP = {
 
 def undo_last(event_id: str, language: str) -> None:
     """Undo the console's last stored action while no later round is paired."""
-    found = undo.last(database(), event_id)
+    found = _undo_offer(str(database()), event_id, _version(event_id))
     if found is None:
         return
     if st.button(f"{t('undo', language)}：{found[1]}"):
@@ -69,12 +69,20 @@ def undo_last(event_id: str, language: str) -> None:
         done(f"{t('undone', language)}：{label}")
 
 
-def done(message: str) -> None:
+@st.cache_data(max_entries=32, show_spinner=False)
+def _undo_offer(path: str, event_id: str, version: tuple) -> tuple[int, str] | None:
+    """What an undo would take back, asked again only when the event changes."""
+    return undo.last(Path(path), event_id)
+
+
+def done(message: str, redraw: bool = True) -> None:
     """An action is stored: say so at the top of the page and draw the page again, so the
-    status, the lists and the undo offer all show the new state at once."""
+    status, the lists and the undo offer all show the new state at once (a button's
+    callback passes redraw=False: the page is drawn after it anyway)."""
     st.session_state["flash"] = message
     st.session_state.pop("phase", None)  # the page opens on where the next step is
-    st.rerun()
+    if redraw:
+        st.rerun()
 
 
 def flash() -> None:
@@ -164,8 +172,7 @@ def upload(event_id: str, language: str, entries: bool) -> None:
         try:
             refuse_oversized(file.name, file.size)  # the limit, before any reading
             data = file.getvalue()
-            report = preview_file(database(), event_id, file.name, data,
-                                  "entries" if entries else None)
+            report = _preview(event_id, file.name, data, "entries" if entries else None)
         except SheetErrors as errors:
             _problems(errors)
             if data:  # not an oversized file: that one was never read
@@ -194,19 +201,41 @@ def upload(event_id: str, language: str, entries: bool) -> None:
     if needs_players and not st.checkbox(t("no_players_confirm", language),
                                          key=f"no-players-{key}"):
         return
-    if ready and st.button(t("confirm", language), type="primary", key=f"confirm-{key}"):
-        stored = []
-        for name, data in ready:
-            try:
-                with undo.undoable(database(), event_id, f"上传 upload {name}"):
-                    ingest_file(database(), event_id, Path(name), source="dashboard",
-                                data=data)
-                stored.append(name)
-            except SheetErrors as errors:
-                _problems(errors)
-        _republish(event_id, language)
-        if stored:
-            done(f"{t('stored', language)}: {', '.join(stored)}")
+    if ready:
+        st.button(t("confirm", language), type="primary", key=f"confirm-{key}",
+                  on_click=_store_files, args=(event_id, ready, language, key))
+    for errors in st.session_state.pop(f"refused-{key}", []):
+        _problems(errors)
+
+
+def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
+                 key: str) -> None:
+    """The confirmed files stored — before the page is drawn again (a button's callback),
+    so one redraw shows the new state."""
+    stored, refused = [], []
+    for name, data in ready:
+        try:
+            with undo.undoable(database(), event_id, f"上传 upload {name}"):
+                ingest_file(database(), event_id, Path(name), source="dashboard", data=data)
+            stored.append(name)
+        except SheetErrors as errors:
+            refused.append(errors)
+    st.session_state[f"refused-{key}"] = refused
+    _republish(event_id, language)
+    if stored:
+        done(f"{t('stored', language)}: {', '.join(stored)}", redraw=False)
+
+
+def _preview(event_id: str, name: str, data: bytes, kind: str | None):
+    """A file's preview, made once per file and state of the event: the redraws while it
+    waits for confirmation do not read and check it again (a refusal is checked anew)."""
+    key = (event_id, name, hashlib.sha256(data).hexdigest(), kind, _version(event_id))
+    kept = st.session_state.setdefault("previews", {})
+    if key not in kept:
+        if len(kept) > 8:
+            kept.clear()
+        kept[key] = preview_file(database(), event_id, name, data, kind)
+    return kept[key]
 
 
 def enter_table(event_id: str, language: str) -> None:
@@ -327,20 +356,29 @@ def pair_next(event_id: str, language: str) -> None:
     for table, ew, ns, unit in same:
         st.warning(t("same_unit", language, t=table, ew=ew, ns=ns, unit=unit))
     st.html(html_table(shown, language, "pairing-preview"))
-    if st.button(t("store_pairing", language), type="primary"):
-        try:
-            with db.writing(database()) as con:
-                event = events.load(con, event_id)
-                round_no, pairing, used = rounds.pair(con, event, None, used if used is not None
-                                                      else seed, force, apart)
-        except PaisaiError as exc:
-            st.error(str(exc))
-            return
-        del st.session_state["pairing_preview"]
-        _republish(event_id, language)
-        note = f" · 抽签种子 seed {used}" if used is not None else ""
-        rematches = "".join(f" · {a}–{b} 再次相遇 rematch" for a, b in pairing.rematches)
-        done(t("paired", language, r=round_no) + note + rematches)
+    st.button(t("store_pairing", language), type="primary", on_click=_store_pairing,
+              args=(event_id, used if used is not None else seed, force, apart, language))
+    failed = st.session_state.pop("pairing_failed", None)
+    if failed:
+        st.error(failed)
+
+
+def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
+                   language: str) -> None:
+    """The previewed pairing stored — before the page is drawn again (a button's callback),
+    so one redraw shows the new round."""
+    try:
+        with db.writing(database()) as con:
+            event = events.load(con, event_id)
+            round_no, pairing, used = rounds.pair(con, event, None, seed, force, apart)
+    except PaisaiError as exc:
+        st.session_state["pairing_failed"] = str(exc)
+        return
+    del st.session_state["pairing_preview"]
+    _republish(event_id, language)
+    note = f" · 抽签种子 seed {used}" if used is not None else ""
+    rematches = "".join(f" · {a}–{b} 再次相遇 rematch" for a, b in pairing.rematches)
+    done(t("paired", language, r=round_no) + note + rematches, redraw=False)
 
 
 def _republish(event_id: str, language: str) -> None:

@@ -20,7 +20,7 @@ TEXT: dict[str, dict[str, str]] = {
     "find": {"zh": "查找我的座位（队号、队名或姓名）", "en": "Find my table (team no., name or player)"},
     "not_found": {"zh": "没有找到", "en": "Not found"},
     "bye": {"zh": "轮空", "en": "bye"},
-    "progression": {"zh": "名次变化", "en": "Rank by round"},
+    "progression": {"zh": "名次变化（前 {n} 名与所选的队）", "en": "Rank by round (the first {n} and the team chosen)"},
     "diff_dist": {"zh": "级差分布", "en": "Level differences"},
     "language": {"zh": "语言", "en": "Language"},
     "table": {"zh": "桌号", "en": "Table"},

@@ -14,14 +14,17 @@ change an event.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import polars as pl
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -88,37 +91,61 @@ def version(con, event_id: str) -> str:
     return hashlib.sha256(repr(found).encode()).hexdigest()[:16]
 
 
-class Rendered:
-    """Pages rendered once per (page, event version, language, query): a hall of phones
-    asking for the same ranking is one render, and every later ask a dictionary look-up."""
+class Once:
+    """Values made once per key and kept (the most recent `size` keys): a hall of phones
+    asking for the same page is one render, and every later ask a dictionary look-up. When
+    many ask for a key not made yet — the moment a round is stored — one makes it and the
+    others wait for it, instead of all making it at once."""
 
     def __init__(self, size: int = 512):
-        self.pages: OrderedDict[tuple, tuple[str, bytes, str]] = OrderedDict()
+        self.values: OrderedDict[tuple, object] = OrderedDict()
+        self.making: dict[tuple, threading.Event] = {}
         self.lock = threading.Lock()
         self.size = size
 
-    def get(self, key: tuple, make) -> tuple[bytes, str]:
+    def get(self, key: tuple, make):
+        while True:
+            with self.lock:
+                if key in self.values:
+                    self.values.move_to_end(key)
+                    return self.values[key]
+                waiting = self.making.get(key)
+                if waiting is None:
+                    self.making[key] = threading.Event()
+                    break
+            waiting.wait(30)  # the maker failed or finished: look again
+        try:
+            value = make()
+            with self.lock:
+                self.values[key] = value
+                while len(self.values) > self.size:
+                    self.values.popitem(last=False)
+            return value
+        finally:
+            with self.lock:
+                self.making.pop(key).set()
+
+    def clear(self) -> None:
         with self.lock:
-            if key in self.pages:
-                self.pages.move_to_end(key)
-                return self.pages[key][1:]
-        body = make()
-        data = body.encode("utf-8") if isinstance(body, str) else body
-        etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
-        with self.lock:
-            self.pages[key] = (key[0], data, etag)
-            while len(self.pages) > self.size:
-                self.pages.popitem(last=False)
-        return data, etag
+            self.values.clear()
 
 
-RENDERED = Rendered()
+PAGES = Once()  # (page, event, version, language, query, team) → (body, etag)
+FIRST = Once(16)  # (event, version) → an event's first snapshot, made while its asker waits
 
 
-def _answer(request: Request, data: bytes, etag: str, media: str) -> Response:
-    headers = {**HEADERS, "ETag": etag, "Cache-Control": f"public, max-age={MAX_AGE}"}
+
+def _answer(request: Request, data: bytes, etag: str, media: str,
+            packed: bytes | None = None) -> Response:
+    """A page or an answer with its ETag (304 when the phone has it already), sent
+    compressed as made once (`packed`, gzip) to a client that accepts it."""
+    headers = {**HEADERS, "ETag": etag, "Cache-Control": f"public, max-age={MAX_AGE}",
+               "Vary": "Accept-Encoding"}
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
+    if packed is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(packed, media_type=media, headers={**headers,
+                                                           "Content-Encoding": "gzip"})
     return Response(data, media_type=media, headers=headers)
 
 
@@ -145,53 +172,204 @@ def _headers(frame: pl.DataFrame, language: str) -> list[str]:
 
 
 VERSION_SECONDS = 1.0  # how long a page's version is trusted before the database is asked
-_VERSIONS: dict[str, tuple[float, object, str]] = {}
-_VERSIONS_LOCK = threading.Lock()
+FIRST_ASK = Once(256)  # (event, second) → (event, version) the first time: its askers wait
+
+
+def _ask(event_id: str):
+    """(event, version), or (None, None) when there is no such event."""
+    with db.reading(database()) as con:
+        try:
+            event = events.load(con, event_id)
+        except PaisaiError:
+            return None, None
+        return event, version(con, event_id)
+
+
+class Versions:
+    """Each event's version as last read, asked again in the background once it is older
+    than VERSION_SECONDS: a page never waits for the database (a write under way, a hall's
+    reports), only an event's first page does."""
+
+    def __init__(self):
+        self.known: dict[str, tuple[float, object, str | None]] = {}
+        self.asking: set[str] = set()
+        self.lock = threading.Lock()
+
+    def get(self, event_id: str):
+        import time
+
+        now = time.monotonic()
+        with self.lock:
+            have = self.known.get(event_id)
+            stale = have is None or now - have[0] >= VERSION_SECONDS
+            if have is not None and stale and event_id not in self.asking:
+                self.asking.add(event_id)
+                threading.Thread(target=self._ask_again, args=(event_id,), daemon=True).start()
+        if have is not None:
+            return have[1:]
+        found = FIRST_ASK.get((event_id, int(now)), partial(_ask, event_id))
+        with self.lock:
+            if len(self.known) > 1000:
+                self.known.clear()
+            self.known.setdefault(event_id, (now, *found))
+        return found
+
+    def _ask_again(self, event_id: str) -> None:
+        import time
+
+        try:
+            found = _ask(event_id)
+            with self.lock:
+                self.known[event_id] = (time.monotonic(), *found)
+        except Exception:  # the database is busy or gone: the next page asks again
+            pass
+        finally:
+            with self.lock:
+                self.asking.discard(event_id)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.known.clear()
+
+
+VERSIONS = Versions()
 
 
 def current(event_id: str):
-    """(event, version), asked of the database at most once a second per event: a hall of
-    phones is answered from memory, and a change shows within a second (PaisaiError when
-    there is no such event)."""
-    import time
-
-    now = time.monotonic()
-    with _VERSIONS_LOCK:
-        found = _VERSIONS.get(event_id)
-    if found and now - found[0] < VERSION_SECONDS:
-        return found[1], found[2]
-    with db.reading(database()) as con:
-        event = events.load(con, event_id)
-        value = version(con, event_id)
-    with _VERSIONS_LOCK:
-        if len(_VERSIONS) > 1000:
-            _VERSIONS.clear()
-        _VERSIONS[event_id] = (now, event, value)
+    """(event, version) from memory, read again at most once a second in the background:
+    a hall of phones is answered without waiting for the database, and a change shows
+    within seconds (PaisaiError when there is no such event)."""
+    event, value = VERSIONS.get(event_id)
+    if event is None:
+        raise PaisaiError(f"no event {event_id}")
     return event, value
 
 
 def forget_versions() -> None:
     """Ask the database again on the next page (a test's fresh database)."""
-    with _VERSIONS_LOCK:
-        _VERSIONS.clear()
+    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES):
+        memo.clear()
+    SNAPSHOTS.clear()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the phones' pages of one version of an event show, read from the database once:
+    a thousand team pages after a round are a thousand renders of this, not a thousand
+    rankings."""
+
+    version: str
+    after: int
+    ranking: pl.DataFrame
+    latest: int | None
+    pairs: pl.DataFrame | None
+    why: dict
+    places: dict  # team → its row of the ranking
+    seats: dict  # team → its table this round: {table, side, opponent}
+    results: dict  # team → its games as table rows
+
+
+def _snapshot(event, current_version: str) -> Snapshot:
+    with db.reading(database()) as con:
+        after = scoring.latest_round(con, event.event_id)
+        ranking = scoring.standings(con, event, after)
+        played = scoring.team_rounds(con, event, after)
+        latest = rounds.latest_paired_round(con, event.event_id)
+        pairs = rounds.pairings(con, event.event_id, latest) if latest else None
+    seats = {}
+    for r in pairs.iter_rows(named=True) if pairs is not None else ():
+        seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW", "opponent": r["ns_team"]}
+        if r["ns_team"] is not None:
+            seats[r["ns_team"]] = {"table": r["table"], "side": "南北 NS",
+                                   "opponent": r["ew_team"]}
+    return Snapshot(current_version, after, ranking, latest, pairs,
+                    why_here(ranking, list(event.ruleset.ranking["keys"])),
+                    {r["team_no"]: r for r in ranking.iter_rows(named=True)}, seats,
+                    results_by_team(played))
+
+
+class Snapshots:
+    """Each event's latest snapshot. When the event changes, the pages go on showing the
+    snapshot they have while one thread makes the next (at most one at a time per event, at
+    least REFRESH_GAP apart): a hall reporting a hundred tables a minute costs one ranking
+    at a time, never one per report or per phone. Only an event's first snapshot is waited
+    for."""
+
+    # seconds between the end of one refresh and the start of the next: every new snapshot
+    # has each phone's page rendered again (a thousand teams: ~1 s of the server's time)
+    REFRESH_GAP = 4.0
+    # (0: every change is waited for — a test)
+
+    def __init__(self):
+        self.latest: dict[str, Snapshot] = {}
+        self.refreshing: set[str] = set()
+        self.lock = threading.Lock()
+
+    def get(self, event, current_version: str) -> Snapshot:
+        event_id = event.event_id
+        with self.lock:
+            have = self.latest.get(event_id)
+            if have is not None and have.version != current_version \
+                    and event_id not in self.refreshing and self.REFRESH_GAP > 0:
+                self.refreshing.add(event_id)
+                threading.Thread(target=self._refresh, args=(event, current_version),
+                                 daemon=True).start()
+        if have is not None and self.REFRESH_GAP > 0:
+            return have
+        made = FIRST.get((event_id, current_version),
+                         partial(_snapshot, event, current_version))
+        with self.lock:
+            if event_id not in self.latest or self.REFRESH_GAP <= 0:
+                if len(self.latest) > 64:
+                    self.latest.clear()
+                self.latest[event_id] = made
+            return self.latest[event_id]
+
+    def _refresh(self, event, current_version: str) -> None:
+        try:
+            made = _snapshot(event, current_version)
+            with self.lock:
+                self.latest[event.event_id] = made
+        except Exception:  # the pages keep the snapshot they have; the next ask tries again
+            pass
+        finally:
+            import time
+
+            time.sleep(self.REFRESH_GAP)
+            with self.lock:
+                self.refreshing.discard(event.event_id)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.latest.clear()
+
+
+SNAPSHOTS = Snapshots()
 
 
 def _event_page(request: Request, page: str, make) -> Response:
-    """A phone page of one event: rendered once per version, or a 404 in the page's words."""
+    """A phone page of one event: rendered once per version, or a 404 in the page's words.
+    `make(event, snapshot, language)` returns the page's text."""
     event_id = request.path_params["event"][:64]
     language = _lang(request)
     try:
         event, current_version = current(event_id)
     except PaisaiError:
         return _problem(request, 404, "no_event", event_id)
+    seen = SNAPSHOTS.get(event, current_version)
     extra = tuple(sorted((k, v) for k, v in request.query_params.items() if k != "lang"))
-    key = (page, event_id, current_version, language, extra,
-           request.path_params.get("team", ""))
+    key = (page, event_id, seen.version, language, extra, request.path_params.get("team", ""))
+
+    def made() -> tuple[bytes, str, bytes | None]:
+        data = make(event, seen, language).encode("utf-8")
+        packed = gzip.compress(data, 6, mtime=0) if len(data) > 1024 else None
+        return data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"', packed
+
     try:
-        data, etag = RENDERED.get(key, partial(make, event, language))
+        data, etag, packed = PAGES.get(key, made)
     except LookupError:
         return _problem(request, 404, "no_team", request.path_params.get("team", ""))
-    return _answer(request, data, etag, "text/html; charset=utf-8")
+    return _answer(request, data, etag, "text/html; charset=utf-8", packed)
 
 
 def _common(event, language: str) -> dict:
@@ -207,12 +385,9 @@ def _team_links(event_id: str, teams: list[str], language: str) -> dict[str, str
 
 
 def ranking_page(request: Request) -> Response:
-    def make(event, language: str) -> str:
-        with db.reading(database()) as con:
-            after = scoring.latest_round(con, event.event_id)
-            ranking = scoring.standings(con, event, after)
-        shown = ranking.select(PHONE_COLUMNS)
-        title = f"{event.name} · {WORDS[language]['after'].format(n=after)}"
+    def make(event, seen: Snapshot, language: str) -> str:
+        shown = seen.ranking.select(PHONE_COLUMNS)
+        title = f"{event.name} · {WORDS[language]['after'].format(n=seen.after)}"
         links = _team_links(event.event_id, shown["team_no"].to_list(), language)
         return render("site/index.html", title=title, headers=_headers(shown, language),
                       rows=table_rows(shown, links), **_common(event, language))
@@ -223,11 +398,9 @@ def ranking_page(request: Request) -> Response:
 def pairings_page(request: Request) -> Response:
     query = (request.query_params.get("q") or "").strip()[:40]
 
-    def make(event, language: str) -> str:
+    def make(event, seen: Snapshot, language: str) -> str:
         words = WORDS[language]
-        with db.reading(database()) as con:
-            latest = rounds.latest_paired_round(con, event.event_id)
-            pairs = rounds.pairings(con, event.event_id, latest) if latest else None
+        latest, pairs = seen.latest, seen.pairs
         common = _common(event, language)
         if pairs is None:
             return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
@@ -255,40 +428,24 @@ def pairings_page(request: Request) -> Response:
 def team_page(request: Request) -> Response:
     team = request.path_params["team"].strip().upper()
 
-    def make(event, language: str) -> str:
-        with db.reading(database()) as con:
-            after = scoring.latest_round(con, event.event_id)
-            ranking = scoring.standings(con, event, after)
-            played = scoring.team_rounds(con, event, after)
-            latest = rounds.latest_paired_round(con, event.event_id)
-            pairs = rounds.pairings(con, event.event_id, latest) if latest else None
-        found = ranking.filter(pl.col("team_no") == team)
-        if found.is_empty():
+    def make(event, seen: Snapshot, language: str) -> str:
+        row = seen.places.get(team)
+        if row is None:
             raise LookupError(team)
-        row = found.row(0, named=True)
-        seat = None
-        if pairs is not None:
-            for r in pairs.iter_rows(named=True):
-                if team in (r["ew_team"], r["ns_team"]):
-                    ew = r["ew_team"] == team
-                    seat = {"table": r["table"], "side": "东西 EW" if ew else "南北 NS",
-                            "opponent": r["ns_team"] if ew else r["ew_team"]}
-        why = why_here(ranking, list(event.ruleset.ranking["keys"]))
         page = environment().get_template("site/team.html")
         return page.render(
-            title=f"{team} {row['team_name'] or ''}", seat=seat, latest=latest,
-            rank=row["rank"], match_points=row["match_points"],
-            level_diff_score=row["level_diff_score"],
-            results=results_by_team(played.filter(pl.col("team_no") == team)).get(team),
+            title=f"{team} {row['team_name'] or ''}", seat=seen.seats.get(team),
+            latest=seen.latest, rank=row["rank"], match_points=row["match_points"],
+            level_diff_score=row["level_diff_score"], results=seen.results.get(team),
             headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
                      for c in RESULT_COLUMNS],
-            why=why.get(team, ""), **_common(event, language))
+            why=seen.why.get(team, ""), **_common(event, language))
 
     return _event_page(request, "team", make)
 
 
 def bracket_page(request: Request) -> Response:
-    def make(event, language: str) -> str:
+    def make(event, _seen: Snapshot, language: str) -> str:
         from dashboard.common import bracket_html, stage_name
         from pipeline.tractor import stages
 
@@ -426,6 +583,68 @@ class Limits:
 LIMITS = Limits()
 
 
+class Reports:
+    """The phones' reports stored by one thread, all those waiting in one transaction (one
+    opening of the database for a hall's last minutes, not one per phone); each request
+    waits for its own outcome."""
+
+    BATCH = 100
+    GATHER = 0.25  # seconds a report waits for others to be stored with it (each storing
+    # opens the database read-write and closes the readers' shared connection: ~0.1 s)
+
+    def __init__(self):
+        self.waiting: list[tuple] = []
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+        self.worker: threading.Thread | None = None
+
+    async def submit(self, report) -> str:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self.lock:
+            self.waiting.append((report, loop, future))
+            if self.worker is None or not self.worker.is_alive():
+                self.worker = threading.Thread(target=self._store, daemon=True)
+                self.worker.start()
+        self.wake.set()
+        return await future
+
+    def _store(self) -> None:
+        import time
+
+        from pipeline import selfreport
+
+        while True:
+            self.wake.wait(60)
+            time.sleep(self.GATHER)  # the reports of the next moment join this one
+            with self.lock:
+                batch, self.waiting = self.waiting[:self.BATCH], self.waiting[self.BATCH:]
+                if not self.waiting:
+                    self.wake.clear()
+            if not batch:
+                continue
+            try:
+                outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch])
+            except Exception as exc:  # the database failed: every report of the batch says so
+                outcomes = [exc] * len(batch)
+            for (_, loop, future), outcome in zip(batch, outcomes, strict=True):
+                loop.call_soon_threadsafe(_settle, future, outcome)
+
+
+def _settle(future, outcome) -> None:
+    if future.done():  # the phone went away
+        return
+    if isinstance(outcome, Exception):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
+
+
+REPORTS = Reports()
+
+
 def _report_page(language: str, title: str, body: str, status: int = 200) -> Response:
     page = render("site/page.html", title=title, up="",
                   nav={"ranking": "#", "pairings": "#", "teams": "#", "style": "/m/style.css"},
@@ -453,8 +672,8 @@ async def report(request: Request) -> Response:
         round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
         side = params.get("side") or None
         signature = params.get("sig", "")[:200]
-        with db.reading(database()) as con:
-            ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+        ew, ns = await run_in_threadpool(_check_link, event_id, round_no, table_no,
+                                         signature, side)
     except (PaisaiError, ValueError):
         return _report_page(language, words["bad_link"], "", 403)
     title = words["title"].format(r=round_no, n=table_no)
@@ -472,9 +691,9 @@ async def report(request: Request) -> Response:
             return _report_page(language, words["too_many"], "", 429)
         form = parse_qs(body.decode("utf-8", "replace"))
         try:
-            outcome = selfreport.submit(database(), event_id, round_no, table_no, signature,
-                                        form.get("ew_level", [""])[0][:8],
-                                        form.get("ns_level", [""])[0][:8], side)
+            outcome = await REPORTS.submit(selfreport.Report(
+                event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],
+                form.get("ns_level", [""])[0][:8], side))
         except PaisaiError as exc:
             return _report_page(language, title, f"<p class='card'>{html.escape(str(exc))}</p>"
                                 + _report_form(words, ew, ns, format_level), 400)
@@ -483,6 +702,14 @@ async def report(request: Request) -> Response:
                             f"{html.escape(said)}</p><p><a href='{html.escape(str(request.url))}'>"
                             f"{words['again']}</a></p>")
     return _report_page(language, title, _report_form(words, ew, ns, format_level))
+
+
+def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
+                side: str | None) -> tuple[str, str]:
+    from pipeline import selfreport
+
+    with db.reading(database()) as con:
+        return selfreport.check_link(con, event_id, round_no, table_no, signature, side)
 
 
 def _report_form(words: dict, ew: str, ns: str, format_level) -> str:

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import os
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -48,8 +49,10 @@ def sign(secret: str, event_id: str, round_no: int, table_no: int,
 def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
     """One signed link per table (`url`: the report waits for the organizer) and one per side
     (`ew_url`, `ns_url`: when both sides send the same result it is stored at once)."""
-    with db.writing(database) as con:
-        secret = ensure_secret(con, event_id)
+    with db.reading(database) as con:  # written once, the first time: every later ask reads
+        made = db.scalar(con, "select secret from event_secrets where event_id = ?", [event_id])
+    with db.reading(database) if made else db.writing(database) as con:
+        secret = made or ensure_secret(con, event_id)
         tables = db.rows(con, "select table_no, ew_team, ns_team from pairings where event_id = ? "
                               "and round = ? and table_no is not null order by table_no",
                          [event_id, round_no])
@@ -123,52 +126,108 @@ def submit(database: Path, event_id: str, round_no: int, table_no: int, signatur
     ("disagree"), none yet waits ("waiting"). A table's own link always waits ("waiting").
     A newer report from the same table (and side) replaces the pending one. All of it in one
     transaction: the result and the reports' state are stored together or not at all."""
-    ew, ns = parse_level(ew_level), parse_level(ns_level)
+    found = submit_many(database, [Report(event_id, round_no, table_no, signature, ew_level,
+                                          ns_level, side)])[0]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+@dataclass(frozen=True)
+class Report:
+    """One report as a phone sends it."""
+
+    event_id: str
+    round_no: int
+    table_no: int
+    signature: str
+    ew_level: str
+    ns_level: str
+    side: str | None = None
+
+
+def submit_many(database: Path, reports: list[Report]) -> list[str | PaisaiError]:
+    """Reports arriving together stored in one transaction (a hall's last minutes: one
+    opening of the file for many phones), each with its outcome as `submit` gives it, or
+    the PaisaiError that refused it. When one is refused, none of the transaction is kept
+    and each is stored again on its own, so a refusal never takes another report with it."""
+    logged: list[tuple[str, str]] = []
+    try:
+        with db.writing(database) as con:
+            agreed: dict[tuple[str, int, int], tuple] = {}
+            outcomes: list[str | PaisaiError] = [_submit(con, r, agreed) for r in reports]
+            logged = _store_agreed(con, agreed)
+    except PaisaiError as exc:
+        if len(reports) == 1:
+            return [exc]
+        return [submit_many(database, [report])[0] for report in reports]
+    for event_id, line in logged:
+        oplog.write(database, event_id, "self-report both sides", line)
+    return outcomes
+
+
+def _submit(con: duckdb.DuckDBPyConnection, report: Report, agreed: dict) -> str:
+    """One report's pending entry; a table whose two sides now agree is put in `agreed`,
+    to be stored with the others of the batch (`_store_agreed`)."""
+    event_id, round_no, table_no = report.event_id, report.round_no, report.table_no
+    side = report.side
+    ew, ns = parse_level(report.ew_level), parse_level(report.ns_level)
     if ew is None or ns is None:
         raise UsageError("请填写有效的级数 enter two levels (2…10 J Q K A 过A)")
-    with db.writing(database) as con:
-        check_link(con, event_id, round_no, table_no, signature, side)
-        con.execute("update pending_reports set status = 'rejected', decided_at = "
-                    "current_timestamp, note = '被同桌新的桌报取代 replaced by a newer report' "
-                    "where event_id = ? and round = ? and table_no = ? and status = 'pending' "
-                    "and side is not distinct from ?", [event_id, round_no, table_no, side])
-        report_id = db.scalar(
-            con, "insert into pending_reports (event_id, round, table_no, ew_level, ns_level, "
-                 "side) values (?, ?, ?, ?, ?, ?) returning report_id",
-            [event_id, round_no, table_no, ew, ns, side])
-        if not side or events.load(con, event_id).ruleset.self_report != "both_sides":
-            return "waiting"
-        other = db.rows(con, "select report_id, ew_level, ns_level from pending_reports "
-                             "where event_id = ? and round = ? and table_no = ? and "
-                             "status = 'pending' and side = ?",
-                        [event_id, round_no, table_no, "ns" if side == "ew" else "ew"])
-        if not other:
-            return "waiting"
-        other_id, other_ew, other_ns = other[0]
-        if (other_ew, other_ns) != (ew, ns):
-            return "disagree"
-        first, second = sorted((report_id, other_id))
-        existed = db.scalar(con, "select count(*) from results where event_id = ? and "
-                                 "round = ? and table_no = ?", [event_id, round_no, table_no])
-        apply_rows(con, event_id, "results",
-                   [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
-                     "ns_level": format_level(ns)}],
-                   f"桌报 self-report #{first} #{second}（双方一致 both sides agree）",
-                   "self-report both sides")
-        con.execute("update pending_reports set status = 'accepted', decided_at = "
-                    "current_timestamp, note = '双方一致，自动保存 both sides agree: stored' "
-                    "where report_id in (?, ?)", [first, second])
-        if not existed:  # a first result is in the audit too, with both submissions
-            con.execute(
-                "insert into result_audit (event_id, round, table_no, source_file, reason, "
-                "new_ew_team, new_ns_team, new_ew_level, new_ns_level, new_deals, new_forfeit) "
-                "select event_id, round, table_no, ?, 'self-report both sides', ew_team, "
-                "ns_team, ew_level, ns_level, deals, forfeit from results where event_id = ? "
-                "and round = ? and table_no = ?",
-                [f"桌报 self-report #{first} #{second}", event_id, round_no, table_no])
-    oplog.write(database, event_id, "self-report both sides",
-                f"#{first} #{second} round {round_no} table {table_no}")
+    check_link(con, event_id, round_no, table_no, report.signature, side)
+    con.execute("update pending_reports set status = 'rejected', decided_at = "
+                "current_timestamp, note = '被同桌新的桌报取代 replaced by a newer report' "
+                "where event_id = ? and round = ? and table_no = ? and status = 'pending' "
+                "and side is not distinct from ?", [event_id, round_no, table_no, side])
+    report_id = db.scalar(
+        con, "insert into pending_reports (event_id, round, table_no, ew_level, ns_level, "
+             "side) values (?, ?, ?, ?, ?, ?) returning report_id",
+        [event_id, round_no, table_no, ew, ns, side])
+    if not side or events.load(con, event_id).ruleset.self_report != "both_sides":
+        return "waiting"
+    other = db.rows(con, "select report_id, ew_level, ns_level from pending_reports "
+                         "where event_id = ? and round = ? and table_no = ? and "
+                         "status = 'pending' and side = ?",
+                    [event_id, round_no, table_no, "ns" if side == "ew" else "ew"])
+    if not other:
+        return "waiting"
+    other_id, other_ew, other_ns = other[0]
+    if (other_ew, other_ns) != (ew, ns):
+        return "disagree"
+    first, second = sorted((report_id, other_id))
+    con.execute("update pending_reports set status = 'accepted', decided_at = "
+                "current_timestamp, note = '双方一致，自动保存 both sides agree: stored' "
+                "where report_id in (?, ?)", [first, second])
+    agreed[(event_id, round_no, table_no)] = (ew, ns, first, second)
     return "stored"
+
+
+def _store_agreed(con: duckdb.DuckDBPyConnection, agreed: dict) -> list[tuple[str, str]]:
+    """The tables whose sides agree, stored through the same checks as a sheet (one check of
+    the event for all of them); a first result is in the audit too, with both submissions.
+    Returns the lines for the operations log."""
+    logged = []
+    for event_id in dict.fromkeys(key[0] for key in agreed):
+        tables = [(r, t, *found) for (e, r, t), found in agreed.items() if e == event_id]
+        existed = {(r, t) for r, t in db.rows(
+            con, "select round, table_no from results where event_id = ?", [event_id])}
+        labels = "; ".join(f"#{first} #{second}" for _, _, _, _, first, second in tables)
+        apply_rows(con, event_id, "results",
+                   [{"round": r, "table": t, "ew_level": format_level(ew),
+                     "ns_level": format_level(ns)} for r, t, ew, ns, _, _ in tables],
+                   f"桌报 self-report {labels}（双方一致 both sides agree）",
+                   "self-report both sides")
+        for round_no, table_no, _, _, first, second in tables:
+            if (round_no, table_no) not in existed:
+                con.execute(
+                    "insert into result_audit (event_id, round, table_no, source_file, reason, "
+                    "new_ew_team, new_ns_team, new_ew_level, new_ns_level, new_deals, "
+                    "new_forfeit) select event_id, round, table_no, ?, "
+                    "'self-report both sides', ew_team, ns_team, ew_level, ns_level, deals, "
+                    "forfeit from results where event_id = ? and round = ? and table_no = ?",
+                    [f"桌报 self-report #{first} #{second}", event_id, round_no, table_no])
+            logged.append((event_id, f"#{first} #{second} round {round_no} table {table_no}"))
+    return logged
 
 
 def pending(database: Path, event_id: str) -> pl.DataFrame:

@@ -26,22 +26,40 @@ def app_path() -> Path:
 
 def dashboard_command(host: str, port: int) -> list[str]:
     """uvicorn serving `dashboard.asgi:app`: the Streamlit pages and the phones' routes in
-    one process on one port (Streamlit's own settings come from `dashboard_env`)."""
+    one process on one port (Streamlit's own settings: `streamlit_options`, set by `dashboard.asgi`)."""
     return [sys.executable, "-m", "uvicorn", "dashboard.asgi:app", "--host", host,
-            "--port", str(port), "--no-access-log", "--timeout-graceful-shutdown", "3"]
+            "--port", str(port), "--no-access-log", "--timeout-graceful-shutdown", "3",
+            # a phone refreshes every 20 s: its connection is still open the next time
+            "--timeout-keep-alive", "30"]
 
 
-def dashboard_env() -> dict[str, str]:
+def streamlit_options() -> dict[str, object]:
+    """Streamlit's settings for paisai's dashboard. Under uvicorn Streamlit reads no
+    STREAMLIT_* variables (only `streamlit run` does), so `dashboard.asgi` sets these itself
+    before the app is made."""
     from pipeline.ingest import max_upload_bytes
 
     return {
-        "STREAMLIT_SERVER_HEADLESS": "true",
-        "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
-        "STREAMLIT_CLIENT_TOOLBAR_MODE": "minimal",
-        "STREAMLIT_THEME_BASE": "light",
+        "server.headless": True,
+        "browser.gatherUsageStats": False,
+        "client.toolbarMode": "minimal",
+        "theme.base": "light",
         # the uploader states and applies paisai's own size limit, before any reading
-        "STREAMLIT_SERVER_MAX_UPLOAD_SIZE": str(max(1, max_upload_bytes() // 1024 // 1024)),
+        "server.maxUploadSize": max(1, max_upload_bytes() // 1024 // 1024),
+        # no full garbage collection after every run of a page: the clock's and the
+        # projector's fragments run every few seconds, and a full collection of a server
+        # holding a hall's pages took a third of a core (Python's own collector still runs)
+        "runner.postScriptGC": False,
     }
+
+
+def dashboard_env() -> dict[str, str]:
+    """The same settings as environment variables (what `streamlit run` would read)."""
+    from streamlit.string_util import to_snake_case
+
+    return {"STREAMLIT_" + to_snake_case(key.replace(".", "_")).upper():
+            str(value).lower() if isinstance(value, bool) else str(value)
+            for key, value in streamlit_options().items()}
 
 
 def _die_with_parent() -> None:  # runs in the child before Streamlit starts

@@ -7,7 +7,15 @@ import time
 import streamlit as st
 
 from dashboard import charts
-from dashboard.common import database, html_table, lang, projector, public_page_event, rotate_if_due
+from dashboard.common import (
+    database,
+    event_version,
+    html_table,
+    lang,
+    projector,
+    public_page_event,
+    rotate_if_due,
+)
 from dashboard.i18n import t
 from pipeline import queries
 from pipeline.scoring import STANDINGS_COLUMNS
@@ -22,10 +30,18 @@ event_id = public_page_event(language, swiss=True)
 ESSENTIAL = ["rank", "team_no", "team_name", "match_points", "level_diff_score"]
 
 
-@st.fragment(run_every=5)
+@st.cache_data(max_entries=16, show_spinner=False)
+def _live(path: str, event: str, version: str) -> queries.LiveView:
+    """The ranking as of one version of the event: read again only when the event changes."""
+    from pathlib import Path
+
+    return queries.live(Path(path), event)
+
+
+@st.fragment(run_every=2)  # a cheap look at the event's version; the ranking when it changed
 def ranking() -> None:
     rotate_if_due("live")
-    view = queries.live(database(), event_id)
+    view = _live(str(database()), event_id, event_version(event_id))
     st.title(view.event_name)
     updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
     if view.over:
@@ -71,6 +87,7 @@ def podium(table) -> None:
 ranking()
 if not projector():
     why = queries.why_here(database(), event_id)
+    team = None
     if why:
         team = st.selectbox(t("why_here", language), list(why), index=None,
                             placeholder=t("choose_team", language))
@@ -78,8 +95,8 @@ if not projector():
             st.info(f"{team}: {why[team] or '—'}")
     progression = queries.rank_progression(database(), event_id)
     if progression["round"].n_unique() > 1:
-        st.plotly_chart(charts.rank_progression(progression, t("progression", language)),
-                        width="stretch")
+        st.plotly_chart(charts.rank_progression(
+            progression, t("progression", language, n=charts.TOP_TEAMS), team), width="stretch")
     diffs = queries.level_differences(database(), event_id)
     if diffs.height:
         st.plotly_chart(charts.level_differences(diffs, t("diff_dist", language),

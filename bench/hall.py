@@ -1,0 +1,244 @@
+"""A hall full of phones on one `paisai dashboard` server, measured with locust.
+
+A 1,000-team event at round 7, one server (uvicorn: the Streamlit console and projector, the
+phones' plain routes beside them). Per level, on a fresh copy of the event:
+- N phones arrive (25 a second) through the hall's proxy and keep refreshing (locust,
+  `bench/hall_phones.py`): the ranking, find-my-table or their team's page;
+- every tenth phone reports its table's side in the round's last minutes (signed links from
+  `paisai links`; both sides of each reported table, so the results are stored at once);
+- the organizer, in a real Chromium on the console, uploads the round's sheet (the other
+  tables), confirms it, previews the next round's pairing and confirms it;
+- the projector (/live in the same browser) is watched until it shows the round complete.
+The same is run with the phones on the Streamlit pages instead (their own sessions), side by
+side. Bounded: loopback only, at most MAX_PHONES phones, every wait capped, the server and
+locust stopped at the end.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from bench.turnaround import prepare
+
+MAX_PHONES = 1000
+PLAIN = (100, 300, 1000)
+STREAMLIT = (10, 50)  # beyond this, Streamlit's sessions would only measure a queue
+SPAWN_RATE = 25  # phones arriving a second: a thousand within 40 s of the QR codes going up
+REPORTS_FROM, REPORTS_TO = 3, 13  # seconds after the hall is full: reports come in
+ORGANIZER_AT = 15  # the organizer uploads the sheet
+STAY = 60  # the phones stay this long after the hall is full
+WAIT = 60_000  # ms: the longest any one step of the organizer may take
+PASSWORD = "bench"
+
+
+def _table_rows(sheet: Path) -> tuple[list[str], list[list[str]]]:
+    with sheet.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], rows[1:]
+
+
+def _reports(database: Path, url: str, reported: list[list[str]]) -> list[dict]:
+    """Both sides' signed links of the reported tables, with the levels each side sends."""
+    exe = Path(sys.executable).parent / "paisai"
+    done = subprocess.run([str(exe), "links", "--event", "bench", "--round", "7", "--base-url",
+                           url, "--format", "json"], env={**os.environ, "PAISAI_DB": str(
+                               database)}, capture_output=True, text=True, check=True, timeout=60)
+    links = {int(r["table"]): r for r in json.loads(done.stdout)}
+    found = []
+    for row in reported:
+        link = links[int(row[1])]
+        for side in ("ew_url", "ns_url"):
+            found.append({"url": link[side], "ew_level": row[4], "ns_level": row[5]})
+    return found
+
+
+def _locust(url: str, phones: int, channel: str, teams: list[str], reports: Path | None,
+            folder: Path, started: float) -> subprocess.Popen:
+    full = started + phones / SPAWN_RATE
+    env = {**os.environ, "PAISAI_HALL_CHANNEL": channel, "PAISAI_HALL_TEAMS": json.dumps(teams),
+           "PAISAI_HALL_REPORTS": str(reports or ""),
+           "PAISAI_HALL_REPORT_FROM": str(full + REPORTS_FROM),
+           "PAISAI_HALL_REPORT_TO": str(full + REPORTS_TO)}
+    run_for = int(phones / SPAWN_RATE + STAY)
+    return subprocess.Popen(
+        [sys.executable, "-m", "locust", "-f", str(Path(__file__).with_name("hall_phones.py")),
+         "--headless", "-u", str(phones), "-r", str(SPAWN_RATE), "--run-time", f"{run_for}s",
+         "--host", url, "--csv", str(folder / f"{channel}-{phones}"), "--only-summary",
+         "--stop-timeout", "10", "--loglevel", "WARNING"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _organizer(browser, url: str) -> dict:
+    """The console logged in on the round's phase, and the projector beside it."""
+    from tests.ui.conftest import console
+
+    # two windows, as in the hall: the projector's screen and the organizer's laptop (a
+    # projector in a background tab would be throttled by the browser, not by the server)
+    wall = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
+    desk = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="zh-CN")
+    try:
+        projector = wall.new_page()
+        projector.goto(f"{url}/live?event=bench&projector=1")
+        page = desk.new_page()
+        console(page, url, "bench", PASSWORD, "本轮")
+        return {"contexts": (wall, desk), "page": page, "projector": projector}
+    except Exception:
+        wall.close()
+        desk.close()
+        raise
+
+
+def _organizer_round(pages: dict, sheet: Path, tables: int) -> dict:
+    """The organizer's round, each wait timed: upload and confirm the sheet, watch the
+    projector show the complete round, preview and confirm the next round's pairing."""
+    from playwright.sync_api import expect
+
+    from tests.ui.conftest import idle, open_phase
+
+    page, projector = pages["page"], pages["projector"]
+    body = page.locator("body")
+    started = time.perf_counter()
+    page.set_input_files("input[type=file]", str(sheet))
+    confirm = page.get_by_role("button", name="确认导入")
+    confirm.wait_for(timeout=WAIT)
+    previewed = time.perf_counter()
+    confirm.click()
+    expect(body).to_contain_text(f"已导入: {sheet.name}", timeout=WAIT)
+    stored = time.perf_counter()
+    shown = None
+    try:
+        expect(projector.locator("[data-testid=progress]")).to_contain_text(
+            f"第 7 轮后 · 已报 {tables}/{tables} 桌", timeout=WAIT)
+        shown = time.perf_counter() - stored
+    except AssertionError:
+        pass
+    open_phase(page, "编排")
+    asked = time.perf_counter()
+    page.get_by_role("button", name="先看编排").click()
+    agree = page.get_by_role("button", name="确认编排")
+    agree.wait_for(timeout=WAIT)
+    preview = time.perf_counter() - asked
+    agree.click()
+    asked = time.perf_counter()
+    expect(body).to_contain_text("第 8 轮已编排", timeout=WAIT)
+    paired = time.perf_counter() - asked
+    idle(page)
+    return {"ingest": stored - previewed, "pair": paired, "ingest_preview": previewed - started,
+            "pair_preview": preview, "projector": shown}
+
+
+def _stats(prefix: Path) -> dict:
+    if os.environ.get("PAISAI_HALL_DEBUG"):
+        for part in ("stats", "failures", "exceptions", "stats_history"):
+            shutil.copyfile(f"{prefix}_{part}.csv", f"/tmp/{prefix.name}_{part}.csv")
+    with Path(f"{prefix}_stats.csv").open(encoding="utf-8", newline="") as f:
+        rows = {r["Name"]: r for r in csv.DictReader(f)}
+    whole = rows["Aggregated"]
+    reports = rows.get("report")
+    return {"requests": int(whole["Request Count"]), "failed": int(whole["Failure Count"]),
+            "p50": float(whole["50%"]) / 1000, "p95": float(whole["95%"]) / 1000,
+            "max": float(whole["100%"]) / 1000, "rate": float(whole["Requests/s"]),
+            "reports": int(reports["Request Count"]) if reports else 0,
+            "reports_p95": float(reports["95%"]) / 1000 if reports else None}
+
+
+def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list[str]],
+           phones: int, channel: str, teams: list[str]) -> dict:
+    from tests.ui.conftest import Server
+
+    database = folder / f"hall-{channel}-{phones}.duckdb"
+    shutil.copyfile(base, database)
+    server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD})
+    try:
+        reported = rows[: phones // 10 // 2] if channel == "plain" else []
+        reports = None
+        if reported:
+            reports = folder / f"reports-{phones}.json"
+            reports.write_text(json.dumps(_reports(database, server.url, reported)))
+        sheet = folder / f"第7轮-{channel}-{phones}.csv"
+        with sheet.open("w", encoding="utf-8", newline="") as f:
+            csv.writer(f).writerows([header, *rows[len(reported):]])
+        pages = _organizer(browser, server.url)
+        for path in ("/m/bench/", "/m/bench/pairings", f"/m/bench/teams/{teams[0]}"):
+            urllib.request.urlopen(server.url + path, timeout=60).read()  # served before:
+            # the hall arrives at a server that has shown the event already, not a cold start
+        try:
+            started = time.time()
+            hall = _locust(server.url, phones, channel, teams, reports, folder, started)
+            time.sleep(max(0.0, started + phones / SPAWN_RATE + ORGANIZER_AT - time.time()))
+            organizer = _organizer_round(pages, sheet, len(rows))
+            hall.wait(timeout=phones / SPAWN_RATE + STAY + 60)
+        finally:
+            for context in pages["contexts"]:
+                context.close()
+        return {**organizer, **_stats(folder / f"{channel}-{phones}")}
+    finally:
+        server.stop()
+
+
+def run(teams: int = 1000) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        return [{"case": "hall: skipped", "seconds": float("nan"),
+                 "note": "Debian's Chromium is missing (make browser-deps)"}]
+    results = []
+    with tempfile.TemporaryDirectory() as scratch, sync_playwright() as p:
+        folder = Path(scratch)
+        base, sheet = prepare(folder, teams)
+        header, rows = _table_rows(sheet)
+        team_numbers = [t for r in rows for t in (r[2], r[3]) if t]
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            *CHROMIUM_ARGS, "--disable-background-timer-throttling",
+            "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"])
+        try:
+            for channel, levels in (("plain", PLAIN), ("streamlit", STREAMLIT)):
+                for phones in levels:
+                    phones = min(phones, MAX_PHONES)
+                    found = _level(browser, base, folder, header, rows, phones, channel,
+                                   team_numbers)
+                    results.append({"channel": channel, "phones": phones, **found})
+        finally:
+            browser.close()
+    return [row for r in results for row in _rows(r, teams)]
+
+
+def _rows(r: dict, teams: int) -> list[dict]:
+    where = "phones' pages" if r["channel"] == "plain" else "Streamlit pages"
+    level = f"{r['phones']} phones on the {where}"
+    reports = (f"; {r['reports']} reports sent (both sides of {r['reports'] // 2} tables), "
+               f"p95 {r['reports_p95']:.2f} s" if r["reports"] else "")
+    organizer = r["ingest"] + r["pair"]
+    return [
+        {"case": f"hall: {level}, p95 of every request", "seconds": r["p95"],
+         "note": f"{r['requests']} requests, {r['failed']} failed, {r['rate']:.0f}/s, median "
+                 f"{r['p50']:.3f} s, slowest {r['max']:.2f} s{reports}"},
+        {"case": f"hall: {level}, the organizer's ingest + pair", "seconds": organizer,
+         "note": f"console in Chromium, {teams:,} teams: storing the sheet {r['ingest']:.2f} s "
+                 f"+ storing the pairing {r['pair']:.2f} s (clicks to confirmations); their "
+                 f"previews {r['ingest_preview']:.2f} s + {r['pair_preview']:.2f} s besides"},
+        {"case": f"hall: {level}, the projector shows the complete round",
+         "seconds": float("nan") if r["projector"] is None else r["projector"],
+         "note": "not within 60 s" if r["projector"] is None else
+                 "from the sheet's confirmation to /live showing every table reported"},
+    ]
+
+
+if __name__ == "__main__":  # one level on its own: python -m bench.hall plain 300
+    import playwright.sync_api as _  # noqa: F401
+
+    channel, phones = sys.argv[1], int(sys.argv[2])
+    PLAIN, STREAMLIT = ((phones,), ()) if channel == "plain" else ((), (phones,))
+    for row in run():
+        print(row)
