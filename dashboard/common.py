@@ -58,10 +58,8 @@ table.paisai tr:nth-child(even) td { background: #f3f6fb; }
 def event_version(event_id: str) -> str:
     """A value that changes whenever anything a public page shows of the event changes (one
     small query: pages redraw from their cache until it changes)."""
-    from dashboard.phones import version
-
     with db.reading(database()) as con:
-        return version(con, event_id)
+        return queries.event_version(con, event_id)
 
 
 def database() -> Path:

@@ -157,9 +157,8 @@ TEXT: dict[str, dict[str, str]] = {
     "games_legend": {"zh": "每场右侧为各局所达级数（胜方加粗）；弃权、取消资格注明",
                      "en": "Beside each team: the level it reached in each game (winner in "
                            "bold); forfeits and disqualifications are marked"},
-    "rating_explained": {"zh": "评分：按历届比赛的胜负估计的实力，减去不确定度（比赛越多越准）",
-                         "en": "Rating: strength estimated from every game, less its uncertainty "
-                               "(more games, surer)"},
+    "rating_explained": {"zh": "评分：由每局的级差估计的实力（1500 为平均，多赢一级约 +100）；不足 10 局为暂定；变化为与最近一场赛事之前相比",
+                         "en": "Rating: strength estimated from each game's level margin (1500 is average, one level a game about +100); provisional below 10 games; change since the list before the latest event"},
     "prize_list": {"zh": "获奖名单", "en": "Prize list"},
     "demo_data": {"zh": "演示数据：这些赛事与选手都是虚构的", "en": "Demo data: invented events and players"},
 }
@@ -204,7 +203,11 @@ COLUMNS: dict[str, dict[str, str]] = {
     "rounds": {"zh": "轮数", "en": "Rounds"},
     "player_id": {"zh": "选手编号", "en": "Player"},
     "ordinal": {"zh": "评分", "en": "Rating"},
+    "rating": {"zh": "评分", "en": "Rating"},
     "games": {"zh": "场数", "en": "Games"},
+    "last_played": {"zh": "最近比赛", "en": "Last played"},
+    "change": {"zh": "变化", "en": "Change"},
+    "provisional": {"zh": "暂定", "en": "Provisional"},
     "award": {"zh": "奖项", "en": "Prize"},
     "note": {"zh": "备注", "en": "Note"},
     "partner": {"zh": "搭档", "en": "Partner"},

@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from pipeline import db, events, rounds, scoring
+from pipeline import db, events, queries, rounds, scoring
 from pipeline.errors import PaisaiError
 from pipeline.explain import why_here
 from pipeline.output import HEADERS_ZH, to_json
@@ -75,20 +75,6 @@ def database() -> Path:
 
 def _lang(request: Request) -> str:
     return "en" if request.query_params.get("lang") == "en" else "zh"
-
-
-def version(con, event_id: str) -> str:
-    """A value that changes whenever anything a phone page shows changes."""
-    found = db.rows(con, """
-        select (select count(*) from results where event_id = $e),
-               (select max(updated_at)::varchar from results where event_id = $e),
-               (select count(*) from pairings where event_id = $e),
-               (select count(*) from teams where event_id = $e),
-               (select max(changed_at)::varchar from result_audit where event_id = $e),
-               (select count(*) from tractor_games where event_id = $e),
-               (select count(*) from tractor_decisions where event_id = $e),
-               (select count(*) from penalties where event_id = $e)""", {"e": event_id})
-    return hashlib.sha256(repr(found).encode()).hexdigest()[:16]
 
 
 class Once:
@@ -182,7 +168,7 @@ def _ask(event_id: str):
             event = events.load(con, event_id)
         except PaisaiError:
             return None, None
-        return event, version(con, event_id)
+        return event, queries.event_version(con, event_id)
 
 
 class Versions:

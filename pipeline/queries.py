@@ -4,6 +4,7 @@ connection (see `pipeline.db` for the locking design) and returns plain frames."
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,3 +193,18 @@ def round_status(database: Path, event_id: str) -> RoundStatus:
     else:
         step = "pair_next"
     return RoundStatus(latest, reported, expected, missing, pending, planned, step, suspended)
+
+
+def event_version(con, event_id: str) -> str:
+    """A value that changes whenever anything a public page shows of the event changes
+    (one small query: pages redraw from their cache until it changes)."""
+    found = db.rows(con, """
+        select (select count(*) from results where event_id = $e),
+               (select max(updated_at)::varchar from results where event_id = $e),
+               (select count(*) from pairings where event_id = $e),
+               (select count(*) from teams where event_id = $e),
+               (select max(changed_at)::varchar from result_audit where event_id = $e),
+               (select count(*) from tractor_games where event_id = $e),
+               (select count(*) from tractor_decisions where event_id = $e),
+               (select count(*) from penalties where event_id = $e)""", {"e": event_id})
+    return hashlib.sha256(repr(found).encode()).hexdigest()[:16]

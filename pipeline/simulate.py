@@ -46,15 +46,18 @@ def invent_name(rng: random.Random) -> str:
 def invent_entries(teams: int, rng: random.Random) -> pl.DataFrame:
     units = UNITS[: max(2, min(len(UNITS), teams // 3))]
     rows = []
+    taken: set[tuple[str, str]] = set()  # one person plays in one team: no namesakes of a unit
     for number in range(1, teams + 1):
         word = rng.choice(TEAM_WORDS)
-        rows.append({
-            "team_no": f"A{number}",
-            "team_name": f"{word}{number}队",
-            "player1": invent_name(rng),
-            "player2": invent_name(rng),
-            "affiliation": rng.choice(units),
-        })
+        first, second = invent_name(rng), invent_name(rng)
+        unit = rng.choice(units)
+        while (first, unit) in taken:
+            first = invent_name(rng)
+        while (second, unit) in taken or second == first:
+            second = invent_name(rng)
+        taken |= {(first, unit), (second, unit)}
+        rows.append({"team_no": f"A{number}", "team_name": f"{word}{number}队",
+                     "player1": first, "player2": second, "affiliation": unit})
     return pl.DataFrame(rows)
 
 

@@ -13,6 +13,8 @@ import polars as pl
 
 from pipeline import db
 
+MEMBERS = ("member1", "member2", "member3", "member4")  # association member ids
+
 
 @dataclass
 class Stored:
@@ -141,7 +143,7 @@ def _upsert(
 
 def store_entries(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     columns = ["team_no", "team_name", "player1", "player2", "player3", "player4",
-               "affiliation"]
+               "affiliation", *(c for c in MEMBERS if c in rows.columns)]
     return _upsert(con, "teams", event_id, rows, columns, ["team_no"], "entries")
 
 

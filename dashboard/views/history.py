@@ -10,14 +10,15 @@ from pipeline import db, queries
 from pipeline.demo import demo_ids
 from pipeline.history import identity, ratings, stats
 
-LEADER_ESSENTIAL = ["rank", "name", "ordinal"]
+LEADER_ESSENTIAL = ["rank", "name", "rating"]
 
 
 def for_people(leaders: pl.DataFrame) -> pl.DataFrame:
-    """The rating list as people read it: rank, name, unit, rating, games (no model
-    internals, no internal ids)."""
-    return leaders.select("rank", "name", "affiliation",
-                          pl.col("ordinal").round(1).alias("ordinal"), "games")
+    """The rating list as people read it: rank, name, unit, rating, games, last played,
+    change, provisional (no model internals)."""
+    return leaders.select("rank", "name", "affiliation", "rating", "games", "last_played",
+                          "change", pl.col("provisional").replace_strict(
+                              {True: "暂定 provisional", False: ""}, return_dtype=pl.String))
 
 
 language = lang()

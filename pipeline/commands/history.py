@@ -3,41 +3,100 @@
 from __future__ import annotations
 
 import click
+import polars as pl
 
 from pipeline import db, output
 from pipeline.cli_support import FORMATS, common, database, format_option, out
 from pipeline.errors import PaisaiError, UsageError
 
 
-@click.command("players", help="选手身份：列出、合并 ID1 ID2、拆分 ID --event E "
-                               "player identities: list, merge, split")
+@click.command("players", help="选手身份：列出、合并 KEEP ID…、撤销合并 ID、拆分 ID --event E "
+                               "[--team T] player identities: list, merge, unmerge, split")
 @click.argument("action", required=False, default="list",
-                type=click.Choice(["list", "merge", "split"]))
+                type=click.Choice(["list", "merge", "unmerge", "split"]))
 @click.argument("ids", nargs=-1, metavar="[ID]...")
 @click.option("--event", help="拆分所在赛事 the event of a split")
+@click.option("--team", "team_no", help="拆分所在队（同场同名的两人）the team of a split (two "
+                                        "namesakes in one event)")
+@click.option("--from", "sheet", type=click.Path(dir_okay=False),
+              help="合并表：每行 保留编号,合并编号 a sheet of merges: keep,merge per row")
+@click.option("--reason", help="记入操作日志的原因 the reason, kept in paisai log")
 @format_option()
 @common
-def players(action: str, ids: tuple[str, ...], event: str | None, fmt: str) -> int:
+def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str | None,
+            sheet: str | None, reason: str | None, fmt: str) -> int:
     from pipeline.history import identity
 
-    if action in ("merge", "split"):
+    if action in ("merge", "unmerge", "split"):
         with db.writing(database()) as con:
+            if not identity.is_current(con):
+                identity.refresh(con)
             if action == "merge":
-                if len(ids) != 2:
-                    raise UsageError("paisai players merge ID1 ID2")
-                identity.merge(con, ids[0], ids[1])
-                out(f"已合并 merged {ids[1]} → {ids[0]}\n")
+                pairs = _merge_sheet(sheet) if sheet else [(ids[0], list(ids[1:]))] if ids \
+                    else []
+                if not pairs or not all(others for _, others in pairs):
+                    raise UsageError("paisai players merge KEEP OTHER [OTHER …] | --from FILE")
+                for keep, others in pairs:
+                    identity.merge(con, keep, others, reason)
+                    out(f"已合并 merged {', '.join(others)} → {keep}\n")
+            elif action == "unmerge":
+                if len(ids) != 1:
+                    raise UsageError("paisai players unmerge ID")
+                into = identity.unmerge(con, ids[0], reason)
+                out(f"已撤销合并 unmerged {ids[0]} (from {into})\n")
             else:
                 if len(ids) != 1 or not event:
-                    raise UsageError("paisai players split ID --event EVENT")
-                identity.split(con, ids[0], event)
-                out(f"已拆分 split {ids[0]} in {event}\n")
+                    raise UsageError("paisai players split ID --event EVENT [--team TEAM]")
+                identity.split(con, ids[0], event, team_no, reason)
+                out(f"已拆分 split {ids[0]} in {event}" + (f" {team_no}" if team_no else "")
+                    + "\n")
         return 0
+    _identities_current()
     with db.reading(database()) as con:
         listing = identity.listing(con)
-    out(output.render(listing.select("player_id", "name", "affiliations", "events", "event_ids",
-                                     "likely_duplicates"), fmt))
+    out(output.render(listing.select("player_id", "name", "current_unit", "affiliations",
+                                     "events", "event_ids", "likely_duplicates", "review"),
+                      fmt))
     return 0
+
+
+def _merge_sheet(path: str) -> list[tuple[str, list[str]]]:
+    """A sheet of merges (CSV or Excel): the id to keep and the id to merge into it, a row
+    each (headers 保留/keep and 合并/merge, or the first two columns)."""
+    import polars as pl
+
+    from pipeline.errors import SheetErrors
+
+    try:
+        frame = (pl.read_excel(path, engine="calamine") if path.lower().endswith((".xlsx",
+                 ".xls")) else pl.read_csv(path, infer_schema=False))
+    except Exception as exc:
+        raise SheetErrors.single(path, f"读不了这张合并表 cannot read the sheet: {exc}") from None
+    if frame.width < 2:
+        raise SheetErrors.single(path, "合并表需要两列：保留编号、合并编号 two columns: keep, merge")
+    keep, merge = frame.columns[:2]
+    for column in frame.columns:
+        if column.strip().lower() in ("保留", "保留编号", "keep"):
+            keep = column
+        if column.strip().lower() in ("合并", "合并编号", "merge"):
+            merge = column
+    grouped: dict[str, list[str]] = {}
+    for a, b in frame.select(pl.col(keep).cast(pl.String), pl.col(merge).cast(pl.String)
+                             ).iter_rows():
+        if a and b:
+            grouped.setdefault(a.strip(), []).append(b.strip())
+    return list(grouped.items())
+
+
+def _identities_current() -> None:
+    """A database whose player map was built by older rules is rebuilt once (a short write)."""
+    from pipeline.history import identity
+
+    with db.reading(database()) as con:
+        current = identity.is_current(con)
+    if not current:
+        with db.writing(database()) as con:
+            identity.refresh(con)
 
 
 @click.command("player", help="选手档案 a player's profile")
@@ -50,6 +109,7 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
 
     from pipeline.history import identity, stats
 
+    _identities_current()
     stats.keep_ranks_current(database())
     with db.reading(database()) as con:
         found = identity.find(con, name, affiliation)
@@ -76,23 +136,25 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
     return 0
 
 
-@click.command("ratings", help="选手评分榜 rating leaderboard")
+@click.command("ratings", help="选手评分榜 rating list")
+@click.option("--min-games", type=click.IntRange(0), default=0,
+              help="至少多少局 at least this many games")
+@click.option("--unit", help="只列此单位（现单位）only players of this unit (their current one)")
+@click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]),
+              help="截至某日的评分 the list as of a date (YYYY-MM-DD)")
+@click.option("--top", type=click.IntRange(1), help="前几名 the first N")
 @format_option(FORMATS)
 @common
-def ratings(fmt: str) -> int:
+def ratings(min_games: int, unit: str | None, as_of, top: int | None, fmt: str) -> int:
     from pipeline.history import ratings as rating
-    from pipeline.progress import progress
 
+    _identities_current()
     with db.reading(database()) as con:
-        stale = rating.is_stale(con)
-    if stale:
-        with progress("重算评分 recomputing ratings", total=1) as step, \
-                db.writing(database()) as con:
-            step("OpenSkill")
-            rating.recompute(con)
-    with db.reading(database()) as con:
-        board = rating.leaderboard(con)
-    out(output.render(board, fmt, "选手评分 ratings (OpenSkill)"))
+        board = rating.leaderboard(con, top, as_of.date() if as_of else None, min_games, unit)
+    if fmt == "table":
+        board = board.with_columns(pl.col("provisional").replace_strict(
+            {True: "暂定", False: ""}, return_dtype=pl.String))
+    out(output.render(board, fmt, "选手评分 ratings (级差模型 level-margin model, see README)"))
     return 0
 
 

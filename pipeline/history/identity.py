@@ -1,10 +1,23 @@
-"""Player identity across events: normalised name plus affiliation, and the organizer's
-merge and split decisions (kept in `identity_overrides`, never by editing results).
+"""Who is who across events: one identity per person, whatever team, partner or unit.
 
->>> normalize_name(" 張 三 ") == normalize_name("张三"), normalize_name("ＬＩ Ｌｅｉ")
+A person is keyed by the association's member id when the registration gives one (会员号:
+it decides), else by the folded name — NFKC, zero-width characters and spaces removed,
+traditional → simplified, case folded — except that a surname simplification would turn
+into another surname stays as written (於明 is not 于明). The unit is an attribute of each
+appearance: a player who changes club, or plays with a partner from another club, stays one
+person. Two namesakes in one event (the same folded name in two teams, no member ids) are
+told apart by their units there and flagged for review; nothing is merged silently across
+events beyond the name itself, and identities that look like two people (several units,
+two events on one day) are flagged for the organizer. The organizer's decisions — merge
+(many at once), unmerge (exactly undoes a merge), split (one event, or one team's
+appearance) — are kept in `identity_overrides` with a reason, never by editing results.
+
+>>> person_key(" 張 三 ") == person_key("张三"), person_key("ＬＩ Ｌｅｉ")
 (True, 'lilei')
->>> auto_id("張三", "恒通貿易") == auto_id("张 三", "恒通贸易")
-True
+>>> person_key("王\\u200b伟") == person_key("王伟"), person_key("於明") == person_key("于明")
+(True, False)
+>>> association_id("張三", None) == association_id("张 三", None), association_id("x", " js-7 ")
+(True, 'JS-7')
 """
 
 from __future__ import annotations
@@ -22,31 +35,58 @@ from pipeline.chinese import simplified
 from pipeline.errors import UsageError
 
 SLOTS = ("player1", "player2", "player3", "player4")
+MEMBERS = ("member1", "member2", "member3", "member4")
+SCHEME = 2  # the way ids are made: 1 name + unit, 2 member id or folded name
+ZERO_WIDTH = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+# surnames that simplification would make into another surname: kept as written
+DISTINCT_SURNAMES = frozenset("於乾")
 
 
 @cache
 def normalize_name(name: str | None) -> str:
-    """Traditional → simplified, full-width → half-width, no spaces, case folded."""
+    """Traditional → simplified, full-width → half-width, no spaces or zero-width
+    characters, case folded (names of units too: 恒通貿易 = 恒通贸易)."""
     if not name:
         return ""
-    text = unicodedata.normalize("NFKC", name)
+    text = ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", name))
     text = simplified(text)
     return re.sub(r"\s+", "", text).casefold()
 
 
-def auto_id(name: str, affiliation: str | None) -> str:
-    key = f"{normalize_name(name)}|{normalize_name(affiliation)}"
+@cache
+def person_key(name: str | None) -> str:
+    """A person's folded name: as `normalize_name`, the surname kept where simplifying it
+    would make another surname."""
+    text = re.sub(r"\s+", "", ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", name or "")))
+    if text[:1] in DISTINCT_SURNAMES:
+        return text[0] + normalize_name(text[1:])
+    return normalize_name(text)
+
+
+def member_key(member_id: str | None) -> str:
+    return ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", member_id or "")).strip().upper()
+
+
+def association_id(name: str, member_id: str | None, namesake_of: str | None = None) -> str:
+    """The association id: the member id when given, else one made from the folded name
+    (and, for a namesake in an event, the unit that tells them apart)."""
+    if member_key(member_id):
+        return member_key(member_id)
+    key = person_key(name) + (f"|{normalize_name(namesake_of)}" if namesake_of else "")
     return "P" + hashlib.sha1(key.encode()).hexdigest()[:10]
 
 
-def _split_id(player_id: str, event_id: str) -> str:
-    return "P" + hashlib.sha1(f"{player_id}|split|{event_id}".encode()).hexdigest()[:10]
+def _split_id(player_id: str, event_id: str, team_no: str | None) -> str:
+    where = f"{event_id}|{team_no}" if team_no else event_id
+    return "P" + hashlib.sha1(f"{player_id}|split|{where}".encode()).hexdigest()[:10]
 
 
 def _resolve(frame: pl.DataFrame, overrides: list[tuple]) -> pl.DataFrame:
-    """Apply splits (per event), then merges (transitively), in the order they were made."""
+    """Apply splits (per event, or per team of an event), then merges (transitively), in the
+    order they were made; undone merges are left out."""
     ids = frame["player_id"].to_list()
     events = frame["event_id"].to_list()
+    teams = frame["team_no"].to_list()
     merged: dict[str, str] = {}
 
     def root(x: str) -> str:
@@ -54,42 +94,79 @@ def _resolve(frame: pl.DataFrame, overrides: list[tuple]) -> pl.DataFrame:
             x = merged[x]
         return x
 
-    for kind, player_id, into_id, event_id in overrides:
+    for kind, player_id, into_id, event_id, team_no in overrides:
         if kind == "split":
-            ids = [_split_id(p, e) if root(p) == root(player_id) and e == event_id else p
-                   for p, e in zip(ids, events, strict=True)]
-        else:
-            if root(player_id) != root(into_id):
-                merged[root(player_id)] = root(into_id)
+            ids = [_split_id(p, e, team_no) if root(p) == root(player_id) and e == event_id
+                   and (team_no is None or t == team_no) else p
+                   for p, e, t in zip(ids, events, teams, strict=True)]
+        elif root(player_id) != root(into_id):
+            merged[root(player_id)] = root(into_id)
     return frame.with_columns(pl.Series("player_id", [root(p) for p in ids]))
 
 
-def refresh(con: duckdb.DuckDBPyConnection, event_id: str | None = None) -> None:
-    """Rebuild `player_map` from the registered teams (one event, or all)."""
-    where = "where event_id = $e" if event_id else ""
-    teams = db.frame(con, f"select event_id, team_no, player1, player2, player3, player4, "
-                          f"affiliation from teams {where}", {"e": event_id} if event_id
-                     else None)
+def appearances(teams: pl.DataFrame) -> pl.DataFrame:
+    """One row per player slot of the registered teams, with the id the registration gives:
+    the member id, or the folded name. Namesakes in one event (the same folded name in two
+    teams, no member ids): the one of the unit that name has played for elsewhere keeps the
+    name's id; the others get an id of their own, made with their unit."""
     rows = []
     for r in teams.iter_rows(named=True):
-        for slot, column in enumerate(SLOTS, start=1):
-            name = (r[column] or "").strip()
-            if name:
+        for slot, (column, member) in enumerate(zip(SLOTS, MEMBERS, strict=True), start=1):
+            name = ZERO_WIDTH.sub("", r[column] or "").strip()  # as written, less what
+            if name:  # no one can see (a zero-width space pasted from a chat)
                 rows.append((r["event_id"], r["team_no"], slot, name, r["affiliation"],
-                             normalize_name(name), auto_id(name, r["affiliation"])))
+                             person_key(name), member_key(r.get(member)) or None,
+                             normalize_name(r["affiliation"])))
     frame = pl.DataFrame(rows, schema=["event_id", "team_no", "slot", "name", "affiliation",
-                                       "norm_name", "player_id"], orient="row")
-    overrides = db.rows(con, "select kind, player_id, into_id, event_id from "
-                             "identity_overrides order by override_id")
+                                       "norm_name", "member_id", "unit"], orient="row")
+    if frame.is_empty():
+        return frame.drop("unit").with_columns(pl.lit(None, pl.String).alias("player_id"))
+    by_name = frame.filter(pl.col("member_id").is_null())
+    clash = by_name.group_by("event_id", "norm_name").agg(
+        pl.col("team_no").n_unique().alias("teams")).filter(pl.col("teams") > 1)
+    clashing = by_name.join(clash, on=["event_id", "norm_name"], how="semi")
+    home = by_name.join(clash, on=["event_id", "norm_name"], how="anti").filter(
+        pl.col("unit") != "").group_by("norm_name", "unit").len().sort(
+        "len", "unit", descending=[True, False]).group_by("norm_name", maintain_order=True).first()
+    apart = clashing.join(home.select("norm_name", pl.col("unit").alias("home")),
+                          on="norm_name", how="left").filter(
+        pl.col("home").is_null() | (pl.col("unit") != pl.col("home"))).select(
+        "event_id", "team_no", "slot", pl.lit(True).alias("apart"))
+    frame = frame.join(apart, on=["event_id", "team_no", "slot"], how="left")
+    ids = [association_id(name, member, unit if apart and not member else None)
+           for name, member, unit, apart in frame.select(
+               "name", "member_id", "affiliation", "apart").iter_rows()]
+    return frame.drop("apart", "unit").with_columns(pl.Series("player_id", ids, pl.String))
+
+
+def refresh(con: duckdb.DuckDBPyConnection, event_id: str | None = None) -> None:
+    """Rebuild `player_map` from the registered teams. Every event's ids are made again, also
+    when only `event_id`'s registration changed: who keeps a name's id among namesakes
+    depends on the name's other events."""
+    teams = db.frame(con, f"select event_id, team_no, {', '.join(SLOTS)}, "
+                          f"{', '.join(MEMBERS)}, affiliation from teams")
+    frame = appearances(teams)
+    overrides = db.rows(con, "select kind, player_id, into_id, event_id, team_no from "
+                             "identity_overrides where undone_at is null order by override_id")
     if frame.height:
         frame = _resolve(frame, overrides)
-    con.execute(f"delete from player_map {where}", {"e": event_id} if event_id else None)
+    con.execute("delete from player_map")
     if frame.height:
         con.register("new_map", frame)
         try:
-            con.execute("insert into player_map select * from new_map")
+            con.execute("insert into player_map (event_id, team_no, slot, name, affiliation, "
+                        "norm_name, player_id, member_id) select event_id, team_no, slot, "
+                        "name, affiliation, norm_name, player_id, member_id from new_map")
         finally:
             con.unregister("new_map")
+    con.execute("delete from identity_scheme")
+    con.execute("insert into identity_scheme values (?)", [SCHEME])
+
+
+def is_current(con: duckdb.DuckDBPyConnection) -> bool:
+    """The player map was built by this version's rules (else `refresh` rebuilds it)."""
+    return db.scalar(con, "select max(version) from identity_scheme") == SCHEME or not \
+        db.scalar(con, "select count(*) from teams")
 
 
 def _known(con, player_id: str) -> None:
@@ -97,32 +174,83 @@ def _known(con, player_id: str) -> None:
         raise UsageError(f"没有这个选手编号 no such player id: {player_id}")
 
 
-def merge(con: duckdb.DuckDBPyConnection, keep: str, other: str) -> None:
-    """`other` is the same person as `keep`."""
-    _known(con, keep)
-    _known(con, other)
-    con.execute("insert into identity_overrides (kind, player_id, into_id) values "
-                "('merge', ?, ?)", [other, keep])
-    refresh(con)
+def _logged(con, action: str, detail: str, reason: str | None) -> None:
+    from pipeline import oplog
+
+    oplog.write_on(con, None, action, detail + (f" · 原因 reason: {reason}" if reason else ""))
 
 
-def split(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str) -> None:
-    """In `event_id`, `player_id` is somebody else."""
-    if not db.scalar(con, "select count(*) from player_map where player_id = ? and "
-                          "event_id = ?", [player_id, event_id]):
-        raise UsageError(f"{player_id} 没有参加 {event_id} the player is not in that event")
-    con.execute("insert into identity_overrides (kind, player_id, event_id) values "
-                "('split', ?, ?)", [player_id, event_id])
+def merge(con: duckdb.DuckDBPyConnection, keep: str, others: list[str],
+          reason: str | None = None) -> None:
+    """Each of `others` is the same person as `keep`."""
+    if not others:
+        raise UsageError("paisai players merge KEEP OTHER [OTHER …]")
+    for player_id in (keep, *others):
+        _known(con, player_id)
+    for other in others:
+        if other == keep:
+            raise UsageError(f"{other} 不能与自己合并 cannot be merged into itself")
+        con.execute("insert into identity_overrides (kind, player_id, into_id, reason) values "
+                    "('merge', ?, ?, ?)", [other, keep, reason])
     refresh(con)
+    _logged(con, "players merge", f"{', '.join(others)} → {keep}", reason)
+
+
+def unmerge(con: duckdb.DuckDBPyConnection, other: str, reason: str | None = None) -> str:
+    """Undo the last merge of `other` into another identity, exactly: its appearances take
+    their own id again. Returns the id it had been merged into."""
+    found = db.rows(con, "select override_id, into_id from identity_overrides where kind = "
+                         "'merge' and player_id = ? and undone_at is null order by "
+                         "override_id desc limit 1", [other])
+    if not found:
+        raise UsageError(f"{other} 没有被合并过 was never merged into another identity")
+    override_id, into_id = found[0]
+    con.execute("update identity_overrides set undone_at = current_timestamp where "
+                "override_id = ?", [override_id])
+    refresh(con)
+    _logged(con, "players unmerge", f"{other} ← {into_id}", reason)
+    return into_id
+
+
+def split(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str,
+          team_no: str | None = None, reason: str | None = None) -> None:
+    """In `event_id` (only in team `team_no` when given: two namesakes in one event),
+    `player_id` is somebody else."""
+    found = db.scalar(con, "select count(*) from player_map where player_id = ? and "
+                           "event_id = ? and (? is null or team_no = ?)",
+                      [player_id, event_id, team_no, team_no])
+    if not found:
+        where = f"{event_id} {team_no}" if team_no else event_id
+        raise UsageError(f"{player_id} 没有参加 {where} the player is not there")
+    con.execute("insert into identity_overrides (kind, player_id, event_id, team_no, reason) "
+                "values ('split', ?, ?, ?, ?)", [player_id, event_id, team_no, reason])
+    refresh(con)
+    _logged(con, "players split", f"{player_id} in {event_id}"
+            + (f" team {team_no}" if team_no else ""), reason)
 
 
 def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every identity with its events, and likely duplicates (same name, other affiliation)."""
-    return db.frame(con, db.sql("history_players") + " order by norm_name, player_id")
+    """Every identity with its events, units, and what to review: likely duplicates (the
+    same folded name under another id) and signs of two people under one id."""
+    found = db.frame(con, db.sql("history_players") + " order by norm_name, player_id")
+    units = [len({normalize_name(u) for u in (listed or [])})
+             for listed in found["unit_list"].to_list()]
+    review = []
+    for row, unit_count in zip(found.iter_rows(named=True), units, strict=True):
+        notes = []
+        if row["likely_duplicates"]:
+            notes.append(f"同名 namesakes: {row['likely_duplicates']}")
+        if row["same_day_events"]:
+            notes.append(f"同一天两场赛事 two events on {row['same_day_events']}")
+        if unit_count > 1 and not row["member_id"]:
+            notes.append("多个单位 several units")
+        review.append("；".join(notes))
+    return found.drop("unit_list").with_columns(pl.Series("review", review, pl.String))
 
 
 def find(con: duckdb.DuckDBPyConnection, name: str, affiliation: str | None) -> list[str]:
-    found = db.rows(con, "select distinct player_id from player_map where norm_name = ? "
-                         "and (? is null or affiliation = ?) order by 1",
-                    [normalize_name(name), affiliation, affiliation])
+    """The ids of a person by name (or association id), narrowed by a unit they played for."""
+    found = db.rows(con, "select distinct player_id from player_map where (norm_name = ? or "
+                         "upper(player_id) = ?) and (? is null or affiliation = ?) order by 1",
+                    [person_key(name), member_key(name), affiliation, affiliation])
     return [r[0] for r in found]

@@ -1,30 +1,133 @@
-"""Player ratings across events: OpenSkill (Plackett-Luce), two-player teams.
+"""Player ratings across events: a level-margin model, fitted by weighted least squares.
 
-Method: every played table (forfeits and byes are not games) is a match of two teams of
-their registered players, ranked by the levels reached (equal levels: a tie). Events are
-taken by date (then creation), rounds and tables in order, so recomputing from the stored
-results gives the same numbers every time. Parameters are OpenSkill's defaults: mu 25,
-sigma 25/3, beta 25/6, tau 25/300; the leaderboard orders by the ordinal mu − 3·sigma.
+Every played table (forfeits and byes are not games) says how much stronger one pair was
+than the other: East-West's strength minus North-South's ≈ the levels between them at the
+end (capped at ±MARGIN_CAP). A pair's strength is the sum of its players' ratings, so changing
+partners, teams and clubs costs nothing: each game tells about all four players. The ratings
+are the ridge least-squares fit of all games up to a date:
+
+    minimise  Σ_games w·(margin − (Σ r_EW − Σ r_NS))²  +  PRIOR_GAMES · Σ_players r²
+
+with w = ½^(age / HALF_LIFE_DAYS): older games count less, so a player who stops playing
+grows less certain (σ = the games' residual spread / √(PRIOR_GAMES + Σ w of their games)).
+The list is ordered by the rating itself (1500 + 100 × levels a game, an integer), players
+with fewer than MIN_GAMES games are marked provisional; the change is against the list as of
+the day before the latest event. Solved by conjugate gradients on the sparse system (each
+step two `bincount`s over the games' seats), so the whole history is refitted in seconds.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+
 import duckdb
+import numpy as np
 import polars as pl
-from openskill.models import PlackettLuce
 
 from pipeline import db
 
+MARGIN_CAP = 6  # levels: a rout says no more than this about strength
+HALF_LIFE_DAYS = 730  # a game two years old counts half
+PRIOR_GAMES = 2.0  # ridge: a newcomer is pulled to the average as if by two level games
+MIN_GAMES = 10  # fewer games: provisional
+BASE, SCALE = 1500, 100  # displayed: BASE + SCALE × (levels a game)
+
 GAMES = """
-    select r.event_id, r.round, r.table_no, r.ew_level, r.ns_level,
+    select r.event_id, coalesce(e.event_date, e.created_at::date) as day, r.round,
+           r.table_no, r.ew_level - r.ns_level as margin,
            (select list(player_id order by slot) from player_map m
             where m.event_id = r.event_id and m.team_no = r.ew_team) as ew_players,
            (select list(player_id order by slot) from player_map m
             where m.event_id = r.event_id and m.team_no = r.ns_team) as ns_players
     from results r join events e using (event_id)
-    where r.forfeit is null
-    order by e.event_date nulls last, e.created_at, r.event_id, r.round, r.table_no
+    where r.forfeit is null and r.ew_level is not null and r.ns_level is not null
+    order by day, e.created_at, r.event_id, r.round, r.table_no
 """
+
+
+def games(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every rated game: event, day, round, table, margin (EW − NS levels), the players."""
+    found = db.frame(con, GAMES)
+    return found.filter(pl.col("ew_players").list.len() > 0,
+                        pl.col("ns_players").list.len() > 0)
+
+
+class Fit:
+    """Ratings as of one day, from the games up to it."""
+
+    def __init__(self, played: pl.DataFrame, as_of: dt.date, start: dict | None = None):
+        played = played.filter(pl.col("day") <= as_of)
+        self.as_of = as_of
+        ew, ns = played["ew_players"].to_list(), played["ns_players"].to_list()
+        self.players = sorted({p for team in ew + ns for p in team})
+        index = {p: i for i, p in enumerate(self.players)}
+        seats_game, seats_player, seats_sign = [], [], []
+        for g, (a, b) in enumerate(zip(ew, ns, strict=True)):
+            for p in a:
+                seats_game.append(g), seats_player.append(index[p]), seats_sign.append(1.0)
+            for p in b:
+                seats_game.append(g), seats_player.append(index[p]), seats_sign.append(-1.0)
+        self.g = np.array(seats_game, dtype=np.int64)
+        self.p = np.array(seats_player, dtype=np.int64)
+        self.s = np.array(seats_sign)
+        ages = np.array([(as_of - d).days for d in played["day"].to_list()], dtype=float)
+        self.w = 0.5 ** (ages / HALF_LIFE_DAYS)
+        self.y = np.clip(played["margin"].to_numpy().astype(float), -MARGIN_CAP, MARGIN_CAP)
+        self.n_games = len(ew)
+        x0 = np.array([(start or {}).get(p, 0.0) for p in self.players])
+        self.r = self._solve(x0) if self.players else x0
+        predicted = self._x(self.r)
+        spread = float(np.sqrt(np.sum(self.w * (self.y - predicted) ** 2) / max(self.w.sum(),
+                                                                                1e-9)))
+        weight = np.bincount(self.p, weights=self.w[self.g], minlength=len(self.players))
+        self.sigma = spread / np.sqrt(PRIOR_GAMES + weight)
+        self.games = np.bincount(self.p, minlength=len(self.players))
+        days = played["day"].to_list()
+        last: dict[int, dt.date] = {}
+        for g, p in zip(self.g.tolist(), self.p.tolist(), strict=True):
+            last[p] = days[g]
+        self.last = [last.get(i) for i in range(len(self.players))]
+
+    def _x(self, r: np.ndarray) -> np.ndarray:
+        return np.bincount(self.g, weights=self.s * r[self.p], minlength=self.n_games)
+
+    def _xt(self, v: np.ndarray) -> np.ndarray:
+        return np.bincount(self.p, weights=self.s * v[self.g], minlength=len(self.players))
+
+    def _solve(self, x: np.ndarray, steps: int = 300, tolerance: float = 1e-8) -> np.ndarray:
+        """Conjugate gradients on (XᵀWX + λI) r = XᵀWy."""
+        def apply(v: np.ndarray) -> np.ndarray:
+            return self._xt(self.w * self._x(v)) + PRIOR_GAMES * v
+
+        b = self._xt(self.w * self.y)
+        residual = b - apply(x)
+        direction = residual.copy()
+        size = residual @ residual
+        limit = tolerance * max(b @ b, 1e-12)
+        for _ in range(steps):
+            if size <= limit:
+                break
+            step = apply(direction)
+            alpha = size / (direction @ step)
+            x = x + alpha * direction
+            residual = residual - alpha * step
+            new_size = residual @ residual
+            direction = residual + (new_size / size) * direction
+            size = new_size
+        return x
+
+    def frame(self) -> pl.DataFrame:
+        return pl.DataFrame({
+            "player_id": self.players, "level_rating": self.r, "sigma": self.sigma,
+            "rating": np.rint(BASE + SCALE * self.r).astype(np.int64), "games": self.games,
+            "last_played": self.last}, schema_overrides={"last_played": pl.Date})
+
+
+def fit(con: duckdb.DuckDBPyConnection, as_of: dt.date | None = None) -> Fit:
+    played = games(con)
+    if as_of is None:
+        as_of = played["day"].max() if played.height else dt.date.today()
+    return Fit(played, as_of)
 
 
 def fingerprint(con: duckdb.DuckDBPyConnection) -> str:
@@ -39,37 +142,40 @@ def is_stale(con: duckdb.DuckDBPyConnection) -> bool:
 
 
 def recompute(con: duckdb.DuckDBPyConnection) -> int:
-    """Rebuild `ratings` and `rating_history` from the stored results. Returns games rated."""
-    model = PlackettLuce()
-    current: dict[str, object] = {}
-    games: dict[str, int] = {}
-    last_event: dict[str, str] = {}
-    history: dict[tuple[str, str, int], tuple[float, float, float]] = {}
-    rated = 0
-    for event_id, round_no, _, ew_level, ns_level, ew, ns in con.execute(GAMES).fetchall():
-        if not ew or not ns:
-            continue
-        teams = [[current.get(p) or model.rating(name=p) for p in ew],
-                 [current.get(p) or model.rating(name=p) for p in ns]]
-        ranks = [1, 1] if ew_level == ns_level else ([1, 2] if ew_level > ns_level else [2, 1])
-        for team in model.rate(teams, ranks=ranks):
-            for player in team:
-                current[player.name] = player
-                games[player.name] = games.get(player.name, 0) + 1
-                last_event[player.name] = event_id
-                history[(player.name, event_id, round_no)] = (
-                    player.mu, player.sigma, player.ordinal())
-        rated += 1
+    """Rebuild `ratings` (the list as of the latest game) and `rating_history` (each
+    player's rating as of each event they played, each fit starting from the one before).
+    Returns the games rated."""
+    played = games(con)
     con.execute("delete from ratings")
     con.execute("delete from rating_history")
     con.execute("delete from rating_state")
-    if current:
-        table = pl.DataFrame(
-            [(p, r.mu, r.sigma, r.ordinal(), games[p], last_event[p]) for p, r in current.items()],
-            schema=["player_id", "mu", "sigma", "ordinal", "games", "last_event"], orient="row")
-        steps = pl.DataFrame([(p, e, n, *v) for (p, e, n), v in history.items()],
-                             schema=["player_id", "event_id", "round", "mu", "sigma", "ordinal"],
-                             orient="row")
+    if played.height:
+        history = []
+        start: dict[str, float] = {}
+        days = played["day"].unique().sort().to_list()
+        for day in days:
+            current = Fit(played, day, start)
+            start = dict(zip(current.players, current.r.tolist(), strict=True))
+            seen: dict[tuple[str, str], None] = {}
+            for event_id, ew, ns in played.filter(pl.col("day") == day).select(
+                    "event_id", "ew_players", "ns_players").iter_rows():
+                seen.update(dict.fromkeys((event_id, p) for p in ew + ns))
+            history += [(p, event_id, start[p]) for event_id, p in seen]
+        final = current.frame()
+        last_event = played.explode("ew_players").select(
+            pl.col("ew_players").alias("player_id"), "event_id").vstack(
+            played.explode("ns_players").select(pl.col("ns_players").alias("player_id"),
+                                                "event_id")).group_by("player_id").last()
+        table = final.join(last_event, on="player_id", how="left").select(
+            "player_id", pl.col("level_rating").alias("mu"), "sigma",
+            pl.col("rating").cast(pl.Float64).alias("ordinal"), "games",
+            pl.col("event_id").alias("last_event"))
+        steps = pl.DataFrame(history, schema=["player_id", "event_id", "mu"], orient="row"
+                             ).with_columns(pl.lit(0).alias("round"),
+                                            pl.lit(0.0).alias("sigma"),
+                                            (BASE + SCALE * pl.col("mu")).round(0)
+                                            .alias("ordinal")).select(
+            "player_id", "event_id", "round", "mu", "sigma", "ordinal")
         con.register("new_ratings", table)
         con.register("new_history", steps)
         try:
@@ -79,17 +185,48 @@ def recompute(con: duckdb.DuckDBPyConnection) -> int:
             con.unregister("new_ratings")
             con.unregister("new_history")
     con.execute("insert into rating_state values (?)", [fingerprint(con)])
-    return rated
+    return played.height
 
 
-def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None) -> pl.DataFrame:
-    found = db.frame(con, """
-        select rank() over (order by r.ordinal desc, r.player_id) as rank, r.player_id,
-               (select arg_max(m.name, m.event_id) from player_map m
-                where m.player_id = r.player_id) as name,
-               (select arg_max(m.affiliation, m.event_id) from player_map m
-                where m.player_id = r.player_id) as affiliation,
-               round(r.mu, 3) as mu, round(r.sigma, 3) as sigma,
-               round(r.ordinal, 3) as ordinal, r.games
-        from ratings r order by rank""")
-    return found.head(limit) if limit else found
+def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
+                as_of: dt.date | None = None, min_games: int = 0,
+                unit: str | None = None) -> pl.DataFrame:
+    """The list as an association publishes it: rank (ties share it), person, current unit,
+    rating, games, events, last played, change since the list before the latest event,
+    provisional."""
+    from pipeline.history.identity import normalize_name
+
+    played = games(con)
+    if not played.height:
+        return pl.DataFrame(schema={c: pl.String for c in LIST_COLUMNS})
+    if as_of is None:
+        as_of = played["day"].max()
+    now = Fit(played, as_of)
+    latest = played.filter(pl.col("day") <= as_of)["day"].max()
+    before = Fit(played, latest - dt.timedelta(days=1),
+                 dict(zip(now.players, now.r.tolist(), strict=True)))
+    people = db.frame(con, """
+        select m.player_id, arg_max(m.name, coalesce(e.event_date, e.created_at::date)) as name,
+               arg_max(m.affiliation, coalesce(e.event_date, e.created_at::date)) as affiliation,
+               count(distinct m.event_id) as events
+        from player_map m join events e using (event_id)
+        where coalesce(e.event_date, e.created_at::date) <= $d
+        group by m.player_id""", {"d": as_of})
+    board = now.frame().join(people, on="player_id", how="left").join(
+        before.frame().select("player_id", pl.col("rating").alias("previous")),
+        on="player_id", how="left").with_columns(
+        (pl.col("rating") - pl.col("previous")).alias("change"),
+        (pl.col("games") < MIN_GAMES).alias("provisional")).filter(
+        pl.col("games") >= min_games)
+    if unit:
+        board = board.filter(pl.col("affiliation").map_elements(
+            normalize_name, return_dtype=pl.String) == normalize_name(unit))
+    board = board.sort(["rating", "games", "player_id"], descending=[True, True, False]
+                       ).with_columns(pl.col("rating").rank("min", descending=True)
+                                      .cast(pl.Int64).alias("rank"))
+    shown = board.select(LIST_COLUMNS)
+    return shown.head(limit) if limit else shown
+
+
+LIST_COLUMNS = ["rank", "player_id", "name", "affiliation", "rating", "games", "events",
+                "last_played", "change", "provisional"]

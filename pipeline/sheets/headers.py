@@ -37,6 +37,13 @@ ALIASES: dict[str, dict[str, list[str]]] = {
                     "player_4", "name4"],
         "affiliation": ["单位", "所属单位", "所属", "商会", "工会", "社团", "部门", "所属俱乐部",
                         "所属俱乐部/社团", "affiliation", "unit"],
+        # the association's member id of each player: when given, it decides who is who
+        "member1": ["会员号1", "会员号", "选手1会员号", "队员1会员号", "会员编号1", "会员编号",
+                    "选手一会员号", "队员一会员号", "member1", "member_id1", "member_id"],
+        "member2": ["会员号2", "选手2会员号", "队员2会员号", "会员编号2", "选手二会员号",
+                    "队员二会员号", "member2", "member_id2"],
+        "member3": ["会员号3", "选手3会员号", "队员3会员号", "会员编号3", "member3", "member_id3"],
+        "member4": ["会员号4", "选手4会员号", "队员4会员号", "会员编号4", "member4", "member_id4"],
     },
     "carry": {
         "team_no": ["队号", "队伍编号", "编号", "参赛编号", "team_no", "team"],

@@ -1,9 +1,10 @@
--- marts: one row per player identity: names, affiliations, events, likely duplicates
--- (other identities with the same normalised name).
+-- marts: one row per player identity: names, units, events, likely duplicates (other
+-- identities with the same folded name) and two events of one day (one person cannot play
+-- both: two people under one id, or a wrong merge).
 with
 
 appearances as (
-    select m.player_id, m.norm_name, m.name, m.affiliation, m.event_id,
+    select m.player_id, m.norm_name, m.name, m.affiliation, m.event_id, m.member_id,
            e.event_date, e.created_at
     from player_map as m
     join events as e using (event_id)
@@ -14,10 +15,20 @@ identities as (
         player_id,
         any_value(norm_name) as norm_name,
         arg_max(name, coalesce(event_date, created_at::date)) as name,
+        arg_max(affiliation, coalesce(event_date, created_at::date)) as current_unit,
         string_agg(distinct affiliation, ', ' order by affiliation) as affiliations,
+        list(distinct affiliation) filter (where affiliation is not null) as unit_list,
+        any_value(member_id) as member_id,
         count(distinct event_id) as events,
         string_agg(distinct event_id, ', ' order by event_id) as event_ids
     from appearances
+    group by player_id
+),
+
+same_day as (
+    select player_id, string_agg(distinct event_date::varchar, ', ') as days
+    from (select player_id, event_date from appearances where event_date is not null
+          group by player_id, event_date having count(distinct event_id) > 1)
     group by player_id
 ),
 
@@ -27,8 +38,10 @@ final as (
         coalesce((select string_agg(o.player_id, ', ' order by o.player_id)
                   from identities as o
                   where o.norm_name = i.norm_name and o.player_id <> i.player_id), '')
-            as likely_duplicates
+            as likely_duplicates,
+        d.days as same_day_events
     from identities as i
+    left join same_day as d using (player_id)
 )
 
 select * from final

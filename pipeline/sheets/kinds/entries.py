@@ -9,10 +9,12 @@ import polars as pl
 from pipeline.errors import Problem
 from pipeline.sheets.kinds.base import EventContext, Where
 from pipeline.sheets.read import ROW
+from pipeline.store import MEMBERS
 from schemas import checks as ck
 from schemas.entries import EntriesSheet
 
 MODEL = EntriesSheet
+SLOTS = ("player1", "player2", "player3", "player4")
 
 
 def casts() -> list[pl.Expr]:
@@ -21,7 +23,8 @@ def casts() -> list[pl.Expr]:
     return [
         ck.normalized("team_no").alias("team_no"),
         *(pl.col(c).str.strip_chars() for c in ("team_name", "player1", "player2",
-                                                "player3", "player4", "affiliation")),
+                                                "player3", "player4", "affiliation",
+                                                *MEMBERS)),
     ]
 
 
@@ -45,7 +48,33 @@ def _check_entries(
         else:
             first_row[team] = row[ROW]
     problems += _confusable(typed, context, where, first_row)
+    problems += _one_person_two_teams(typed, where)
     return typed, problems
+
+
+def _one_person_two_teams(typed: pl.DataFrame, where: Where) -> Iterator[Problem]:
+    """One person in two teams of the event is refused: a member id given twice, or the same
+    folded name with the same unit in two rows (namesakes of other units are two people;
+    namesakes of one unit need their member ids)."""
+    from pipeline.history.identity import member_key, normalize_name, person_key
+
+    seen: dict[tuple, int] = {}
+    for row in typed.iter_rows(named=True):
+        for slot, member in zip(SLOTS, MEMBERS, strict=True):
+            name = row.get(slot)
+            if not name:
+                continue
+            given = member_key(row.get(member))
+            key = ("member", given) if given else (
+                "name", person_key(name), normalize_name(row.get("affiliation")))
+            first = seen.setdefault(key, row[ROW])
+            if first != row[ROW]:
+                why = (f"会员号 {given} 已在第 {first} 行 member id already on row {first}"
+                       if given else
+                       f"{name} 与第 {first} 行同名同单位：同一人不能参加两队（同名的两人请填会员号） "
+                       f"the same person as on row {first}: one person plays in one team "
+                       f"(two namesakes of one unit: give their member ids)")
+                yield where.problem(row, member if given else slot, given or name, why)
 
 
 def _confusable(typed: pl.DataFrame, context: EventContext, where: Where,

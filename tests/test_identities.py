@@ -1,0 +1,140 @@
+"""One person, one identity (issue 31): each case of the association's simulated league, by
+hand. Events are registered through the real CLI; identities are read from `player_map`."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import RESULT_HEADER, flat, read_csv_output, write_csv
+
+from pipeline import db, oplog
+
+HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
+MEMBER_HEADER = ["队号", "队员1", "会员号1", "队员2", "会员号2", "单位"]
+
+
+@pytest.fixture
+def register(cli, tmp_path):
+    """register(event_id, date, rows, header): an event with its teams; round 1 played, the
+    first team of each table winning 10–8."""
+
+    def run(event_id: str, date: str, rows: list[list[str]], header=HEADER):
+        assert cli("event", "create", "--id", event_id, "--name", event_id, "--ruleset",
+                   "suzhou-2025", "--date", date).code == 0
+        done = cli("ingest", "--event", event_id, write_csv(tmp_path / f"{event_id}.csv",
+                                                            [header, *rows]))
+        if done.code:
+            return done
+        teams = [r[0] for r in rows]
+        results = [[1, n + 1, teams[2 * n], teams[2 * n + 1], "10", "8"]
+                   for n in range(len(teams) // 2)]
+        assert cli("ingest", "--event", event_id, write_csv(
+            tmp_path / f"{event_id}-r1.csv", [RESULT_HEADER, *results])).code == 0
+        return done
+
+    return run
+
+
+def ids(database, name: str) -> dict[tuple[str, str], str]:
+    """(event, team) → the id of the player called `name` there."""
+    with db.reading(database) as con:
+        return {(e, t): p for e, t, p in db.rows(
+            con, "select event_id, team_no, player_id from player_map where name = ? "
+                 "order by 1, 2", [name])}
+
+
+def test_a_club_change_and_a_partner_from_another_club_are_one_person(register, db_file, cli):
+    """王伟 plays for 恒通 with 李强, then for 华信 with 赵敏 (another club's player), then
+    with a zero-width space typed into his name: one person, his unit on each appearance."""
+    register("e1", "2025-01-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    register("e2", "2025-03-05", [["A1", "甲", "王伟", "赵敏", "华信"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    register("e3", "2025-05-05", [["A1", "甲", "王\u200b伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    assert len(set(ids(db_file, "王伟").values())) == 1 and len(ids(db_file, "王伟")) == 3
+    listing = {r["name"]: r for r in read_csv_output(cli("players", "--format", "csv").out)}
+    wang = listing["王伟"]
+    assert wang["events"] == "3" and wang["current_unit"] == "恒通"
+    assert "多个单位 several units" in wang["review"]  # a club change, or two people: look
+    assert listing["周一"]["review"] == ""
+
+
+def test_two_surnames_are_never_folded_into_one(register, db_file):
+    register("e1", "2025-01-05", [["A1", "甲", "於明", "李强", "恒通"],
+                                  ["A2", "乙", "于明", "吴二", "恒通"]])
+    assert set(ids(db_file, "於明").values()).isdisjoint(ids(db_file, "于明").values())
+
+
+def test_one_person_in_two_teams_is_refused_and_namesakes_give_member_ids(register, db_file):
+    refused = register("e1", "2025-01-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                            ["A2", "乙", "王伟", "吴二", "恒通"]])
+    assert refused.code == 2
+    assert "同一人不能参加两队" in flat(refused.err) and "第2行" in flat(refused.err)
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select count(*) from teams") == 0  # nothing stored
+    twice = register("e2", "2025-01-06", [["A1", "王伟", "JS-1", "李强", "", "恒通"],
+                                          ["A2", "周一", "JS-1", "吴二", "", "远航"]],
+                     MEMBER_HEADER)
+    assert twice.code == 2 and "会员号JS-1已在第2行" in flat(twice.err)
+    # two namesakes of one club, told apart by their member ids: two people, the ids shown
+    assert register("e3", "2025-01-07", [["A1", "王伟", "js-1", "李强", "", "恒通"],
+                                         ["A2", "王伟", "JS-2", "吴二", "", "恒通"]],
+                    MEMBER_HEADER).code == 0
+    assert ids(db_file, "王伟") == {("e3", "A1"): "JS-1", ("e3", "A2"): "JS-2"}
+
+
+def test_the_member_id_decides_over_the_name(register, db_file):
+    register("e1", "2025-01-05", [["A1", "王伟", "JS-9", "李强", "", "恒通"],
+                                  ["A2", "周一", "", "吴二", "", "远航"]], MEMBER_HEADER)
+    register("e2", "2025-02-05", [["A1", "王玮", "JS-9", "李强", "", "恒通"],  # a typo
+                                  ["A2", "王伟", "JS-3", "吴二", "", "远航"]], MEMBER_HEADER)
+    assert ids(db_file, "王伟") == {("e1", "A1"): "JS-9", ("e2", "A2"): "JS-3"}
+    assert ids(db_file, "王玮") == {("e2", "A1"): "JS-9"}
+
+
+def test_namesakes_in_one_event_are_two_people_and_a_split_by_team(register, db_file, cli):
+    """Two 张三 of different units in e2: the one of the unit 张三 played for in e1 keeps his
+    history, the other is somebody new, flagged beside him. A split by team separates one
+    appearance of an event for the organizer who knows better."""
+    register("e1", "2025-01-05", [["A1", "甲", "张三", "李四", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    register("e2", "2025-02-05", [["A1", "甲", "张三", "李四", "恒通"],
+                                  ["A2", "乙", "张三", "吴二", "远航"]])
+    found = ids(db_file, "张三")
+    assert found[("e1", "A1")] == found[("e2", "A1")] != found[("e2", "A2")]
+    listing = {r["player_id"]: r for r in read_csv_output(cli("players", "--format", "csv").out)}
+    assert found[("e1", "A1")] in listing[found[("e2", "A2")]]["review"]
+    li = ids(db_file, "李四")[("e2", "A1")]
+    assert cli("players", "split", li, "--event", "e2", "--team", "A1", "--reason",
+               "报名表写错").code == 0
+    after = ids(db_file, "李四")
+    assert after[("e1", "A1")] == li != after[("e2", "A1")]
+    assert cli("players", "split", li, "--event", "e2", "--team", "A9").code == 2
+
+
+def test_merges_of_many_are_undone_exactly_and_logged(register, db_file, cli, tmp_path):
+    register("e1", "2025-01-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                  ["A2", "乙", "王小伟", "吴二", "远航"]])
+    register("e2", "2025-02-05", [["A1", "甲", "王大伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    with db.reading(db_file) as con:
+        before = db.rows(con, "select * from player_map order by all")
+    keep = ids(db_file, "王伟")[("e1", "A1")]
+    small, big = ids(db_file, "王小伟")[("e1", "A2")], ids(db_file, "王大伟")[("e2", "A1")]
+    assert cli("players", "merge", keep, small, big, "--reason", "同一人改名").code == 0
+    assert {ids(db_file, n).popitem()[1] for n in ("王伟", "王小伟", "王大伟")} == {keep}
+    assert cli("players", "unmerge", small, "--reason", "合错了").code == 0
+    assert ids(db_file, "王小伟") == {("e1", "A2"): small}
+    assert ids(db_file, "王大伟") == {("e2", "A1"): keep}  # the other merge stands
+    assert cli("players", "unmerge", big).code == 0
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select * from player_map order by all") == before  # exactly
+    assert cli("players", "unmerge", big).code == 2  # nothing left to undo
+    # a sheet of merges, as an association's secretary keeps them
+    sheet = write_csv(tmp_path / "merges.csv", [["保留编号", "合并编号"], [keep, small],
+                                                [keep, big]])
+    assert cli("players", "merge", "--from", sheet, "--reason", "年度核对").code == 0
+    assert {ids(db_file, n).popitem()[1] for n in ("王小伟", "王大伟")} == {keep}
+    logged = "\n".join(oplog.read(db_file))
+    assert f"{small}, {big} → {keep} · 原因 reason: 同一人改名" in logged
+    assert "players unmerge" in logged and "合错了" in logged and "年度核对" in logged
