@@ -259,10 +259,13 @@ def import_event(
         reads.append(read_file(path))
     entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
                            else 1)
+    from pipeline.history import stats
+
     reports = []
     with db.writing(db_file) as con:
         events.create(con, event_id, name, ruleset, date)
         for read in entries_first:
             reports.append(IngestReport(read.file, apply(con, event_id, read, read.file),
                                         read.skipped))
+        stats.refresh_event_ranks(con, [event_id])  # the history reads it ready, not later
     return reports

@@ -173,3 +173,29 @@ def test_import_event_folder_and_error(cli, tmp_path):
     bad = cli("import-event", "--id", "old2", "--name", "x", "--ruleset", "suzhou-2025", folder)
     assert bad.code == 2 and "不是有效的级数" in bad.err
     assert "old2" not in cli("events", "--format", "csv").out
+
+
+def test_unit_totals_fold_spellings(history, cli):
+    """恒通贸易 (e1, e3) and 恒通貿易 (e2) are one unit: three events, three games (e1 win,
+    e2 draw, e3 loss 8–Q), named as written most recently (e3: 恒通贸易)."""
+    rows = {r["affiliation"]: r for r in read_csv_output(
+        cli("units", "--totals", "--format", "csv").out)}
+    hengtong = rows["恒通贸易"]
+    assert "恒通貿易" not in rows
+    assert (hengtong["events"], hengtong["teams"], hengtong["games"], hengtong["wins"],
+            hengtong["draws"], hengtong["losses"]) == ("3", "3", "3", "1", "1", "1")
+    assert hengtong["win_share"] == "0.333"
+
+
+def test_compare_says_who_came_back_and_who_won(history, cli):
+    """e1: 4 players, all new. e3: 8 players; 张三, 李四 (A1), 王五, 赵六 played before → 4
+    returning (the other 张三 of 远航 is new), 4 new. e3's podium: A2 乙 (3 points, 12 levels),
+    A3 丙 (3 points, 9), A1 甲. Field strength: e1's four players only ever played each
+    other, two against two; in the least-squares fit each game adds as much to one pair as
+    it takes from the other, so the ridge keeps their ratings' sum at 0: mean 1500."""
+    rows = {r["event_id"]: r for r in read_csv_output(
+        cli("compare", "e1", "e3", "--format", "csv").out)}
+    assert (rows["e1"]["players"], rows["e1"]["returning"], rows["e1"]["new"]) == ("4", "0", "4")
+    assert (rows["e3"]["players"], rows["e3"]["returning"], rows["e3"]["new"]) == ("8", "4", "4")
+    assert rows["e3"]["podium"] == "乙、丙、甲"
+    assert float(rows["e1"]["field_strength"]) == 1500.0

@@ -88,6 +88,17 @@ def _merge_sheet(path: str) -> list[tuple[str, list[str]]]:
     return list(grouped.items())
 
 
+def _ratings_current() -> None:
+    """The stored ratings and their history per event, refitted when results changed."""
+    from pipeline.history import ratings as rating
+
+    with db.reading(database()) as con:
+        stale = rating.is_stale(con)
+    if stale:
+        with db.writing(database()) as con:
+            rating.recompute(con)
+
+
 def _identities_current() -> None:
     """A database whose player map was built by older rules is rebuilt once (a short write)."""
     from pipeline.history import identity
@@ -108,9 +119,11 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
     import json
 
     from pipeline.history import identity, stats
+    from pipeline.history.ratings import MIN_GAMES
 
     _identities_current()
     stats.keep_ranks_current(database())
+    _ratings_current()
     with db.reading(database()) as con:
         found = identity.find(con, name, affiliation)
         if not found:
@@ -127,6 +140,14 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
              f"赛事 events {profile['events']} · 轮次 rounds {profile['rounds']} · 胜/平/负 "
              f"{profile['wins']}/{profile['draws']}/{profile['losses']} · 平均级差 avg level "
              f"difference {profile['avg_level_diff']}"]
+    steps = profile["rating_history"]
+    if steps.height:
+        shown = [int(v) for v in steps["ordinal"].to_list()]
+        changes = [b - a for a, b in zip([1500, *shown], shown, strict=False)]
+        lines.append(f"评分 rating {shown[-1]}" + (" 暂定 provisional" if profile["games_rated"]
+                                                  < MIN_GAMES else "") + " · 各场变化 per event: "
+                     + ", ".join(f"{e} {c:+d}" for e, c in zip(steps["event_id"].to_list(),
+                                                              changes, strict=True)))
     for label, key in (("最好名次 best", "best_finish"), ("最近名次 latest", "latest_finish")):
         f = profile[key]
         if f:
@@ -159,14 +180,16 @@ def ratings(min_games: int, unit: str | None, as_of, top: int | None, fmt: str) 
 
 
 @click.command("units", help="各单位历届成绩 units over time")
+@click.option("--totals", is_flag=True, help="各单位历届合计（写法不同的同一单位合并）each unit's "
+                                             "totals across events, spellings folded")
 @format_option()
 @common
-def units(fmt: str) -> int:
+def units(totals: bool, fmt: str) -> int:
     from pipeline.history import stats
 
     stats.keep_ranks_current(database())
     with db.reading(database()) as con:
-        out(output.render(stats.units(con), fmt))
+        out(output.render(stats.unit_totals(con) if totals else stats.units(con), fmt))
     return 0
 
 
@@ -178,6 +201,8 @@ def units(fmt: str) -> int:
 def compare(first: str, second: str, fmt: str) -> int:
     from pipeline.history import stats
 
+    _identities_current()
+    stats.keep_ranks_current(database())
     with db.reading(database()) as con:
         out(output.render(stats.compare(con, first, second), fmt))
     return 0

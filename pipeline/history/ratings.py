@@ -120,7 +120,9 @@ class Fit:
         return pl.DataFrame({
             "player_id": self.players, "level_rating": self.r, "sigma": self.sigma,
             "rating": np.rint(BASE + SCALE * self.r).astype(np.int64), "games": self.games,
-            "last_played": self.last}, schema_overrides={"last_played": pl.Date})
+            "last_played": self.last}, schema={
+            "player_id": pl.String, "level_rating": pl.Float64, "sigma": pl.Float64,
+            "rating": pl.Int64, "games": pl.Int64, "last_played": pl.Date})
 
 
 def fit(con: duckdb.DuckDBPyConnection, as_of: dt.date | None = None) -> Fit:

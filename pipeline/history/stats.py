@@ -51,10 +51,12 @@ def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
         group by p.player_id order by rounds desc, partner_id""", {"player_id": player_id})
     rating = db.frame(con, "select event_id, round, mu, sigma, ordinal from rating_history "
                            "where player_id = $p order by rowid", {"p": player_id})
+    rated = db.scalar(con, "select games from ratings where player_id = ?", [player_id]) or 0
     return {"player_id": player_id, "name": names[0], "affiliations": names[1], **summary,
             "best_finish": best[0] if best else None,
             "latest_finish": ranked.head(1).to_dicts()[0] if ranked.height else None,
-            "finishes": finishes, "partners": partners, "rating_history": rating}
+            "finishes": finishes, "partners": partners, "rating_history": rating,
+            "games_rated": rated}
 
 
 def head_to_head(con: duckdb.DuckDBPyConnection, player_id: str, other_id: str) -> dict:
@@ -91,10 +93,61 @@ def units(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                          "order by affiliation, event_date, event_id")
 
 
+def unit_totals(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Each unit across all events, its spellings folded together (恒通贸易 = 恒通貿易),
+    named as most recently written: events, teams, games, wins, draws, losses, win share,
+    best rank."""
+    from pipeline.history.identity import normalize_name
+
+    per_event = units(con).filter(pl.col("affiliation") != "")
+    if per_event.is_empty():
+        return pl.DataFrame(schema={"affiliation": pl.String, "events": pl.Int64})
+    folded = per_event.with_columns(pl.col("affiliation").map_elements(
+        normalize_name, return_dtype=pl.String).alias("unit_key"))
+    totals = folded.sort("event_date", "event_id", nulls_last=False).group_by(
+        "unit_key", maintain_order=True).agg(
+        pl.col("affiliation").last(), pl.col("event_id").n_unique().alias("events"),
+        pl.col("teams").sum(), pl.col("games").sum(), pl.col("wins").sum(),
+        pl.col("draws").sum(), pl.col("losses").sum(), pl.col("best_rank").min())
+    return totals.with_columns(
+        (pl.col("wins") / pl.col("games")).round(3).alias("win_share")).sort(
+        ["wins", "games", "affiliation"], descending=[True, False, False]).select(
+        "affiliation", "events", "teams", "games", "wins", "draws", "losses", "win_share",
+        "best_rank")
+
+
 def compare(con: duckdb.DuckDBPyConnection, first: str, second: str) -> pl.DataFrame:
     """Two events side by side: field, rounds, level differences, share of upsets."""
-    rows = [event_summary(con, e) for e in (first, second)]
+    from pipeline.history import ratings
+
+    fitted = ratings.fit(con).frame().select("player_id", "rating") \
+        if db.scalar(con, "select count(*) from results") else None
+    rows = [{**event_summary(con, e), **_field(con, e, fitted)} for e in (first, second)]
     return pl.DataFrame(rows)
+
+
+def _field(con: duckdb.DuckDBPyConnection, event_id: str, fitted: pl.DataFrame | None) -> dict:
+    """Who came: players, those who had played an earlier event, newcomers; the field's
+    strength (the mean rating of its players on today's list) and the podium."""
+    found = db.rows(con, """
+        with here as (select distinct player_id from player_map where event_id = $e),
+             day as (select coalesce(event_date, created_at::date) as d from events
+                     where event_id = $e),
+             before as (select distinct m.player_id from player_map m join events e
+                        using (event_id) where coalesce(e.event_date, e.created_at::date)
+                        < (select d from day))
+        select count(*), count(*) filter (where player_id in (select player_id from before))
+        from here""", {"e": event_id})[0]
+    podium = db.rows(con, "select coalesce(t.team_name, r.team_no) from event_ranks r join "
+                          "teams t using (event_id, team_no) where r.event_id = ? and "
+                          "r.rank <= 3 order by r.rank, r.team_no", [event_id])
+    strength = None
+    if fitted is not None:
+        here = db.frame(con, "select distinct player_id from player_map where event_id = $e",
+                        {"e": event_id}).join(fitted, on="player_id")
+        strength = round(here["rating"].mean(), 1) if here.height else None
+    return {"players": found[0], "returning": found[1], "new": found[0] - found[1],
+            "field_strength": strength, "podium": "、".join(r[0] for r in podium)}
 
 
 def event_summary(con: duckdb.DuckDBPyConnection, event_id: str) -> dict:

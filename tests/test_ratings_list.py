@@ -1,0 +1,100 @@
+"""The rating list an association publishes (issue 31): the level-margin model worked by hand
+on tiny leagues, and the list's options through the real CLI."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import polars as pl
+import pytest
+from conftest import RESULT_HEADER, read_csv_output, write_csv
+
+from pipeline.history import ratings
+
+
+def _games(rows: list[tuple]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=["event_id", "day", "round", "table_no", "margin",
+                                      "ew_players", "ns_players"], orient="row")
+
+
+def test_one_game_is_the_ridge_solution_worked_by_hand():
+    """a+b beat c+d by 4 levels, a game of today (weight 1). Minimise
+    (4 − (a + b − c − d))² + 2(a² + b² + c² + d²): by symmetry a = b = x, c = d = −x, so
+    (4 − 4x)² + 8x² is least at 4·(4 − 4x) = 8x → x = 2/3; rating 1500 ± 66.67 → 1567, 1433."""
+    day = dt.date(2025, 1, 1)
+    fit = ratings.Fit(_games([("e", day, 1, 1, 4, ["a", "b"], ["c", "d"])]), day)
+    frame = fit.frame().sort("player_id")
+    assert frame["level_rating"].to_list() == pytest.approx([2 / 3, 2 / 3, -2 / 3, -2 / 3])
+    assert frame["rating"].to_list() == [1567, 1567, 1433, 1433]
+    assert frame["games"].to_list() == [1, 1, 1, 1]
+
+
+def test_a_rout_counts_as_six_and_old_games_weigh_less():
+    """A 12-level rout is capped at 6. Minimise w(6 − 4x)² + 8x²: w(6 − 4x) = 2x, so
+    x = 6w / (2 + 4w): x = 1 for a game of today (w = 1), x = 0.75 for the same game two
+    years before the list (w = ½); the player who stopped playing is less certain: σ =
+    |6 − 4x| / √(2 + w) grows as the weight shrinks."""
+    day = dt.date(2025, 1, 1)
+    rout = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), day)
+    assert rout.frame().sort("player_id")["level_rating"][0] == pytest.approx(1.0)
+    later = day + dt.timedelta(days=ratings.HALF_LIFE_DAYS)
+    old = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), later)
+    assert old.frame().sort("player_id")["level_rating"][0] == pytest.approx(0.75)
+    # σ = spread / √(2 + w): the spread of the residual is the same 6 − 4x ratio to it…
+    assert old.sigma[0] / (6 - 4 * 0.75) == pytest.approx(1 / (2 + 0.5) ** 0.5)
+    assert rout.sigma[0] / (6 - 4 * 1.0) == pytest.approx(1 / (2 + 1) ** 0.5)
+
+
+HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
+
+
+@pytest.fixture
+def league(cli, tmp_path):
+    """Two events: in e1 (2025-01-05) 甲/乙 (恒通) beat 丙/丁 (华信) 10–6 and 戊/己 (恒通)
+    beat 庚/辛 (远航) 8–7; in e2 (2025-02-05) 甲/丙 beat 乙/丁 9–5 (partners changed)."""
+    events = {
+        "e1": ("2025-01-05", [["A1", "x", "甲", "乙", "恒通"], ["A2", "y", "丙", "丁", "华信"],
+                              ["A3", "z", "戊", "己", "恒通"], ["A4", "w", "庚", "辛", "远航"]],
+               [[1, 1, "A1", "A2", "10", "6"], [1, 2, "A3", "A4", "8", "7"]]),
+        "e2": ("2025-02-05", [["B1", "x", "甲", "丙", "恒通"], ["B2", "y", "乙", "丁", "恒通"]],
+               [[1, 1, "B1", "B2", "9", "5"]]),
+    }
+    for event_id, (date, teams, results) in events.items():
+        assert cli("event", "create", "--id", event_id, "--name", event_id, "--ruleset",
+                   "suzhou-2025", "--date", date).code == 0
+        assert cli("ingest", "--event", event_id,
+                   write_csv(tmp_path / f"{event_id}.csv", [HEADER, *teams])).code == 0
+        assert cli("ingest", "--event", event_id, write_csv(
+            tmp_path / f"{event_id}-r.csv", [RESULT_HEADER, *results])).code == 0
+
+
+def test_the_list_and_its_options(league, cli):
+    rows = read_csv_output(cli("ratings", "--format", "csv").out)
+    assert list(rows[0])[:3] == ["rank", "player_id", "name"]  # outside checks read these
+    assert {r["name"] for r in rows} == set("甲乙丙丁戊己庚辛")
+    by_name = {r["name"]: r for r in rows}
+    assert int(by_name["甲"]["rating"]) > int(by_name["丁"]["rating"])  # won both, lost both
+    assert all(r["provisional"] == "True" for r in rows)  # nobody has 10 games
+    assert by_name["甲"]["games"] == "2" and by_name["甲"]["events"] == "2"
+    assert by_name["甲"]["last_played"] == "2025-02-05" and by_name["甲"]["affiliation"] == "恒通"
+    # ties share a rank: 戊 and 己 played the same single game side by side
+    assert by_name["戊"]["rank"] == by_name["己"]["rank"]
+    ranks = [int(r["rank"]) for r in rows]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    # change: against the list of 2025-02-04, before e2; 庚/辛 did not play e2
+    assert by_name["甲"]["change"] not in ("", "0")
+    assert {r["name"] for r in read_csv_output(
+        cli("ratings", "--format", "csv", "--min-games", "2").out)} == set("甲乙丙丁")
+    # 丙 and 丁 moved to 恒通 in e2: their current unit; 华信 has nobody now
+    assert {r["name"] for r in read_csv_output(
+        cli("ratings", "--format", "csv", "--unit", "恒通").out)} == set("甲乙丙丁戊己")
+    assert read_csv_output(cli("ratings", "--format", "csv", "--unit", "華信").out) == []
+    as_of = cli("ratings", "--format", "json", "--as-of", "2025-01-31")
+    assert as_of.code == 0, as_of.err
+    first = json.loads(as_of.out)
+    assert {r["name"] for r in first} == set("甲乙丙丁戊己庚辛")
+    assert all(r["games"] == 1 for r in first)  # e2 not yet played
+    assert len(json.loads(cli("ratings", "--format", "json", "--top", "3").out)) == 3
+    table = cli("ratings").out
+    assert "评分" in table and "暂定" in table
