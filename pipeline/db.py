@@ -320,7 +320,8 @@ def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
 
 def frame(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> pl.DataFrame:
     """Run a query and return every row as a polars frame."""
-    return con.sql(query, params=params).pl()
+    # through the Arrow C stream: the same frame as .pl(), without importing pyarrow (0.4 s)
+    return pl.DataFrame(con.sql(query, params=params))
 
 
 def rows(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> list[tuple]:
