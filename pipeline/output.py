@@ -75,7 +75,7 @@ HEADERS_ZH = {
     "win_share": "胜率",
     "players": "选手数",
     "returning": "老选手",
-    "new": "新选手",
+    "newcomers": "新选手",
     "field_strength": "平均评分",
     "podium": "前三名",
     "placement_points": "名次分",

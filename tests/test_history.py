@@ -195,7 +195,7 @@ def test_compare_says_who_came_back_and_who_won(history, cli):
     it takes from the other, so the ridge keeps their ratings' sum at 0: mean 1500."""
     rows = {r["event_id"]: r for r in read_csv_output(
         cli("compare", "e1", "e3", "--format", "csv").out)}
-    assert (rows["e1"]["players"], rows["e1"]["returning"], rows["e1"]["new"]) == ("4", "0", "4")
-    assert (rows["e3"]["players"], rows["e3"]["returning"], rows["e3"]["new"]) == ("8", "4", "4")
+    assert (rows["e1"]["players"], rows["e1"]["returning"], rows["e1"]["newcomers"]) == ("4", "0", "4")
+    assert (rows["e3"]["players"], rows["e3"]["returning"], rows["e3"]["newcomers"]) == ("8", "4", "4")
     assert rows["e3"]["podium"] == "乙、丙、甲"
     assert float(rows["e1"]["field_strength"]) == 1500.0

@@ -138,3 +138,12 @@ def test_merges_of_many_are_undone_exactly_and_logged(register, db_file, cli, tm
     logged = "\n".join(oplog.read(db_file))
     assert f"{small}, {big} → {keep} · 原因 reason: 同一人改名" in logged
     assert "players unmerge" in logged and "合错了" in logged and "年度核对" in logged
+
+
+def test_namesakes_without_units_are_two_people(register, db_file):
+    """No unit to tell them apart and no member ids: two 张伟 in two teams are accepted as
+    two people (one person in two teams cannot be told from namesakes here), each flagged."""
+    assert register("e1", "2025-01-05", [["A1", "红队", "张伟", "李娜", ""],
+                                         ["A2", "蓝队", "张伟", "王芳", ""]]).code == 0
+    found = ids(db_file, "张伟")
+    assert len(found) == 2 and found[("e1", "A1")] != found[("e1", "A2")]

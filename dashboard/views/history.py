@@ -93,6 +93,9 @@ with board:
 with units_tab:
     with db.reading(path) as con:
         per_unit = stats.units(con)
+        totals = stats.unit_totals(con)
+    if totals.height:  # each unit across events, its spellings taken as one
+        st.html(html_table(totals, language, "unit-totals"))
     if per_unit.height:
         st.plotly_chart(px.bar(per_unit.to_pandas(), x="event_id", y="wins", color="affiliation",
                                barmode="group", title=t("units", language)), width="stretch")

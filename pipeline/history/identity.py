@@ -133,9 +133,11 @@ def appearances(teams: pl.DataFrame) -> pl.DataFrame:
         pl.col("home").is_null() | (pl.col("unit") != pl.col("home"))).select(
         "event_id", "team_no", "slot", pl.lit(True).alias("apart"))
     frame = frame.join(apart, on=["event_id", "team_no", "slot"], how="left")
-    ids = [association_id(name, member, unit if apart and not member else None)
-           for name, member, unit, apart in frame.select(
-               "name", "member_id", "affiliation", "apart").iter_rows()]
+    ids = [association_id(name, member, (unit if normalize_name(unit) else
+                                         f"{event_id}/{team_no}")  # no unit: the team
+                          if apart and not member else None)
+           for name, member, unit, apart, event_id, team_no in frame.select(
+               "name", "member_id", "affiliation", "apart", "event_id", "team_no").iter_rows()]
     return frame.drop("apart", "unit").with_columns(pl.Series("player_id", ids, pl.String))
 
 

@@ -146,7 +146,7 @@ def _field(con: duckdb.DuckDBPyConnection, event_id: str, fitted: pl.DataFrame |
         here = db.frame(con, "select distinct player_id from player_map where event_id = $e",
                         {"e": event_id}).join(fitted, on="player_id")
         strength = round(here["rating"].mean(), 1) if here.height else None
-    return {"players": found[0], "returning": found[1], "new": found[0] - found[1],
+    return {"players": found[0], "returning": found[1], "newcomers": found[0] - found[1],
             "field_strength": strength, "podium": "、".join(r[0] for r in podium)}
 
 

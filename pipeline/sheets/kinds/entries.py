@@ -54,8 +54,8 @@ def _check_entries(
 
 def _one_person_two_teams(typed: pl.DataFrame, where: Where) -> Iterator[Problem]:
     """One person in two teams of the event is refused: a member id given twice, or the same
-    folded name with the same unit in two rows (namesakes of other units are two people;
-    namesakes of one unit need their member ids)."""
+    folded name with the same unit in two rows (namesakes of other units, or where no unit is
+    given, are two people; namesakes of one unit need their member ids)."""
     from pipeline.history.identity import member_key, normalize_name, person_key
 
     seen: dict[tuple, int] = {}
@@ -65,8 +65,10 @@ def _one_person_two_teams(typed: pl.DataFrame, where: Where) -> Iterator[Problem
             if not name:
                 continue
             given = member_key(row.get(member))
-            key = ("member", given) if given else (
-                "name", person_key(name), normalize_name(row.get("affiliation")))
+            unit = normalize_name(row.get("affiliation"))
+            if not (given or unit):  # namesakes without units: two people, told apart later
+                continue
+            key = ("member", given) if given else ("name", person_key(name), unit)
             first = seen.setdefault(key, row[ROW])
             if first != row[ROW]:
                 why = (f"会员号 {given} 已在第 {first} 行 member id already on row {first}"
