@@ -18,6 +18,7 @@ step two `bincount`s over the games' seats), so the whole history is refitted in
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 
 import duckdb
@@ -31,6 +32,7 @@ HALF_LIFE_DAYS = 730  # a game two years old counts half
 PRIOR_GAMES = 2.0  # ridge: a newcomer is pulled to the average as if by two level games
 MIN_GAMES = 10  # fewer games: provisional
 BASE, SCALE = 1500, 100  # displayed: BASE + SCALE × (levels a game)
+HISTORY_POINTS = 40  # a history of more event days is refitted at this many, evenly spread
 
 GAMES = """
     select r.event_id, coalesce(e.event_date, e.created_at::date) as day, r.round,
@@ -56,25 +58,25 @@ class Fit:
     """Ratings as of one day, from the games up to it."""
 
     def __init__(self, played: pl.DataFrame, as_of: dt.date, start: dict | None = None):
-        played = played.filter(pl.col("day") <= as_of)
+        played = played.filter(pl.col("day") <= as_of).with_row_index("game")
         self.as_of = as_of
-        ew, ns = played["ew_players"].to_list(), played["ns_players"].to_list()
-        self.players = sorted({p for team in ew + ns for p in team})
-        index = {p: i for i, p in enumerate(self.players)}
-        seats_game, seats_player, seats_sign = [], [], []
-        for g, (a, b) in enumerate(zip(ew, ns, strict=True)):
-            for p in a:
-                seats_game.append(g), seats_player.append(index[p]), seats_sign.append(1.0)
-            for p in b:
-                seats_game.append(g), seats_player.append(index[p]), seats_sign.append(-1.0)
-        self.g = np.array(seats_game, dtype=np.int64)
-        self.p = np.array(seats_player, dtype=np.int64)
-        self.s = np.array(seats_sign)
-        ages = np.array([(as_of - d).days for d in played["day"].to_list()], dtype=float)
-        self.w = 0.5 ** (ages / HALF_LIFE_DAYS)
+        self.n_games = played.height
+        seats = pl.concat([
+            played.select("game", pl.col("ew_players").alias("player_id"),
+                          pl.lit(1.0).alias("sign")),
+            played.select("game", pl.col("ns_players").alias("player_id"),
+                          pl.lit(-1.0).alias("sign"))]).explode("player_id")
+        people = seats.select(pl.col("player_id").unique().sort()).with_row_index("index")
+        self.players = people["player_id"].to_list()
+        seats = seats.join(people, on="player_id")
+        self.g = seats["game"].cast(pl.Int64).to_numpy()
+        self.p = seats["index"].cast(pl.Int64).to_numpy()
+        self.s = seats["sign"].to_numpy()
+        ages = played.select((pl.lit(as_of) - pl.col("day")).dt.total_days()).to_series()
+        self.w = 0.5 ** (ages.to_numpy().astype(float) / HALF_LIFE_DAYS)
         self.y = np.clip(played["margin"].to_numpy().astype(float), -MARGIN_CAP, MARGIN_CAP)
-        self.n_games = len(ew)
-        x0 = np.array([(start or {}).get(p, 0.0) for p in self.players])
+        x0 = np.array([(start or {}).get(p, 0.0) for p in self.players]) if start else \
+            np.zeros(len(self.players))
         self.r = self._solve(x0) if self.players else x0
         predicted = self._x(self.r)
         spread = float(np.sqrt(np.sum(self.w * (self.y - predicted) ** 2) / max(self.w.sum(),
@@ -82,11 +84,9 @@ class Fit:
         weight = np.bincount(self.p, weights=self.w[self.g], minlength=len(self.players))
         self.sigma = spread / np.sqrt(PRIOR_GAMES + weight)
         self.games = np.bincount(self.p, minlength=len(self.players))
-        days = played["day"].to_list()
-        last: dict[int, dt.date] = {}
-        for g, p in zip(self.g.tolist(), self.p.tolist(), strict=True):
-            last[p] = days[g]
-        self.last = [last.get(i) for i in range(len(self.players))]
+        last = seats.join(played.select("game", "day"), on="game").group_by("index").agg(
+            pl.col("day").max()).sort("index")
+        self.last = last["day"].to_list()
 
     def _x(self, r: np.ndarray) -> np.ndarray:
         return np.bincount(self.g, weights=self.s * r[self.p], minlength=self.n_games)
@@ -145,29 +145,38 @@ def is_stale(con: duckdb.DuckDBPyConnection) -> bool:
 
 def recompute(con: duckdb.DuckDBPyConnection) -> int:
     """Rebuild `ratings` (the list as of the latest game) and `rating_history` (each
-    player's rating as of each event they played, each fit starting from the one before).
-    Returns the games rated."""
+    player's rating after each event they played: a fit as of each event day, each starting
+    from the one before; beyond HISTORY_POINTS days, as of the next of that many evenly
+    spread days). Returns the games rated."""
     played = games(con)
     con.execute("delete from ratings")
     con.execute("delete from rating_history")
     con.execute("delete from rating_state")
     if played.height:
-        history = []
-        start: dict[str, float] = {}
         days = played["day"].unique().sort().to_list()
+        if len(days) > HISTORY_POINTS:  # a long history: refitted at evenly spread days
+            days = sorted({days[round(i * (len(days) - 1) / (HISTORY_POINTS - 1))]
+                           for i in range(HISTORY_POINTS)})
+        fitted: dict[dt.date, dict[str, float]] = {}
+        start: dict[str, float] = {}
         for day in days:
             current = Fit(played, day, start)
-            start = dict(zip(current.players, current.r.tolist(), strict=True))
-            seen: dict[tuple[str, str], None] = {}
-            for event_id, ew, ns in played.filter(pl.col("day") == day).select(
-                    "event_id", "ew_players", "ns_players").iter_rows():
-                seen.update(dict.fromkeys((event_id, p) for p in ew + ns))
-            history += [(p, event_id, start[p]) for event_id, p in seen]
+            start = fitted[day] = dict(zip(current.players, current.r.tolist(), strict=True))
+        history = []
+        seen: set[tuple[str, str]] = set()
+        for event_id, day, ew, ns in played.select("event_id", "day", "ew_players",
+                                                   "ns_players").iter_rows():
+            after = fitted[days[bisect.bisect_left(days, day)]]  # as of the event, or just after
+            for p in ew + ns:
+                if (event_id, p) not in seen:
+                    seen.add((event_id, p))
+                    history.append((p, event_id, after[p]))
         final = current.frame()
-        last_event = played.explode("ew_players").select(
-            pl.col("ew_players").alias("player_id"), "event_id").vstack(
-            played.explode("ns_players").select(pl.col("ns_players").alias("player_id"),
-                                                "event_id")).group_by("player_id").last()
+        numbered = played.with_row_index("game")
+        last_event = pl.concat([
+            numbered.select("game", "event_id", pl.col("ew_players").alias("player_id")),
+            numbered.select("game", "event_id", pl.col("ns_players").alias("player_id"))]
+        ).explode("player_id").sort("game").group_by("player_id", maintain_order=True).last()
         table = final.join(last_event, on="player_id", how="left").select(
             "player_id", pl.col("level_rating").alias("mu"), "sigma",
             pl.col("rating").cast(pl.Float64).alias("ordinal"), "games",
