@@ -24,7 +24,7 @@ TARGETS = {
     "publish after the next round, 10,000 teams": 5.0,
     "pair round 7 of 16 teams": 0.05,
     "pair round 7 of 10,000 teams": 2.0,
-    "history: full rating recomputation": 60.0,
+    "history: full rating recomputation": 10.0,  # issue 31
     "history: player profile": 0.1,
     "history: rating leaderboard": 0.5,
 }
