@@ -217,9 +217,9 @@ class _Shared:
             return cursor
 
     def release(self, cursor: duckdb.DuckDBPyConnection) -> None:
-        cursor.close()
         self.held.count -= 1
-        with self.turn:
+        with self.turn:  # cursors are made and closed one at a time (the parent lists them)
+            cursor.close()
             self.users -= 1
             self.last = time.monotonic()
             if self.users == 0:
