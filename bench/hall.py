@@ -236,8 +236,6 @@ def _rows(r: dict, teams: int) -> list[dict]:
 
 
 if __name__ == "__main__":  # one level on its own: python -m bench.hall plain 300
-    import playwright.sync_api as _  # noqa: F401
-
     channel, phones = sys.argv[1], int(sys.argv[2])
     PLAIN, STREAMLIT = ((phones,), ()) if channel == "plain" else ((), (phones,))
     for row in run():

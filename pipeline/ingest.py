@@ -135,7 +135,7 @@ def apply(
         raise SheetErrors(problems, more)
     kinds = {s.kind for s in stored}
     if "entries" in kinds:
-        identity.refresh(con, event_id)
+        identity.refresh(con)
     return stored
 
 

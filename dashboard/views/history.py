@@ -26,12 +26,10 @@ st.title(t("history", language))
 path = database()
 if any(e in demo_ids() for e in queries.event_list(path)["event_id"].to_list()):
     st.caption(f"【{t('demo_data', language)}】")
-with db.reading(path) as con:
-    stale = ratings.is_stale(con)
-if stale:  # reading the history is a read; keeping the ratings current is a short write
-    with db.writing(path) as con:
-        ratings.recompute(con)
+ratings.keep_current(path)  # reading the history is a read; keeping it current a short write
 stats.keep_ranks_current(path)
+with db.reading(path) as con:
+    leaders = ratings.leaderboard(con, 100)  # two fits: read once for both tabs
 
 search, board, units_tab, compare_tab = st.tabs(
     [t("player_search", language), t("leaderboard", language), t("units", language),
@@ -43,8 +41,7 @@ with search:
         st.subheader(t("recent_events", language))
         st.html(html_table(queries.event_list(path).head(5), language, "recent-events",
                            ["name", "event_date", "teams"]))
-        with db.reading(path) as con:
-            top = ratings.leaderboard(con, 10)
+        top = leaders.head(10)
         st.subheader(t("top_players", language))
         st.html(html_table(for_people(top), language, "top-players", LEADER_ESSENTIAL))
     if name:
@@ -85,8 +82,6 @@ with search:
                         st.warning(t("not_found", language))
 
 with board:
-    with db.reading(path) as con:
-        leaders = ratings.leaderboard(con, 100)
     st.caption(t("rating_explained", language))
     st.html(html_table(for_people(leaders), language, "leaderboard", LEADER_ESSENTIAL))
 

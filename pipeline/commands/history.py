@@ -88,17 +88,6 @@ def _merge_sheet(path: str) -> list[tuple[str, list[str]]]:
     return list(grouped.items())
 
 
-def _ratings_current() -> None:
-    """The stored ratings and their history per event, refitted when results changed."""
-    from pipeline.history import ratings as rating
-
-    with db.reading(database()) as con:
-        stale = rating.is_stale(con)
-    if stale:
-        with db.writing(database()) as con:
-            rating.recompute(con)
-
-
 def _identities_current() -> None:
     """A database whose player map was built by older rules is rebuilt once (a short write)."""
     from pipeline.history import identity
@@ -118,12 +107,12 @@ def _identities_current() -> None:
 def player(name: str, affiliation: str | None, fmt: str) -> int:
     import json
 
-    from pipeline.history import identity, stats
+    from pipeline.history import identity, ratings, stats
     from pipeline.history.ratings import MIN_GAMES
 
     _identities_current()
     stats.keep_ranks_current(database())
-    _ratings_current()
+    ratings.keep_current(database())
     with db.reading(database()) as con:
         found = identity.find(con, name, affiliation)
         if not found:

@@ -141,10 +141,10 @@ def appearances(teams: pl.DataFrame) -> pl.DataFrame:
     return frame.drop("apart", "unit").with_columns(pl.Series("player_id", ids, pl.String))
 
 
-def refresh(con: duckdb.DuckDBPyConnection, event_id: str | None = None) -> None:
+def refresh(con: duckdb.DuckDBPyConnection) -> None:
     """Rebuild `player_map` from the registered teams. Every event's ids are made again, also
-    when only `event_id`'s registration changed: who keeps a name's id among namesakes
-    depends on the name's other events."""
+    when one event's registration changed: who keeps a name's id among namesakes depends on
+    the name's other events."""
     teams = db.frame(con, f"select event_id, team_no, {', '.join(SLOTS)}, "
                           f"{', '.join(MEMBERS)}, affiliation from teams")
     frame = appearances(teams)

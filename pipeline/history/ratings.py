@@ -143,6 +143,16 @@ def is_stale(con: duckdb.DuckDBPyConnection) -> bool:
     return db.scalar(con, "select max(fingerprint) from rating_state") != fingerprint(con)
 
 
+def keep_current(path) -> None:
+    """Before reading the stored ratings: refit them when results or identities changed
+    (a short write, only then)."""
+    with db.reading(path) as con:
+        stale = is_stale(con)
+    if stale:
+        with db.writing(path) as con:
+            recompute(con)
+
+
 def recompute(con: duckdb.DuckDBPyConnection) -> int:
     """Rebuild `ratings` (the list as of the latest game) and `rating_history` (each
     player's rating after each event they played: a fit as of each event day, each starting
