@@ -27,6 +27,8 @@ TARGETS = {
     "history: full rating recomputation": 10.0,  # issue 31
     "history: player profile": 0.1,
     "history: rating leaderboard": 0.5,
+    "history: first paisai player after the import": 2.0,
+    "history: /history's reads after the import": 2.0,
 }
 
 

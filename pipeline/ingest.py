@@ -259,7 +259,7 @@ def import_event(
         reads.append(read_file(path))
     entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
                            else 1)
-    from pipeline.history import stats
+    from pipeline.history import ratings, stats
 
     reports = []
     with db.writing(db_file) as con:
@@ -268,4 +268,5 @@ def import_event(
             reports.append(IngestReport(read.file, apply(con, event_id, read, read.file),
                                         read.skipped))
         stats.refresh_event_ranks(con, [event_id])  # the history reads it ready, not later
+        ratings.refresh(con)  # and the ratings: refitted from this event's day on
     return reports

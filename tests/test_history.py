@@ -199,3 +199,4 @@ def test_compare_says_who_came_back_and_who_won(history, cli):
     assert (rows["e3"]["players"], rows["e3"]["returning"], rows["e3"]["newcomers"]) == ("8", "4", "4")
     assert rows["e3"]["podium"] == "乙、丙、甲"
     assert float(rows["e1"]["field_strength"]) == 1500.0
+

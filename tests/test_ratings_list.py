@@ -98,3 +98,54 @@ def test_the_list_and_its_options(league, cli):
     assert len(json.loads(cli("ratings", "--format", "json", "--top", "3").out)) == 3
     table = cli("ratings").out
     assert "评分" in table and "暂定" in table
+
+
+def _stored(database):
+    from pipeline import db
+
+    with db.reading(database) as con:
+        return (db.rows(con, "select player_id, round(mu, 9), ordinal, games, last_event, "
+                             "previous, last_played from ratings order by player_id"),
+                db.rows(con, "select player_id, event_id, round(mu, 9), ordinal "
+                             "from rating_history order by player_id, event_id"))
+
+
+def test_kept_current_by_refitting_from_the_change_on_equals_a_full_refit(league, cli,
+                                                                          tmp_path, db_file):
+    """After a later event is added and an earlier result corrected, refitting only from the
+    first changed event on gives the same list and history as refitting everything."""
+    from pipeline import db
+
+    ratings.keep_current(db_file)
+    with db.reading(db_file) as con:
+        e1_before = db.rows(con, "select player_id, mu from rating_history "
+                                 "where event_id = 'e1' order by player_id")
+    assert cli("event", "create", "--id", "e3", "--name", "e3", "--ruleset", "suzhou-2025",
+               "--date", "2025-03-05").code == 0
+    assert cli("ingest", "--event", "e3", write_csv(tmp_path / "e3.csv", [
+        HEADER, ["C1", "x", "甲", "庚", "恒通"], ["C2", "y", "乙", "辛", "远航"]])).code == 0
+    assert cli("ingest", "--event", "e3", write_csv(tmp_path / "e3-r.csv", [
+        RESULT_HEADER, [1, 1, "C1", "C2", "5", "11"]])).code == 0
+    with db.reading(db_file) as con:
+        assert ratings.is_stale(con)
+    ratings.keep_current(db_file)
+    with db.reading(db_file) as con:
+        assert not ratings.is_stale(con)
+        # e1 and e2 lie before the new event: their history was kept, not refitted
+        assert db.rows(con, "select player_id, mu from rating_history "
+                            "where event_id = 'e1' order by player_id") == e1_before
+    added = _stored(db_file)
+    with db.writing(db_file) as con:
+        ratings.recompute(con)
+    assert _stored(db_file) == added
+    # a correction in e1 refits from e1 on
+    assert cli("ingest", "--event", "e1", write_csv(tmp_path / "fix.csv", [
+        RESULT_HEADER, [1, 1, "A1", "A2", "6", "10"]])).code == 0
+    ratings.keep_current(db_file)
+    corrected = _stored(db_file)
+    assert corrected != added
+    with db.writing(db_file) as con:
+        ratings.recompute(con)
+    assert _stored(db_file) == corrected
+    jia = json.loads(cli("player", "甲", "--format", "json").out)
+    assert [step["event_id"] for step in jia["rating_history"]] == ["e1", "e2", "e3"]

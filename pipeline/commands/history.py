@@ -159,6 +159,8 @@ def ratings(min_games: int, unit: str | None, as_of, top: int | None, fmt: str) 
     from pipeline.history import ratings as rating
 
     _identities_current()
+    if as_of is None:
+        rating.keep_current(database())  # the stored list serves it
     with db.reading(database()) as con:
         board = rating.leaderboard(con, top, as_of.date() if as_of else None, min_games, unit)
     if fmt == "table":
@@ -190,8 +192,11 @@ def units(totals: bool, fmt: str) -> int:
 def compare(first: str, second: str, fmt: str) -> int:
     from pipeline.history import stats
 
+    from pipeline.history import ratings
+
     _identities_current()
     stats.keep_ranks_current(database())
+    ratings.keep_current(database())
     with db.reading(database()) as con:
         out(output.render(stats.compare(con, first, second), fmt))
     return 0

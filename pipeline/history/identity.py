@@ -104,21 +104,39 @@ def _resolve(frame: pl.DataFrame, overrides: list[tuple]) -> pl.DataFrame:
     return frame.with_columns(pl.Series("player_id", [root(p) for p in ids]))
 
 
-def appearances(teams: pl.DataFrame) -> pl.DataFrame:
+def _each(values: pl.Series, fold, known: dict[str, str] | None = None) -> pl.Series:
+    """`fold` of each value, computed once per distinct value not already `known`."""
+    known = known or {}
+    distinct = values.unique().to_list()
+    return values.replace_strict({v: known[v] if v in known else fold(v) for v in distinct},
+                                 return_dtype=pl.String)
+
+
+def _name_id(norm_name: str) -> str:
+    return "P" + hashlib.sha1(norm_name.encode()).hexdigest()[:10]
+
+
+def appearances(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl.DataFrame:
     """One row per player slot of the registered teams, with the id the registration gives:
     the member id, or the folded name. Namesakes in one event (the same folded name in two
     teams, no member ids): the one of the unit that name has played for elsewhere keeps the
-    name's id; the others get an id of their own, made with their unit."""
-    rows = []
-    for r in teams.iter_rows(named=True):
-        for slot, (column, member) in enumerate(zip(SLOTS, MEMBERS, strict=True), start=1):
-            name = ZERO_WIDTH.sub("", r[column] or "").strip()  # as written, less what
-            if name:  # no one can see (a zero-width space pasted from a chat)
-                rows.append((r["event_id"], r["team_no"], slot, name, r["affiliation"],
-                             person_key(name), member_key(r.get(member)) or None,
-                             normalize_name(r["affiliation"])))
-    frame = pl.DataFrame(rows, schema=["event_id", "team_no", "slot", "name", "affiliation",
-                                       "norm_name", "member_id", "unit"], orient="row")
+    name's id; the others get an id of their own, made with their unit. `folded`: names
+    whose person_key is known already (the player map's)."""
+    numbered = teams.with_row_index("row")
+    frame = pl.concat([
+        numbered.select("row", "event_id", "team_no", pl.lit(slot).alias("slot"),
+                        pl.col(column).str.replace_all(ZERO_WIDTH.pattern, "")
+                        .str.strip_chars().alias("name"),  # as written, less what no one
+                        pl.col("affiliation"),  # can see (a zero-width space from a chat)
+                        pl.col(member).fill_null("").alias("member_id"))
+        for slot, (column, member) in enumerate(zip(SLOTS, MEMBERS, strict=True), start=1)
+    ]).filter(pl.col("name").is_not_null() & (pl.col("name") != "")).sort("row", "slot")
+    frame = frame.with_columns(
+        _each(frame["name"], person_key, folded).alias("norm_name"),
+        _each(frame["member_id"], member_key).replace("", None).alias("member_id"),
+        _each(frame["affiliation"].fill_null(""), normalize_name).alias("unit")).select(
+        "event_id", "team_no", pl.col("slot").cast(pl.Int64), "name", "affiliation",
+        "norm_name", "member_id", "unit")
     if frame.is_empty():
         return frame.drop("unit").with_columns(pl.lit(None, pl.String).alias("player_id"))
     by_name = frame.filter(pl.col("member_id").is_null())
@@ -132,13 +150,23 @@ def appearances(teams: pl.DataFrame) -> pl.DataFrame:
                           on="norm_name", how="left").filter(
         pl.col("home").is_null() | (pl.col("unit") != pl.col("home"))).select(
         "event_id", "team_no", "slot", pl.lit(True).alias("apart"))
-    frame = frame.join(apart, on=["event_id", "team_no", "slot"], how="left")
-    ids = [association_id(name, member, (unit if normalize_name(unit) else
-                                         f"{event_id}/{team_no}")  # no unit: the team
-                          if apart and not member else None)
-           for name, member, unit, apart, event_id, team_no in frame.select(
-               "name", "member_id", "affiliation", "apart", "event_id", "team_no").iter_rows()]
-    return frame.drop("apart", "unit").with_columns(pl.Series("player_id", ids, pl.String))
+    frame = frame.join(apart, on=["event_id", "team_no", "slot"], how="left",
+                       maintain_order="left")
+    by_unit = {(e, t, s): association_id(name, None, unit if normalize_name(unit) else
+                                         f"{e}/{t}")  # no unit: the team tells them apart
+               for e, t, s, name, unit in frame.filter(
+                   pl.col("apart").fill_null(False) & pl.col("member_id").is_null()).select(
+                   "event_id", "team_no", "slot", "name", "affiliation").iter_rows()}
+    ids = pl.when(pl.col("member_id").is_not_null()).then(pl.col("member_id")).otherwise(
+        _each(frame["norm_name"], _name_id))
+    frame = frame.with_columns(ids.alias("player_id"))
+    if by_unit:
+        own = pl.DataFrame([(*k, v) for k, v in by_unit.items()], orient="row", schema={
+            "event_id": pl.String, "team_no": pl.String, "slot": pl.Int64, "own": pl.String})
+        frame = frame.join(own, on=["event_id", "team_no", "slot"], how="left",
+                           maintain_order="left").with_columns(
+            pl.coalesce("own", "player_id").alias("player_id")).drop("own")
+    return frame.drop("apart", "unit")
 
 
 def refresh(con: duckdb.DuckDBPyConnection) -> None:
@@ -147,20 +175,23 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
     the name's other events."""
     teams = db.frame(con, f"select event_id, team_no, {', '.join(SLOTS)}, "
                           f"{', '.join(MEMBERS)}, affiliation from teams")
-    frame = appearances(teams)
+    folded = dict(db.rows(con, "select distinct name, norm_name from player_map")) \
+        if is_current(con) else {}  # names folded before, by the same scheme
+    frame = appearances(teams, folded)
     overrides = db.rows(con, "select kind, player_id, into_id, event_id, team_no from "
                              "identity_overrides where undone_at is null order by override_id")
     if frame.height:
         frame = _resolve(frame, overrides)
-    con.execute("delete from player_map")
-    if frame.height:
-        con.register("new_map", frame)
-        try:
-            con.execute("insert into player_map (event_id, team_no, slot, name, affiliation, "
-                        "norm_name, player_id, member_id) select event_id, team_no, slot, "
-                        "name, affiliation, norm_name, player_id, member_id from new_map")
-        finally:
-            con.unregister("new_map")
+    columns = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name", "player_id",
+               "member_id"]
+    if not frame.height:
+        frame = pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.String
+                                     for c in columns})
+    con.register("new_map", frame.select(columns))
+    try:  # only the rows that differ are rewritten: a commit of a few rows, not the whole map
+        con.execute(db.sql("player_map_changes"))
+    finally:
+        con.unregister("new_map")
     con.execute("delete from identity_scheme")
     con.execute("insert into identity_scheme values (?)", [SCHEME])
 

@@ -49,8 +49,12 @@ def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
              and pm.player_id <> g.player_id
         join (select distinct player_id from player_map) p on p.player_id = pm.player_id
         group by p.player_id order by rounds desc, partner_id""", {"player_id": player_id})
-    rating = db.frame(con, "select event_id, round, mu, sigma, ordinal from rating_history "
-                           "where player_id = $p order by rowid", {"p": player_id})
+    rating = db.frame(con, """
+        select h.event_id, h.round, h.mu, h.sigma, h.ordinal
+        from rating_history h join events e using (event_id)
+        where h.player_id = $p
+        order by coalesce(e.event_date, e.created_at::date), e.created_at, h.event_id""",
+                      {"p": player_id})
     rated = db.scalar(con, "select games from ratings where player_id = ?", [player_id]) or 0
     return {"player_id": player_id, "name": names[0], "affiliations": names[1], **summary,
             "best_finish": best[0] if best else None,
@@ -120,8 +124,7 @@ def compare(con: duckdb.DuckDBPyConnection, first: str, second: str) -> pl.DataF
     """Two events side by side: field, rounds, level differences, share of upsets."""
     from pipeline.history import ratings
 
-    fitted = ratings.fit(con).frame().select("player_id", "rating") \
-        if db.scalar(con, "select count(*) from results") else None
+    fitted = ratings.current(con) if db.scalar(con, "select count(*) from results") else None
     rows = [{**event_summary(con, e), **_field(con, e, fitted)} for e in (first, second)]
     return pl.DataFrame(rows)
 

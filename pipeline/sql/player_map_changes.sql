@@ -1,0 +1,20 @@
+-- The player map brought to `new_map` (every seat's identity, made again from the teams):
+-- the seats whose row changed or went are deleted, the new and changed ones inserted.
+delete from player_map as p
+where not exists (
+    select 1 from new_map as n
+    where n.event_id = p.event_id and n.team_no = p.team_no and n.slot = p.slot
+      and n.name is not distinct from p.name
+      and n.affiliation is not distinct from p.affiliation
+      and n.norm_name is not distinct from p.norm_name
+      and n.player_id is not distinct from p.player_id
+      and n.member_id is not distinct from p.member_id
+);
+
+insert into player_map (event_id, team_no, slot, name, affiliation, norm_name, player_id,
+                        member_id)
+select n.event_id, n.team_no, n.slot, n.name, n.affiliation, n.norm_name, n.player_id,
+       n.member_id
+from new_map as n
+anti join player_map as p
+    on p.event_id = n.event_id and p.team_no = n.team_no and p.slot = n.slot;
