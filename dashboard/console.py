@@ -14,7 +14,7 @@ import streamlit as st
 from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
 from pipeline import db, events, queries, rounds, scoring, selfreport, undo
-from pipeline.awards import award_list, unfinished
+from pipeline.awards import award_list, unfinished, with_member_ids
 from pipeline.errors import PaisaiError, SheetErrors, UsageError
 from pipeline.export.pairings import export_pairings
 from pipeline.export.scoresheet import export_scoresheet
@@ -479,8 +479,10 @@ def downloads(event_id: str, language: str) -> None:
         after = scoring.latest_round(con, event_id)
         try:
             prizes, not_final = award_list(con, event), unfinished(con, event)
+            certified = with_member_ids(con, event_id, prizes)  # ids printed on them
         except UsageError as exc:  # a Tractor event before its final
-            prizes, not_final = None, str(exc)
+            prizes = certified = None
+            not_final = str(exc)
     files = []
     export_frame(ranking, f"{event.name} 排名", "排名", folder / "standings.xlsx")
     files.append(("排名 standings.xlsx", folder / "standings.xlsx", f"{event_id}-排名.xlsx"))
@@ -497,7 +499,7 @@ def downloads(event_id: str, language: str) -> None:
     cols = st.columns(len(files))
     for col, (label, path, name) in zip(cols, files, strict=True):
         col.download_button(label, path.read_bytes(), file_name=name, key=f"dl-{name}")
-    certificates(event, prizes, not_final, folder, language)
+    certificates(event, certified, not_final, folder, language)
     ranking_picture(event, ranking, after, folder, language)
     from pipeline.export.template import KINDS, export_template
 

@@ -89,6 +89,11 @@ TEXT: dict[str, dict[str, str]] = {
     "leaderboard": {"zh": "评分榜", "en": "Rating leaderboard"},
     "units": {"zh": "单位", "en": "Units"},
     "compare": {"zh": "赛事对比", "en": "Compare events"},
+    "identities": {"zh": "选手身份", "en": "Identities"},
+    "to_review": {"zh": "以下 {n} 位选手的身份需要核对（同名、多个单位、同一天两场赛事）；用 paisai players merge / split 处理",
+                  "en": "{n} identities to review (namesakes, several units, two events on one "
+                        "day); settle them with paisai players merge / split"},
+    "none_to_review": {"zh": "没有需要核对的选手身份", "en": "No identity to review"},
     "player_name": {"zh": "选手姓名（繁简、空格均可）", "en": "Player name"},
     "player": {"zh": "选手", "en": "Player"},
     "events": {"zh": "赛事", "en": "Events"},
@@ -219,6 +224,9 @@ COLUMNS: dict[str, dict[str, str]] = {
     "award": {"zh": "奖项", "en": "Prize"},
     "note": {"zh": "备注", "en": "Note"},
     "partner": {"zh": "搭档", "en": "Partner"},
+    "person": {"zh": "姓名", "en": "Name"},
+    "affiliations": {"zh": "单位", "en": "Units"},
+    "review": {"zh": "待核对", "en": "To review"},
 }
 
 

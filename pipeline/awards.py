@@ -46,6 +46,18 @@ def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
         *AWARD_COLUMNS, "note")
 
 
+def with_member_ids(con: duckdb.DuckDBPyConnection, event_id: str,
+                    prizes: pl.DataFrame) -> pl.DataFrame:
+    """The prize list with each team's association ids (member ids, or the ids made from the
+    names), as the certificates print them: `member_ids`, in the order of the players."""
+    ids = db.frame(con, """
+        select team_no, string_agg(player_id, '、' order by slot) as member_ids
+        from player_map where event_id = $e and slot <= 2 group by team_no""", {"e": event_id})
+    if prizes.is_empty():
+        return prizes.with_columns(pl.lit(None, pl.String).alias("member_ids"))
+    return prizes.join(ids, on="team_no", how="left", maintain_order="left")
+
+
 # keys tried, in this order, to tell the organizer which would separate a tie
 SEPARATING_KEYS = ["level_diff_score", "levels", "net_levels", "wins", "buchholz",
                    "sonneborn_berger", "lot", "team_no"]

@@ -146,3 +146,29 @@ def test_the_console_says_why_they_wait(cli, event16, db_file, monkeypatch):
     at = _console(monkeypatch, db_file, event16)
     assert not [b for b in at.button if b.key == "certificates"]
     assert any("获奖证书：比赛还没有结束" in c.value for c in at.caption)
+
+
+
+def test_each_player_s_association_id_is_printed(finished, cli, paisai, tmp_path):
+    """The certificate prints the players' association ids, so the association can file it:
+    the member ids (会员号) where the registration gives them, else the ids made from the
+    names."""
+    from pipeline.history import identity
+
+    out = tmp_path / "ids.pdf"
+    assert paisai("awards", "--event", finished, "--certificates", out).code == 0
+    text = _pdf_pages(out)[0].get_textpage().get_text_range()
+    assert (f"编号 {identity.association_id('张1', None)}、"
+            f"{identity.association_id('李1', None)}") in text
+    assert cli("event", "create", "--id", "m", "--name", "会员赛", "--ruleset",
+               "suzhou-2025").code == 0
+    assert cli("ingest", "--event", "m", write_csv(tmp_path / "m.csv", [
+        ["队号", "队名", "队员1", "队员2", "会员号1", "会员号2"],
+        ["A1", "一队", "赵甲", "钱乙", "js-0001", "JS-0002"],
+        ["A2", "二队", "孙丙", "李丁", "JS-0003", "JS-0004"]])).code == 0
+    assert cli("ingest", "--event", "m", write_csv(tmp_path / "m-r.csv", [
+        RESULT_HEADER, [1, 1, "A1", "A2", "A", "5"]])).code == 0
+    run = paisai("awards", "--event", "m", "--certificates", out, "--force")
+    assert run.code == 0, run.err
+    text = _pdf_pages(out)[0].get_textpage().get_text_range()
+    assert "赵甲、钱乙" in text and "编号 JS-0001、JS-0002" in text

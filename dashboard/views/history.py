@@ -1,5 +1,7 @@
 """/history: player profiles, the rating leaderboard, units over time, two events compared."""
 
+from pathlib import Path
+
 import plotly.express as px
 import polars as pl
 import streamlit as st
@@ -10,15 +12,25 @@ from pipeline import db, queries
 from pipeline.demo import demo_ids
 from pipeline.history import identity, ratings, stats
 
-LEADER_ESSENTIAL = ["rank", "name", "rating"]
+LEADER_ESSENTIAL = ["rank", "person", "rating"]
 
 
 def for_people(leaders: pl.DataFrame) -> pl.DataFrame:
-    """The rating list as people read it: rank, name, unit, rating, games, last played,
-    change, provisional (no model internals)."""
-    return leaders.select("rank", "name", "affiliation", "rating", "games", "last_played",
-                          "change", pl.col("provisional").replace_strict(
+    """The rating list as people read it: rank, name, association id, unit, rating, games,
+    last played, change, provisional (no model internals)."""
+    return leaders.select("rank", pl.col("name").alias("person"), "player_id", "affiliation",
+                          "rating", "games", "last_played", "change",
+                          pl.col("provisional").replace_strict(
                               {True: "暂定 provisional", False: ""}, return_dtype=pl.String))
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def to_review(path: str, version: tuple) -> pl.DataFrame:
+    """The identities to review (cached while the file's history is unchanged)."""
+    with db.reading(Path(path)) as con:
+        found = identity.listing(con)
+    return found.filter(pl.col("review") != "").select(
+        pl.col("name").alias("person"), "player_id", "affiliations", "events", "review")
 
 
 language = lang()
@@ -29,11 +41,13 @@ if any(e in demo_ids() for e in queries.event_list(path)["event_id"].to_list()):
 ratings.keep_current(path)  # reading the history is a read; keeping it current a short write
 stats.keep_ranks_current(path)
 with db.reading(path) as con:
-    leaders = ratings.leaderboard(con, 100)  # two fits: read once for both tabs
+    leaders = ratings.leaderboard(con, 100)  # the stored list: read once for both tabs
+    version = db.rows(con, "select count(*), bit_xor(hash(m)), (select count(*) from "
+                           "identity_overrides) from player_map m")[0]  # who is who
 
-search, board, units_tab, compare_tab = st.tabs(
+search, board, units_tab, compare_tab, identities_tab = st.tabs(
     [t("player_search", language), t("leaderboard", language), t("units", language),
-     t("compare", language)])
+     t("compare", language), t("identities", language)])
 
 with search:
     name = st.text_input(t("player_name", language)).strip()
@@ -47,12 +61,18 @@ with search:
     if name:
         with db.reading(path) as con:
             found = identity.find(con, name, None)
-            listing = identity.listing(con).filter(pl.col("player_id").is_in(found))
+            about = db.frame(con, """
+                select player_id, arg_max(name, event_id) as name,
+                       string_agg(distinct affiliation, ', ') as affiliations
+                from player_map where player_id in (select unnest($ids::varchar[]))
+                group by player_id""", {"ids": found})
         if not found:
             st.warning(t("not_found", language))
         else:
-            labels = {r["player_id"]: f"{r['name']} · {r['affiliations']}"
-                      for r in listing.to_dicts()}
+            notes = dict(to_review(str(path), version).select("player_id", "review").rows())
+            labels = {r["player_id"]: f"{r['name']} · {r['player_id']} · {r['affiliations']}"
+                      + (f" ⚠ {notes[r['player_id']]}" if r["player_id"] in notes else "")
+                      for r in about.to_dicts()}
             chosen = st.selectbox(t("player", language), found, format_func=labels.get,
                                   placeholder=t("choose", language))
             with db.reading(path) as con:
@@ -110,3 +130,12 @@ with compare_tab:
         if both.height:
             st.plotly_chart(px.histogram(both.to_pandas(), x="level_diff", color="event",
                                          barmode="group", nbins=14), width="stretch")
+
+with identities_tab:  # likely namesakes are flagged, never merged: the organizer decides
+    flagged = to_review(str(path), version)
+    if flagged.height:
+        st.caption(t("to_review", language, n=flagged.height))
+        st.html(html_table(flagged.head(500), language, "identities-to-review",
+                           ["person", "review"]))
+    else:
+        st.caption(t("none_to_review", language))

@@ -190,9 +190,7 @@ def units(totals: bool, fmt: str) -> int:
 @format_option()
 @common
 def compare(first: str, second: str, fmt: str) -> int:
-    from pipeline.history import stats
-
-    from pipeline.history import ratings
+    from pipeline.history import ratings, stats
 
     _identities_current()
     stats.keep_ranks_current(database())

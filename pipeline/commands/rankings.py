@@ -100,12 +100,14 @@ def rounds(event: str, fmt: str) -> int:
                                               "certificates")
 @common
 def awards(event: str, fmt: str, certificates: str | None, force: bool, organizer: str) -> int:
-    from pipeline.awards import award_list, unfinished
+    from pipeline.awards import award_list, unfinished, with_member_ids
 
     with db.reading(database()) as con:
         found = events.load(con, event)
         prizes = award_list(con, found)
         not_over = unfinished(con, found)
+        if certificates is not None:
+            prizes = with_member_ids(con, event, prizes)
     if certificates is None:
         if not_over:
             err(f"注意 note: {not_over}")  # the list as the ranking stands now

@@ -214,10 +214,12 @@ def _page(pdf, row: dict, event_name: str, date: str, organizer: str, shared: bo
     team = row.get("team_name") or row["team_no"]
     fit(pdf, f"{team}（{row['team_no']}）", 30, 66, width - 60, 20, 26)
     if players:
-        fit(pdf, players, 30, 87, width - 60, 12, 22)
+        fit(pdf, players, 30, 86, width - 60, 11, 22)
+    if row.get("member_ids"):  # the association's ids of the players, small, for the record
+        fit(pdf, f"编号 {row['member_ids']}", 30, 97, width - 60, 6, 10)
     if row.get("affiliation"):
-        fit(pdf, str(row["affiliation"]), 30, 100, width - 60, 10, 16)
-    fit(pdf, f"在“{event_name}”中荣获", 30, 112, width - 60, 20, 18)
+        fit(pdf, str(row["affiliation"]), 30, 103, width - 60, 9, 16)
+    fit(pdf, f"在“{event_name}”中荣获", 30, 113, width - 60, 19, 18)
     pdf.set_text_color(*GOLD)
     fit(pdf, str(row["award"]), 30, 134, width - 60, 22, 44)
     pdf.set_text_color(*INK)

@@ -314,3 +314,29 @@ def test_two_events_in_one_hall_rotate_across_both(monkeypatch, tmp_path):
         shown[page] = " ".join(x.value for x in at.title)
     assert "掼蛋赛" in shown["live"] and "第 1 轮对阵" in shown["pairings"]
     assert "拖拉机赛" in shown["bracket"]
+
+
+def test_history_flags_namesakes_for_review(monkeypatch, tmp_path):
+    """Two 王伟 of different units in one event are two people, flagged for review: the
+    identities tab lists both, and the search names each with its id and the flag."""
+    from conftest import RESULT_HEADER, write_csv
+
+    from pipeline.cli import main
+
+    database = tmp_path / "names.duckdb"
+    assert main(["event", "create", "--id", "n", "--name", "同名", "--ruleset", "suzhou-2025",
+                 "--db", str(database)]) == 0
+    assert main(["ingest", "--event", "n", str(write_csv(tmp_path / "n.csv", [
+        ["队号", "队名", "队员1", "队员2", "单位"], ["A1", "一", "王伟", "李明", "恒通"],
+        ["A2", "二", "王伟", "赵强", "华信"]])), "--db", str(database)]) == 0
+    assert main(["ingest", "--event", "n", str(write_csv(tmp_path / "r.csv", [
+        RESULT_HEADER, [1, 1, "A1", "A2", "A", "5"]])), "--db", str(database)]) == 0
+    at = run_page(monkeypatch, database, "history")
+    assert not at.exception
+    shown = "".join(block.proto.body for block in at.get("html"))
+    assert 'data-testid="identities-to-review"' in shown and "同名 namesakes" in shown
+    assert shown.count("王伟") >= 2
+    at.text_input[0].input("王伟").run()
+    assert not at.exception
+    options = at.selectbox[0].options
+    assert len(options) == 2 and all("⚠" in o for o in options)
