@@ -9,7 +9,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import cli, hall, history, league, pairing, publish, turnaround
+from bench import cli, hall, history, league, national, pairing, publish, turnaround
 
 TARGETS = {
     "turnaround at round 7, 1,000 teams": 0.2,
@@ -29,6 +29,14 @@ TARGETS = {
     "history: rating leaderboard": 0.5,
     "history: first paisai player after the import": 2.0,
     "history: /history's reads after the import": 2.0,
+    "national: start-up ÷ import polars, duckdb": 1.2,  # issue 32
+    "national: simulate 7 rounds, 100,000 teams": 60.0,
+    "national: ingest + standings + pair + xlsx, 100,000 teams": 10.0,
+    "national: pair, 100,000 teams": 3.0,
+    "national: publish, 100,000 teams": 30.0,
+    "national: peak memory of a step, 100,000 teams (MB)": 2048,
+    **{f"national: growth of {step}, 10,000 → 100,000 teams": 12.0
+       for step in ("ingest", "standings", "pair", "xlsx", "publish")},
 }
 
 
@@ -53,6 +61,7 @@ GROUPS = {  # `python -m bench NAME…` runs these alone and keeps the other row
     "hall": hall.run,
     "history": history.run,
     "league": lambda: league.run()[0],
+    "national": national.run,
 }
 
 

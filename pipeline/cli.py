@@ -18,7 +18,24 @@ from pipeline.cli_support import common, err
 from pipeline.errors import PaisaiError, SheetErrors, disk_problem
 
 
-@click.group("paisai", help="牌赛：掼蛋与拖拉机比赛的计分、排名与编排 scoring, ranking and pairing "
+class Areas(click.Group):
+    """The root group: a command's area module is imported when the command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from pipeline.commands import WHERE
+
+        return sorted(WHERE)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        from pipeline.commands import WHERE, area
+
+        if name not in self.commands and name in WHERE:
+            for command in area(WHERE[name]).COMMANDS:
+                self.add_command(command)
+        return self.commands.get(name)
+
+
+@click.group("paisai", cls=Areas, help="牌赛：掼蛋与拖拉机比赛的计分、排名与编排 scoring, ranking and pairing "
                             "for Guandan and Tractor tournaments",
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @common
@@ -27,11 +44,11 @@ def paisai() -> None:
 
 
 def build() -> click.Group:
-    """The root group with every area's commands."""
-    from pipeline.commands import AREAS
+    """The root group with every area's commands loaded."""
+    from pipeline.commands import AREAS, area
 
-    for area in AREAS:
-        for command in area.COMMANDS:
+    for name in AREAS:
+        for command in area(name).COMMANDS:
             paisai.add_command(command)
     return paisai
 
@@ -47,7 +64,7 @@ def _log_crash(argv: list[str], exc: Exception) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    root = build()
+    root = paisai  # each command's module is imported when it is called
     debug = "--debug" in argv or os.environ.get("PAISAI_DEBUG") == "1"
     if not argv:
         click.echo(root.get_help(click.Context(root, info_name="paisai")))

@@ -134,48 +134,77 @@ def cell_text(value: object) -> str:
 PLAIN_WIDTH = 100
 
 
-def _console(buffer: io.StringIO, stream=None, wrap: bool = False):
-    """A console for people: the terminal's width and colour when `stream` (stdout by
-    default) is a terminal (no colour with NO_COLOR); otherwise plain text, never wrapped
-    unless `wrap` (then at PLAIN_WIDTH columns), for logs and pipes."""
-    from rich.console import Console
+ANSI = {"bold": "1", "dim": "2", "green": "32", "bold green": "1;32"}  # row styles shown
+GAP = "  "  # between columns
+NARROWEST = 4  # a column wrapped to fit the width keeps at least this many columns
 
-    stream = stream or sys.stdout
-    terminal = stream.isatty()
-    styled = terminal and not os.environ.get("NO_COLOR")
-    width = shutil.get_terminal_size().columns if terminal else (
-        PLAIN_WIDTH if wrap else 100_000)
-    return Console(file=buffer, force_terminal=styled, no_color=not styled, highlight=False,
-                   width=width)
+
+def _fold(text: str, width: int) -> list[str]:
+    """A cell's text as lines of at most `width` display columns (its own line breaks kept).
+
+    >>> _fold("掼蛋比赛ab", 4), _fold("a\\nbc", 9)
+    (['掼蛋', '比赛', 'ab'], ['a', 'bc'])
+    """
+    lines = []
+    for part in text.split("\n"):
+        line, used = "", 0
+        for ch in part:
+            w = display_width(ch)
+            if used + w > width and line:
+                lines.append(line)
+                line, used = "", 0
+            line += ch
+            used += w
+        lines.append(line)
+    return lines
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    space = " " * (width - display_width(text))
+    return space + text if right else text + space
 
 
 def table(frame: pl.DataFrame, title: str | None = None,
           row_styles: list[str | None] | None = None, stream=None) -> str:
-    """A frame as an aligned table for people (Rich; CJK characters count double). A row's
-    style (e.g. "dim" for a withdrawn team, "bold" for the leader) shows on a terminal.
-    A table for stderr (`stream=sys.stderr`: reports of problems) wraps long cells at the
-    terminal's width, or at PLAIN_WIDTH columns off a terminal; one for stdout off a
-    terminal is never wrapped (a pipe reads whole rows)."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
+    """A frame as an aligned table for people: a header, a rule, one line per row (CJK
+    characters count double, numbers to the right). A row's style ("dim" for a withdrawn
+    team, "bold green" for the leader) and the bold header show on a terminal, never with
+    NO_COLOR. A table for stderr (`stream=sys.stderr`: reports of problems) wraps long
+    cells at the terminal's width, or at PLAIN_WIDTH columns off a terminal; one for stdout
+    wraps at a terminal's width and is never wrapped off a terminal (a pipe reads whole
+    rows)."""
+    if not frame.columns:
+        return title or ""
+    target = stream or sys.stdout
+    terminal = target.isatty()
+    styled = terminal and not os.environ.get("NO_COLOR")
+    limit = shutil.get_terminal_size().columns if terminal else (
+        PLAIN_WIDTH if stream is not None else None)
+    headers = [HEADERS_ZH.get(c, c) for c in frame.columns]
+    right = [dtype.is_numeric() for dtype in frame.dtypes]
+    cells = [[cell_text(v) for v in row] for row in frame.iter_rows()]
+    widths = [max([display_width(h)] + [max(map(display_width, (row[i] or "").split("\n")))
+                                          for row in cells]) for i, h in enumerate(headers)]
+    if limit:  # narrow the widest columns until the table fits
+        while sum(widths) + len(GAP) * (len(widths) - 1) > limit and max(widths) > NARROWEST:
+            widths[widths.index(max(widths))] -= 1
 
-    wrap = stream is not None or sys.stdout.isatty()
-    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold",
-                 collapse_padding=True)
-    for column, dtype in zip(frame.columns, frame.dtypes, strict=True):
-        grid.add_column(HEADERS_ZH.get(column, column),
-                        justify="right" if dtype.is_numeric() else "left",
-                        no_wrap=not wrap, overflow="fold")
-    styles = row_styles or [None] * frame.height
-    for row, style in zip(frame.iter_rows(), styles, strict=True):
-        grid.add_row(*(Text(cell_text(v)) for v in row), style=style)
-    buffer = io.StringIO()
-    console = _console(buffer, stream, wrap)
-    if title:
-        console.print(Text(title), soft_wrap=True)
-    console.print(grid)
-    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").splitlines())
+    def lines_of(row: list[str], style: str | None) -> list[str]:
+        folded = [_fold(text, w) for text, w in zip(row, widths, strict=True)]
+        shown = []
+        for k in range(max(map(len, folded))):
+            line = GAP.join(_pad(f[k] if k < len(f) else "", w, r)
+                            for f, w, r in zip(folded, widths, right, strict=True)).rstrip()
+            code = ANSI.get(style or "") if styled else None
+            shown.append(f"\x1b[{code}m{line}\x1b[0m" if code and line else line)
+        return shown
+
+    out = [title] if title else []
+    out += lines_of(headers, "bold")
+    out.append("─" * (sum(widths) + len(GAP) * (len(widths) - 1)))
+    for row, style in zip(cells, row_styles or [None] * len(cells), strict=True):
+        out += lines_of(row, style)
+    return "\n".join(out)
 
 
 def safe_text(value: object) -> object:

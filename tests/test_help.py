@@ -53,3 +53,12 @@ def test_no_command_prints_the_overview(capsys):
 def test_a_wrong_option_is_a_usage_error(capsys):
     assert main(["standings", "--evnt", "x"]) == 2
     assert "--evnt" in capsys.readouterr().err
+
+
+def test_each_command_is_found_in_its_area():
+    """The root group imports a command's area alone (a fast start): WHERE must name the
+    area of every command each area lists, and no other."""
+    from pipeline.commands import AREAS, WHERE, area
+
+    listed = {c.name: name for name in AREAS for c in area(name).COMMANDS}
+    assert listed == WHERE

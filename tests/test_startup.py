@@ -1,6 +1,7 @@
 """A command that reads the database starts light (issue 32): `paisai rounds` imports no
 module it does not use — pyarrow (DuckDB → polars goes through the Arrow C stream), numpy,
-pandas, Jinja2, Streamlit, plotly."""
+pandas, Jinja2, Rich (tables are drawn by `output.table`), Streamlit, plotly; nor the modules
+of the other commands."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 import subprocess
 import sys
 
-HEAVY = ("pyarrow", "numpy", "pandas", "jinja2", "streamlit", "plotly", "openskill",
+HEAVY = ("pyarrow", "numpy", "pandas", "jinja2", "rich", "streamlit", "plotly", "openskill",
          "networkx", "fpdf", "segno", "xlsxwriter")
 
 

@@ -1,7 +1,29 @@
-"""The subcommands, one module per area; each module lists its Click commands in COMMANDS."""
+"""The subcommands, one module per area; each module lists its Click commands in COMMANDS.
 
-from pipeline.commands import data, events, history, rankings, rounds, site, tractor
+`WHERE` names the area of each command, so that `paisai rounds` imports the module of
+`rounds` alone (a command starts without importing every other command's module);
+tests/test_help.py checks it against the areas' COMMANDS.
+"""
 
-AREAS = [events, data, rankings, rounds, tractor, history, site]
+from __future__ import annotations
 
-__all__ = ["AREAS", "data", "events", "history", "rankings", "rounds", "site", "tractor"]
+import importlib
+from types import ModuleType
+
+AREAS = ("events", "data", "rankings", "rounds", "tractor", "history", "site")
+
+WHERE = {
+    **dict.fromkeys(("event", "events", "rulesets"), "events"),
+    **dict.fromkeys(("ingest", "watch", "uploads", "backup", "restore", "check",
+                     "import-event", "log"), "data"),
+    **dict.fromkeys(("standings", "explain", "rounds", "awards", "meet"), "rankings"),
+    **dict.fromkeys(("pair", "results", "export", "template", "draw", "checkin", "withdraw",
+                     "reinstate", "clock", "late", "links"), "rounds"),
+    "bracket": "tractor",
+    **dict.fromkeys(("players", "player", "ratings", "units", "compare"), "history"),
+    **dict.fromkeys(("publish", "simulate", "dashboard", "demo"), "site"),
+}
+
+
+def area(name: str) -> ModuleType:
+    return importlib.import_module(f"pipeline.commands.{name}")
