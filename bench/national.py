@@ -37,7 +37,7 @@ def prepare(folder: Path, teams: int) -> tuple[Path, Path, float]:
     ruleset = folder / "bench.toml"
     ruleset.write_text(RULESET, encoding="utf-8")
     started = time.perf_counter()
-    made = simulate(teams, 7, folder / "sheets", seed=7, ruleset=str(ruleset))
+    made = simulate(teams, 7, folder / "sheets", seed=7, ruleset=str(ruleset), xlsx=False)
     simulated = time.perf_counter() - started
     database = folder / "base.duckdb"
     with db.writing(database) as con:

@@ -42,7 +42,7 @@ def prepare(folder: Path, teams: int) -> tuple[Path, Path]:
     The turnaround prints the pairings as the wall gets them: an xlsx with the seat index."""
     ruleset = folder / "bench.toml"
     ruleset.write_text(RULESET, encoding="utf-8")
-    made = simulate(teams, 7, folder / "sheets", seed=7, ruleset=str(ruleset))
+    made = simulate(teams, 7, folder / "sheets", seed=7, ruleset=str(ruleset), xlsx=False)
     database = folder / "base.duckdb"
     with db.writing(database) as con:
         events.create(con, "bench", "基准", str(ruleset), None)

@@ -218,13 +218,40 @@ def safe_text(value: object) -> object:
     return value
 
 
+def _csv_text(name: str, dtype: pl.DataType) -> pl.Expr:
+    """A column as `cell_text(safe_text(value))` writes each value, column-wise where the
+    type allows (text, whole numbers, booleans), value by value otherwise."""
+    value = pl.col(name)
+    if dtype == pl.String:
+        risky = pl.any_horizontal(value.str.starts_with(s) for s in FORMULA_START)
+        return pl.when(value == "").then(None).when(risky).then(pl.lit("'") + value) \
+            .otherwise(value)
+    if dtype.is_integer():
+        return value.cast(pl.String)
+    if dtype == pl.Boolean:
+        return value.replace_strict({True: "True", False: "False"}, return_dtype=pl.String)
+    if dtype == pl.Null:
+        return value.cast(pl.String)
+    if dtype.is_nested():
+        return value.map_elements(lambda v: cell_text(v.to_list()), return_dtype=pl.String,
+                                  skip_nulls=True)
+    return value.map_elements(lambda v: cell_text(safe_text(v)), return_dtype=pl.String,
+                              skip_nulls=True)
+
+
 def to_csv(frame: pl.DataFrame) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(frame.columns)
-    for row in frame.iter_rows():
-        writer.writerow([cell_text(safe_text(v)) for v in row])
-    return out.getvalue()
+    """The frame as CSV for programs: the columns' code names, values as stored, text that
+    a spreadsheet would take for a formula quoted with ' (see `safe_text`), nothing for a
+    null; quoted only where needed. Built column-wise (100,000 rows in a blink)."""
+    if not frame.columns:
+        return "\n"
+    if not frame.height:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(frame.columns)
+        return out.getvalue()
+    texts = frame.select(_csv_text(name, dtype).alias(name)
+                         for name, dtype in frame.schema.items())
+    return texts.write_csv(null_value="", quote_style="necessary", line_terminator="\n")
 
 
 def _json_value(value: object) -> object:

@@ -4,7 +4,6 @@ engine, and stores the tables. Also the per-round reporting summary."""
 from __future__ import annotations
 
 import secrets
-from collections import Counter
 
 import duckdb
 import polars as pl
@@ -33,19 +32,19 @@ def next_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
 
 
 def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
-    """Who has met whom, who had a bye, and how often each team sat East-West / North-South."""
+    """Who has met whom (a frame of team pairs, ew_team and ns_team, each pair once), who had
+    a bye, and how often each team sat East-West / North-South."""
     params = {"e": event_id, "r": before}
-    games = db.rows(
-        con,
-        "select ew_team, ns_team from results where event_id = $e and round < $r "
-        "union select ew_team, ns_team from pairings where event_id = $e and round < $r "
-        "and ns_team is not null", params)
+    met = f"with met as ({db.sql('met_before')}) "
+    games = db.frame(con, met + "select ew_team, ns_team from met", params)
     byes = {r[0] for r in db.rows(
         con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null",
         params)}
-    as_ew = Counter(ew for ew, _ in games)
-    as_ns = Counter(ns for _, ns in games)
-    seats = {team: (as_ew[team], as_ns[team]) for team in as_ew.keys() | as_ns.keys()}
+    seats = {team: (ew, ns) for team, ew, ns in db.rows(con, met + """
+        select team, count(*) filter (where side = 'ew'), count(*) filter (where side = 'ns')
+        from (select ew_team as team, 'ew' as side from met
+              union all select ns_team, 'ns' from met)
+        group by team""", params)}
     return games, byes, seats
 
 

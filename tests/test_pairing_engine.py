@@ -211,3 +211,24 @@ def test_independent_of_input_order_and_deterministic(case, rnd):
     second = pair_round(ranked, system, scores=scores, played=shuffled,
                         had_bye=list(reversed(had_bye)))
     assert first == second
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=120), st.integers(min_value=1, max_value=8),
+       st.integers(min_value=0, max_value=2**31), st.sampled_from([3, 20, 1000]))
+def test_the_compiled_band_loop_chooses_as_the_numpy_one(n, band, seed, spread):
+    """Large fields run the banded programme compiled (numba): on any costs, with many ties
+    (small spreads) and forbidden pairs, it makes the same choices as numpy's, so the same
+    matching whatever the field's size."""
+    import numpy as np
+
+    from pipeline.pairing.compiled import band_dp
+    from pipeline.pairing.matching import NEVER, _band_choices
+
+    rng = np.random.default_rng(seed)
+    costs = rng.integers(0, spread, size=(n, band + 1)).astype(np.int64)
+    costs[rng.random((n, band + 1)) < 0.1] += 10**12  # rematches
+    costs[:, 0] = 0
+    for k in range(1, band + 1):
+        costs[max(n - k, 0):, k] = NEVER  # past the end
+    assert (band_dp(costs, band, NEVER) == _band_choices(costs, band)).all()

@@ -12,6 +12,8 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import polars as pl
+
 from pipeline.pairing.matching import FULL_LIMIT, Penalties, min_cost_matching
 from pipeline.pairing.systems import plain_pairs
 
@@ -75,14 +77,8 @@ def pair_round(
         index = ranked.index(bye)
         del ranked[index]
         del scores[index]
-    place = {team: i for i, team in enumerate(ranked)}
     rematch_weight = (len(ranked) ** 2 + 1) * (len(ranked) + 1)
-    met: dict[tuple[int, int], int] = {}
-    for pair in played:
-        ends = [place.get(t) for t in pair]
-        if len(ends) == 2 and None not in ends and ends[0] != ends[1]:
-            i, j = ends
-            met[(i, j) if i < j else (j, i)] = rematch_weight
+    met = dict.fromkeys(_met_places(ranked, played), rematch_weight)
     groups = None
     if affiliations:
         codes: dict[str, int] = {}
@@ -100,6 +96,23 @@ def pair_round(
     same = [(ranked[i], ranked[j]) for i, j in pairs
             if groups is not None and groups[i] >= 0 and groups[i] == groups[j]]
     return Pairing(tables, bye, rematches, same)
+
+
+def _met_places(ranked: list[str], played) -> list[tuple[int, int]]:
+    """The pairs of places (lower first) of the teams in `ranked` that have met: `played` is
+    pairs of teams, or a frame of two team columns (a large field's history, joined in
+    polars rather than looked up pair by pair)."""
+    if not isinstance(played, pl.DataFrame):
+        played = pl.DataFrame([sorted(p) for p in played if len(p) == 2],
+                              schema={"a": pl.String, "b": pl.String}, orient="row")
+    played = played.rename(dict(zip(played.columns, ["a", "b"], strict=True))).cast(pl.String)
+    place = pl.DataFrame({"team": ranked, "place": range(len(ranked))},
+                         schema={"team": pl.String, "place": pl.Int64})
+    found = played.join(place.rename({"team": "a", "place": "i"}), on="a").join(
+        place.rename({"team": "b", "place": "j"}), on="b").filter(
+        pl.col("i") != pl.col("j")).select(pl.min_horizontal("i", "j").alias("low"),
+                                           pl.max_horizontal("i", "j").alias("high"))
+    return list(zip(found["low"].to_list(), found["high"].to_list(), strict=True))
 
 
 def _seat(higher: str, lower: str, seats: str, counts: Mapping[str, tuple[int, int]]):
