@@ -15,12 +15,17 @@ $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check uv
 
+# byte-code compiled at install (uv does not by default): every command starts without
+# compiling polars, click and pandera from source (PYTHONDONTWRITEBYTECODE would make that
+# happen on every start)
 $(VENV)/.installed: $(VENV)/bin/activate pyproject.toml
-	$(UV) pip install -q --python $(PY) -e .
+	$(UV) pip install -q --compile-bytecode --python $(PY) -e .
+	$(PY) -m compileall -q pipeline schemas dashboard >/dev/null
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/bin/activate pyproject.toml
-	$(UV) pip install -q --python $(PY) -e '.[dev]'
+	$(UV) pip install -q --compile-bytecode --python $(PY) -e '.[dev]'
+	$(PY) -m compileall -q pipeline schemas dashboard >/dev/null
 	touch $(VENV)/.installed $@
 
 install: $(VENV)/.installed

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 
 import click
 
@@ -85,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             err(output.problem_report(exc))
         err(f"错误 error: {exc}")
         if debug:
+            import traceback
+
             traceback.print_exc()
         return exc.exit_code
     except KeyboardInterrupt:
@@ -98,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         err(f"内部错误 internal error: {type(exc).__name__}: {exc}")
         _log_crash(argv, exc)
         if debug:
+            import traceback
+
             traceback.print_exc()
         else:
             err("（加 --debug 查看详情 add --debug for details）")

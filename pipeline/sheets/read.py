@@ -184,13 +184,21 @@ NOTES_SHEETS = {"填写说明", "说明", "instructions"}
 FOR_PEOPLE = {"东西队名", "南北队名", "东西签名", "南北签名", "签名", "裁判签名"}
 
 
+def _text_of(cell: object) -> str | None:
+    """`_cell_text`, the common case (a text cell) first."""
+    return (cell.strip() or None) if type(cell) is str else _cell_text(cell)
+
+
 def _is_example(cells: list[object]) -> bool:
-    first = next((_cell_text(c) for c in cells if _cell_text(c)), "")
-    return first.startswith(EXAMPLE)
+    for cell in cells:
+        text = _text_of(cell)
+        if text:
+            return text.startswith(EXAMPLE)
+    return False
 
 
 def _blank(cells: list[object], position: int) -> bool:
-    return position >= len(cells) or not _cell_text(cells[position])
+    return position >= len(cells) or not _text_of(cells[position])
 
 
 def _column(data_rows: list[list[object]], position: int) -> pl.Series:
