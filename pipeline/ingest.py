@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db, events, oplog, registration
+from pipeline import db, events, oplog, registration, scoring
 from pipeline.errors import SheetErrors
 from pipeline.events import Event
 from pipeline.history import identity
@@ -136,6 +136,8 @@ def apply(
     kinds = {s.kind for s in stored}
     if "entries" in kinds:
         identity.refresh(con)
+    if "results" in kinds:  # ranked once here for the standings, projector and pairing
+        scoring.remember(con, event)
     return stored
 
 

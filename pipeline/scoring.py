@@ -6,6 +6,8 @@ module only stacks the layers as CTEs and binds the ruleset's values as paramete
 
 from __future__ import annotations
 
+import hashlib
+import io
 import re
 
 import duckdb
@@ -68,14 +70,57 @@ def standings(
     """
     if max_round is None:
         max_round = latest_round(con, event.event_id)
-    query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
-    ranking = db.frame(con, query, bind(query, _params(
-        event, max_round, keys or event.ruleset.ranking["keys"])))
+    keys = list(keys or event.ruleset.ranking["keys"])
+    ranking = _cached(con, event, max_round, keys)
+    if ranking is None:
+        ranking = _rank(con, event, max_round, keys)
     if not event.ruleset.fractional_points:  # whole points print as whole numbers
         ranking = ranking.with_columns(pl.col(c).cast(pl.Int64) for c in WHOLE_WHEN_WHOLE)
     if not event.ruleset.is_swiss:
         return bracket_ranking(con, event, ranking)
     return ranking
+
+
+def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
+          keys: list[str]) -> pl.DataFrame:
+    query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
+    return db.frame(con, query, bind(query, _params(event, max_round, keys)))
+
+
+def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> str:
+    """What the event's ranking reads, and the SQL that ranks it (a new version of paisai
+    never serves a ranking an older one cached)."""
+    found = db.scalar(con, db.sql("standings_fingerprint"),
+                      {"event_id": event.event_id, "max_round": max_round})
+    code = hashlib.sha256("".join(db.sql(n) for n in ("stg_results", "team_rounds",
+                                                       "standings")).encode()).hexdigest()
+    return f"{code[:16]};{found}"
+
+
+def _cached(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
+            keys: list[str]) -> pl.DataFrame | None:
+    """The ranking an ingest kept (`remember`), if nothing it reads has changed since."""
+    found = db.rows(con, "select fingerprint, ranking from standings_cache where event_id = ? "
+                         "and max_round = ? and keys = ?",
+                    [event.event_id, max_round, ",".join(keys)])
+    if not found or found[0][0] != _fingerprint(con, event, max_round):
+        return None
+    return pl.read_ipc(io.BytesIO(found[0][1]))
+
+
+def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
+    """Rank the event after its latest round and keep the ranking for the readers that come
+    next (the standings, the projector, the pairing when it ranks by the same keys): one
+    ranking query for all of them. In the ingest's transaction."""
+    if not event.ruleset.is_swiss:
+        return
+    max_round = latest_round(con, event.event_id)
+    keys = list(event.ruleset.ranking["keys"])
+    blob = _rank(con, event, max_round, keys).write_ipc(None).getvalue()
+    con.execute("delete from standings_cache where event_id = ?", [event.event_id])
+    con.execute("insert into standings_cache values (?, ?, ?, ?, ?)",
+                [event.event_id, max_round, ",".join(keys), _fingerprint(con, event, max_round),
+                 blob])
 
 
 def suspended(con: duckdb.DuckDBPyConnection, event: Event) -> list[tuple[str, int]]:

@@ -1,0 +1,68 @@
+"""The ranking an ingest computes is kept for the readers that come next (issue 32): the
+standings, the projector and the pairing rank a 100,000-team round once. It is served only
+while nothing it reads has changed: every change made any other way ranks again."""
+
+from __future__ import annotations
+
+from conftest import RESULT_HEADER, read_csv_output, write_csv
+
+from pipeline import db, events, scoring
+
+
+def _cached_rounds(database) -> list[int]:
+    with db.reading(database) as con:
+        return [r[0] for r in db.rows(con, "select max_round from standings_cache")]
+
+
+def _fresh(database, event_id: str) -> list[dict]:
+    """The ranking computed now, without the cache."""
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        ranking = scoring._rank(con, event, scoring.latest_round(con, event_id),
+                                list(event.ruleset.ranking["keys"]))
+    return ranking.select("rank", "team_no").to_dicts()
+
+
+def _shown(cli, event_id: str) -> list[dict]:
+    rows = read_csv_output(cli("standings", "--event", event_id, "--format", "csv").out)
+    return [{"rank": int(r["rank"]), "team_no": r["team_no"]} for r in rows]
+
+
+def test_an_ingest_ranks_once_and_every_other_change_ranks_again(cli, event_with_results,
+                                                                 db_file, tmp_path):
+    event_id = event_with_results
+    assert _cached_rounds(db_file) == [1]  # the sheet's ingest ranked round 1
+    assert _shown(cli, event_id) == _fresh(db_file, event_id)
+    # pairing round 2 keeps it (the ranking after round 1 reads nothing of round 2)
+    assert cli("pair", "--event", event_id).code == 0
+    with db.reading(db_file) as con:
+        event = events.load(con, event_id)
+        assert scoring._cached(con, event, 1, list(event.ruleset.ranking["keys"])) is not None
+    # a penalty sheet (not a round's results): the cache is not served, ranked again
+    before = _shown(cli, event_id)
+    run = cli("ingest", "--event", event_id, write_csv(tmp_path / "pen.csv", [
+        ["轮次", "队号", "扣分项目", "扣分", "原因"], [1, "A1", "积分", "3", "迟到"]]))
+    assert run.code == 0, run.err
+    with db.reading(db_file) as con:
+        event = events.load(con, event_id)
+        assert scoring._cached(con, event, 1, list(event.ruleset.ranking["keys"])) is None
+    after = _shown(cli, event_id)
+    assert after == _fresh(db_file, event_id) and after != before
+    # a corrected result by sheet: ranked again at that ingest
+    assert cli("ingest", "--event", event_id, write_csv(
+        tmp_path / "fix.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "8", "10"]])).code == 0
+    assert _shown(cli, event_id) == _fresh(db_file, event_id)
+    assert {"rank": 1, "team_no": "A1"} not in _shown(cli, event_id)[:1]
+
+
+def test_a_cached_ranking_is_what_ranking_again_gives(cli, event_with_results, db_file):
+    """Everything the standings show, not only the order, comes back the same from the
+    cache (types and all)."""
+    event_id = event_with_results
+    with db.reading(db_file) as con:
+        event = events.load(con, event_id)
+        served = scoring.standings(con, event)
+    with db.writing(db_file) as con:
+        con.execute("delete from standings_cache")
+    with db.reading(db_file) as con:
+        assert served.equals(scoring.standings(con, events.load(con, event_id)))
