@@ -125,8 +125,9 @@ def same_unit_tables(con: duckdb.DuckDBPyConnection, event_id: str, round_no: in
         where p.event_id = ? and p.round = ? and p.table_no is not null
           and e.affiliation is not null and n.affiliation is not null
         order by p.table_no""", [event_id, round_no])
+    folded = {u: normalize_name(u) for row in found for u in row[3:]}  # a few units, once
     return [(table, ew, ns, unit) for table, ew, ns, unit, other in found
-            if normalize_name(unit) and normalize_name(unit) == normalize_name(other)]
+            if folded[unit] and folded[unit] == folded[other]]
 
 
 def _require_complete(con, event_id: str, round_no: int, force: bool) -> None:

@@ -116,7 +116,7 @@ def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
         return
     max_round = latest_round(con, event.event_id)
     keys = list(event.ruleset.ranking["keys"])
-    blob = _rank(con, event, max_round, keys).write_ipc(None).getvalue()
+    blob = _rank(con, event, max_round, keys).write_ipc(None, compression="lz4").getvalue()
     con.execute("delete from standings_cache where event_id = ?", [event.event_id])
     con.execute("insert into standings_cache values (?, ?, ?, ?, ?)",
                 [event.event_id, max_round, ",".join(keys), _fingerprint(con, event, max_round),

@@ -49,13 +49,22 @@ def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bo
     out(output.render(shown, fmt, title))
     if seed is not None and fmt != "table":
         err(f"抽签种子 draw seed: {seed}")
-    for a, b in pairing.rematches:
+    for a, b in pairing.rematches[:NOTES_SHOWN]:
         err(f"注意：{a} 与 {b} 再次相遇（没有可避免重复的编排） rematch unavoidable: {a}–{b}")
-    for table, ew, ns, unit in same:
+    if len(pairing.rematches) > NOTES_SHOWN:
+        err(f"……另有 {len(pairing.rematches) - NOTES_SHOWN} 对再次相遇 and "
+            f"{len(pairing.rematches) - NOTES_SHOWN} more rematches")
+    for table, ew, ns, unit in same[:NOTES_SHOWN]:
         err(f"注意：第 {table} 桌 {ew}–{ns} 同属 {unit} both of one unit"
             + ("" if separate_affiliations else "（--separate-affiliations 可尽量避免 keeps "
                "them apart where possible）"))
+    if len(same) > NOTES_SHOWN:
+        err(f"……另有 {len(same) - NOTES_SHOWN} 桌同单位相遇 and {len(same) - NOTES_SHOWN} more "
+            "tables of one unit")
     return 0
+
+
+NOTES_SHOWN = 20  # notes of one kind printed after a pairing; the rest counted
 
 
 @click.group("results", help="已保存的成绩 stored results")

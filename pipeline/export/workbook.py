@@ -78,14 +78,21 @@ def _cells(frame: pl.DataFrame, first_row: int) -> pl.Expr:
                 .str.replace_all("&", "&amp;", literal=True) \
                 .str.replace_all("<", "&lt;", literal=True) \
                 .str.replace_all(">", "&gt;", literal=True)
-            spaced = text.str.strip_chars().str.len_bytes() < text.str.len_bytes()
-            filled = pl.concat_str([pl.lit(f'<c s="{CELL}" t="inlineStr"><is>'),
-                                    pl.when(spaced).then(pl.lit('<t xml:space="preserve">'))
-                                    .otherwise(pl.lit("<t>")), text, pl.lit("</t></is></c>")])
-        missing = value.is_null() | (value.is_nan() if dtype.is_float() else pl.lit(False))
-        cells.append(pl.when(missing).then(pl.lit(f'<c s="{CELL}"/>')).otherwise(filled))
+            opening = pl.lit("<t>")
+            column = frame[name].cast(pl.String)
+            if (column.str.strip_chars() != column).any():  # only where it matters
+                spaced = text.str.strip_chars().str.len_bytes() < text.str.len_bytes()
+                opening = pl.when(spaced).then(pl.lit('<t xml:space="preserve">')) \
+                    .otherwise(opening)
+            filled = pl.concat_str([pl.lit(f'<c s="{CELL}" t="inlineStr"><is>'), opening, text,
+                                    pl.lit("</t></is></c>")])
+        missing = frame[name].is_null() | (frame[name].is_nan() if dtype.is_float() else False)
+        if missing.any():
+            filled = pl.when(value.is_null() | (value.is_nan() if dtype.is_float() else False)
+                             ).then(pl.lit(f'<c s="{CELL}"/>')).otherwise(filled)
+        cells.append(filled)
     return pl.concat_str([pl.lit('<row r="'), row_no, pl.lit('">'), *cells,
-                          pl.lit("</row>")]).str.join("")
+                          pl.lit("</row>")]).str.join("").cast(pl.Binary)
 
 
 @dataclass
@@ -93,10 +100,10 @@ class Workbook:
     """The sheets of one xlsx file, written when closed."""
 
     path: Path
-    sheets: list[tuple[str, str]] = field(default_factory=list)  # name, worksheet XML
+    sheets: list[tuple[str, bytes]] = field(default_factory=list)  # name, worksheet XML
 
-    def add(self, name: str, xml: str) -> None:
-        self.sheets.append((name, xml))
+    def add(self, name: str, xml: str | bytes) -> None:
+        self.sheets.append((name, xml.encode("utf-8") if isinstance(xml, str) else xml))
 
     def close(self) -> None:
         names = "".join(f'<sheet name="{_text(name)}" sheetId="{i}" r:id="rId{i}"/>'
@@ -159,8 +166,7 @@ def write_sheet(
     rows.append(f'<row r="{top}">' + "".join(
         f'<c r="{column_letters(i)}{top}" s="{HEADER}" t="inlineStr"><is><t xml:space='
         f'"preserve">{_text(h)}</t></is></c>' for i, h in enumerate(headers)) + "</row>")
-    if frame.height:
-        rows.append(frame.select(_cells(frame, top + 1)).item())
+    data = frame.select(_cells(frame, top + 1)).item() if frame.height else b""
     widths = "".join(f'<col min="{i}" max="{i}" width="{max(8, 2 * len(h) + 2)}" '
                      'customWidth="1"/>' for i, h in enumerate(headers, start=1))
     pane = (f'<sheetViews><sheetView workbookViewId="0"><pane ySplit="{top}" '
@@ -174,9 +180,11 @@ def write_sheet(
             f'sqref="{column_letters(i)}{top + 1}:{column_letters(i)}{last_row}">'
             f'<formula1>"{_text(",".join(values))}"</formula1></dataValidation>'
             for i, values in sorted(choices.items())) + "</dataValidations>"
-    book.add(name, '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-             f'<worksheet xmlns="{MAIN}" xmlns:r="{RELS}">{pane}<cols>{widths}</cols>'
-             f'<sheetData>{"".join(rows)}</sheetData>{merge}{lists}</worksheet>')
+    head = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            f'<worksheet xmlns="{MAIN}" xmlns:r="{RELS}">{pane}<cols>{widths}</cols>'
+            f'<sheetData>{"".join(rows)}')  # the data rows arrive as UTF-8 bytes from polars
+    book.add(name, b"".join([head.encode("utf-8"), data,
+                             f"</sheetData>{merge}{lists}</worksheet>".encode()]))
 
 
 def write_notes(book: Workbook, name: str, lines: list[str]) -> None:
