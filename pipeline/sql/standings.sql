@@ -248,11 +248,13 @@ games as (
 ),
 
 group_0 as (
-    -- teams equal on every key before head_to_head form one group
+    -- teams equal on every key before head_to_head form one group (only when the keys
+    -- have head_to_head: else every team's head_to_head is 0 and nothing is grouped)
     select v.team_no,
            list(v.value order by v.position) filter (where v.position < h.position) as tie_key
     from key_values as v
     cross join h2h_position as h
+    where 'head_to_head' in $ranking_keys
     group by v.team_no
 ),
 
@@ -362,7 +364,7 @@ final as (
         coalesce(b.median_buchholz, 0) as median_buchholz,
         coalesce(b.sonneborn_berger, 0) as sonneborn_berger,
         coalesce(b.opponents_level_diff, 0) as opponents_level_diff,
-        case when h.team_no is null then null
+        case when h.team_no is null then 0.0
              else round(h.h2h_1, 6) end as head_to_head,
         (hash(j.team_no || ':' || (select coalesce(max(seed), 0) from event_lots where event_id = $event_id)::varchar) % 1000000007) as lot,
         s.sort_key
