@@ -181,34 +181,33 @@ def band_solve(pair_cost: np.ndarray, band: int) -> list[tuple[int, int]]:
 
 
 def _band_choices(pair_cost: np.ndarray, band: int) -> np.ndarray:
-    """choices[a, state]: the partner offset chosen at place a in each state (numpy)."""
+    """choices[a, state]: the partner offset chosen at place a in each state (numpy).
+
+    Each step is one gather of the states' costs through a static table of moves (for each
+    state and offset k, the state it comes from when place a takes partner a + k, or a last
+    slot standing for "no such move", whose cost is NEVER), the pair costs added, and the
+    least of each row kept: a few array operations a place. A state that cannot be reached
+    (cost NEVER or more) keeps an arbitrary choice: no best matching passes through it."""
     n = pair_cost.shape[0]
     width = band + 1
     states = 1 << width
     never = np.int64(NEVER)
-    # static moves: (choice k, from state, to state); row k of a (width × states) table
     every = np.arange(states)
+    source = np.full((states, width), states, dtype=np.int64)  # `states`: no such move
     taken = every[every & 1 == 1]
-    sources, slots, choice_of = [taken], [taken >> 1], [np.zeros(len(taken), np.int64)]
+    source[taken >> 1, 0] = taken  # place a was taken already: move on
     for k in range(1, width):
         ok = every[(every & 1 == 0) & ((every >> k) & 1 == 0)]
-        sources.append(ok)
-        slots.append(k * states + ((ok | (1 << k)) >> 1))
-        choice_of.append(np.full(len(ok), k))
-    source = np.concatenate(sources)
-    slot = np.concatenate(slots)
-    move = np.concatenate(choice_of)
-    columns = np.arange(states)
-    best = np.full(states, never, dtype=np.int64)
+        source[(ok | (1 << k)) >> 1, k] = ok  # a pairs with a + k
+    rows = np.arange(states)
+    best = np.full(states + 1, never, dtype=np.int64)  # the last: the missing move's cost
     best[0] = 0
     choices = np.zeros((n, states), dtype=np.int8)
-    table = np.empty(width * states, dtype=np.int64)
+    costs = np.minimum(pair_cost.astype(np.int64), never)
     for a in range(n):
-        table.fill(never)
-        table[slot] = np.minimum(best[source] + pair_cost[a][move], never)
-        grid = table.reshape(width, states)
-        choice = grid.argmin(axis=0)
-        best = grid[choice, columns]
+        grid = best[source] + costs[a]  # ≤ 2 × NEVER: no overflow
+        choice = grid.argmin(axis=1)
+        np.minimum(grid[rows, choice], never, out=best[:states])
         choices[a] = choice
     return choices
 
