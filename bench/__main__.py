@@ -88,6 +88,8 @@ def main(names: list[str]) -> int:
     kept: dict[str, str] = {}
     if names and results.exists():  # the rows of the groups not run now stay as they were
         for line in results.read_text(encoding="utf-8").splitlines():
+            if line.startswith("###"):  # the league comparison and the findings: not rows
+                break
             if line.startswith("| ") and not line.startswith(("| case", "| method")):
                 kept[line.split(" | ")[0][2:]] = line
     new = {row["case"]: _line(row) for name in chosen for row in GROUPS[name]()}
