@@ -147,3 +147,21 @@ def test_namesakes_without_units_are_two_people(register, db_file):
                                          ["A2", "蓝队", "张伟", "王芳", ""]]).code == 0
     found = ids(db_file, "张伟")
     assert len(found) == 2 and found[("e1", "A1")] != found[("e1", "A2")]
+
+
+def test_two_events_of_one_game_on_one_day_are_flagged_a_meet_s_two_games_are_not(
+        register, cli, tmp_path):
+    """One person cannot play two Guandan events on one day (two people under one name, or
+    a wrong merge: flagged); a sports meet's Guandan and Tractor events of one day can have
+    the same player (not flagged)."""
+    register("g1", "2026-05-01", [["A1", "x", "王伟", "李明", "恒通"],
+                                  ["A2", "y", "赵强", "孙丽", "华信"]])
+    register("g2", "2026-05-01", [["A1", "x", "王伟", "周一", "恒通"],
+                                  ["A2", "y", "吴二", "郑三", "华信"]])
+    assert cli("event", "create", "--id", "t1", "--name", "拖拉机", "--ruleset",
+               "hengquan-2025-tractor", "--date", "2026-05-01").code == 0
+    assert cli("ingest", "--event", "t1", write_csv(tmp_path / "t1.csv", [
+        HEADER, ["A1", "x", "李明", "钱四", "恒通"], ["A2", "y", "冯五", "陈六", "华信"]])).code == 0
+    listing = {r["name"]: r for r in read_csv_output(cli("players", "--format", "csv").out)}
+    assert "2026-05-01" in listing["王伟"]["review"]  # two Guandan events that day
+    assert "2026-05-01" not in listing["李明"]["review"]  # Guandan and Tractor: a meet

@@ -1,11 +1,14 @@
 -- marts: one row per player identity: names, units, events, likely duplicates (other
--- identities with the same folded name) and two events of one day (one person cannot play
--- both: two people under one id, or a wrong merge).
+-- identities with the same folded name) and two events of one game on one day (one person
+-- cannot play both: two people under one id, or a wrong merge).
 with
 
 appearances as (
     select m.player_id, m.norm_name, m.name, m.affiliation, m.event_id, m.member_id,
-           e.event_date, e.created_at
+           e.event_date, e.created_at,
+           coalesce(nullif(regexp_extract(e.ruleset_toml,
+                                          'discipline\s*=\s*"([a-z_]+)"', 1), ''),
+                    'guandan') as discipline
     from player_map as m
     join events as e using (event_id)
 ),
@@ -26,9 +29,10 @@ identities as (
 ),
 
 same_day as (
+    -- two events of one game on one day (a meet's Guandan and Tractor may share a day)
     select player_id, string_agg(distinct event_date::varchar, ', ') as days
     from (select player_id, event_date from appearances where event_date is not null
-          group by player_id, event_date having count(distinct event_id) > 1)
+          group by player_id, event_date, discipline having count(distinct event_id) > 1)
     group by player_id
 ),
 
