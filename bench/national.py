@@ -18,11 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.turnaround import RULESET
-from pipeline import db, events, rounds
-from pipeline.ingest import ingest_file
+from bench.turnaround import prepare as prepare_event
 from pipeline.publish import publish
-from pipeline.simulate import simulate
 
 MAIN = ("import resource, sys; from pipeline.cli import main; code = main(sys.argv[1:]); "
         "sys.stderr.write(f'\\nmaxrss={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n');"
@@ -32,23 +29,12 @@ SITE = "https://example.org/q/"
 
 
 def prepare(folder: Path, teams: int) -> tuple[Path, Path, float]:
-    """The event with rounds 1–6 stored, round 7 paired, the site published; round 7's
-    sheet; the seconds the simulation of 7 rounds took."""
-    ruleset = folder / "bench.toml"
-    ruleset.write_text(RULESET, encoding="utf-8")
-    started = time.perf_counter()
-    made = simulate(teams, 7, folder / "sheets", seed=7, ruleset=str(ruleset), xlsx=False)
-    simulated = time.perf_counter() - started
-    database = folder / "base.duckdb"
-    with db.writing(database) as con:
-        events.create(con, "bench", "全国线上海选", str(ruleset), None)
-    ingest_file(database, "bench", made.entries)
-    for sheet in made.rounds[:6]:
-        ingest_file(database, "bench", sheet)
-    with db.writing(database) as con:
-        rounds.pair(con, events.load(con, "bench"), 7)
+    """The turnaround's event (rounds 1–6 stored, round 7 paired) with its site published;
+    round 7's sheet; the seconds the simulation of 7 rounds took."""
+    timings: dict[str, float] = {}
+    database, sheet = prepare_event(folder, teams, "全国线上海选", timings)
     publish(database, "bench", folder / "site", SITE)
-    return database, made.rounds[6], simulated
+    return database, sheet, timings["simulate"]
 
 
 def _paisai(database: Path, *args: str) -> tuple[float, float]:

@@ -37,15 +37,20 @@ def _best(times: list[float]) -> tuple[float, float]:
     return min(times), statistics.median(times)
 
 
-def prepare(folder: Path, teams: int) -> tuple[Path, Path]:
+def prepare(folder: Path, teams: int, name: str = "基准",
+            timings: dict[str, float] | None = None) -> tuple[Path, Path]:
     """An event of `teams` teams with rounds 1–6 stored and round 7 paired; round 7's sheet.
-    The turnaround prints the pairings as the wall gets them: an xlsx with the seat index."""
+    The turnaround prints the pairings as the wall gets them: an xlsx with the seat index.
+    `timings` gets the seconds the simulation of the 7 rounds took ("simulate")."""
     ruleset = folder / "bench.toml"
     ruleset.write_text(RULESET, encoding="utf-8")
+    started = time.perf_counter()
     made = simulate(teams, 7, folder / "sheets", seed=7, ruleset=str(ruleset), xlsx=False)
+    if timings is not None:
+        timings["simulate"] = time.perf_counter() - started
     database = folder / "base.duckdb"
     with db.writing(database) as con:
-        events.create(con, "bench", "基准", str(ruleset), None)
+        events.create(con, "bench", name, str(ruleset), None)
     ingest_file(database, "bench", made.entries)
     for sheet in made.rounds[:6]:
         ingest_file(database, "bench", sheet)

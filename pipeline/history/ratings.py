@@ -272,13 +272,7 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
         _store_list(con, every, current)
     else:
         con.execute("delete from ratings")
-    con.execute("delete from rating_events")
-    con.register("rating_events_now", now)
-    try:
-        con.execute("insert into rating_events select event_id, day, fingerprint "
-                    "from rating_events_now")
-    finally:
-        con.unregister("rating_events_now")
+    _rewrite(con, "rating_events", now.select("event_id", "day", "fingerprint"))
     con.execute("delete from rating_state")
     con.execute("insert into rating_state values (?)", [state])
     return played.height
@@ -308,12 +302,7 @@ def _store_history(con, every: Games, grain: str, points: dict, fitted: dict,
         "player_id": every.player_ids.gather(index),
         "event_id": seats["event_id"], "round": pl.Series([0] * seats.height, dtype=pl.Int32),
         "mu": mu, "sigma": np.zeros(seats.height), "ordinal": np.rint(BASE + SCALE * mu)})
-    con.register("new_history", rows)
-    try:
-        con.execute("insert into rating_history (player_id, event_id, round, mu, sigma, "
-                    "ordinal) select * from new_history")
-    finally:
-        con.unregister("new_history")
+    _rewrite(con, "rating_history", rows, keep=True)
 
 
 def _store_list(con, every: Games, final: Fit) -> None:
@@ -334,13 +323,21 @@ def _store_list(con, every: Games, final: Fit) -> None:
         "previous": previous,
         "last_played": every.frame["day"].gather(final.last_game[rated])},
         schema_overrides={"games": pl.Int32}).with_columns(pl.col("previous").fill_nan(None))
-    con.execute("delete from ratings")
-    con.register("new_ratings", table)
+    _rewrite(con, "ratings", table)
+
+
+def _rewrite(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame,
+             keep: bool = False) -> None:
+    """Replace the table's rows by the frame's (its columns named as the table's); with
+    `keep`, add them to the rows there."""
+    if not keep:
+        con.execute(f"delete from {table}")
+    con.register("new_rows", frame)
     try:
-        con.execute("insert into ratings (player_id, mu, sigma, ordinal, games, last_event, "
-                    "previous, last_played) select * from new_ratings")
+        con.execute(f"insert into {table} ({', '.join(frame.columns)}) "
+                    "select * from new_rows")
     finally:
-        con.unregister("new_ratings")
+        con.unregister("new_rows")
 
 
 def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
