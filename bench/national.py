@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from bench.turnaround import prepare as prepare_event
+from pipeline import db
 from pipeline.publish import publish
 
 MAIN = ("import resource, sys; from pipeline.cli import main; code = main(sys.argv[1:]); "
@@ -64,7 +65,11 @@ def turnaround(folder: Path, base: Path, sheet: Path) -> dict[str, tuple[float, 
                  str(folder / "pairings.xlsx")],
         "publish": ["publish", "--event", "bench", "--out", str(site), "--base-url", SITE],
     }
-    return {step: _paisai(database, *commands[step]) for step in STEPS}
+    times = {step: _paisai(database, *commands[step]) for step in STEPS}
+    with db.reading(database) as con:  # the pairing stored how many rematches it kept
+        times["rematches"] = (db.scalar(con, "select rematches from pairing_rounds where "
+                                             "event_id = 'bench' and round = 8"), 0.0)
+    return times
 
 
 def floor(repeats: int = 5) -> float:
@@ -113,9 +118,11 @@ def run(sizes: tuple[int, ...] = (1_000, 10_000, 100_000), repeats: int = 3) -> 
                          "note": f"best of {repeats} per step (median total {median:.2f} s), "
                                  "each a fresh process: " + ", ".join(
                                      f"{s} {best[s]:.2f}" for s in STEPS[:4])})
+            rematches = max(r["rematches"][0] for r in runs)
             for step in STEPS:
                 rows.append({"case": f"national: {step}, {label}", "seconds": best[step],
-                             "note": f"best of {repeats}, a fresh process"})
+                             "note": f"best of {repeats}, a fresh process"
+                             + (f"; {rematches} rematches" if step == "pair" else "")})
             rows.append({"case": f"national: peak memory of a step, {label} (MB)",
                          "seconds": peak, "note": "the largest max RSS of any step's process"})
     for small, large in zip(sizes, sizes[1:], strict=False):
