@@ -11,7 +11,7 @@ import polars as pl
 from pipeline import db, oplog, registration, scoring, store
 from pipeline.errors import PaisaiError, UsageError
 from pipeline.events import Event
-from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
+from pipeline.pairing import Pairing, draw_order, matching, pair_round, team_match_tables
 
 PAIRING_COLUMNS = ["round", "table", "ew_team", "ns_team"]
 
@@ -77,6 +77,7 @@ def pair(
         if waiting:
             raise UsageError(registration.unnumbered_hint(waiting, event_id))
         raise UsageError("报名队伍不足两队 fewer than two registered teams")
+    matching.warm_compiled(len(teams))  # a large field's compiled matcher loads meanwhile
     if round_no > 1:
         _require_complete(con, event_id, round_no - 1, force)
     affiliations = None
@@ -114,20 +115,30 @@ def pair(
 def same_unit_tables(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int
                      ) -> list[tuple[int, str, str, str]]:
     """The tables of a round where both teams are of one unit (folded spelling):
-    (table, EW team, NS team, unit)."""
+    (table, EW team, NS team, unit). Each distinct unit is folded once; the tables are
+    matched in SQL (a 100,000-team round has 50,000 tables and a few such)."""
     from pipeline.history.identity import normalize_name
 
-    found = db.rows(con, """
-        select p.table_no, p.ew_team, p.ns_team, e.affiliation, n.affiliation
-        from pairings p
-        join teams e on e.event_id = p.event_id and e.team_no = p.ew_team
-        join teams n on n.event_id = p.event_id and n.team_no = p.ns_team
-        where p.event_id = ? and p.round = ? and p.table_no is not null
-          and e.affiliation is not null and n.affiliation is not null
-        order by p.table_no""", [event_id, round_no])
-    folded = {u: normalize_name(u) for row in found for u in row[3:]}  # a few units, once
-    return [(table, ew, ns, unit) for table, ew, ns, unit, other in found
-            if folded[unit] and folded[unit] == folded[other]]
+    units = [r[0] for r in db.rows(con, "select distinct affiliation from teams where "
+                                        "event_id = ? and affiliation is not null",
+                                   [event_id])]
+    folded = pl.DataFrame({"affiliation": units,
+                           "folded": [normalize_name(u) for u in units]},
+                          schema={"affiliation": pl.String, "folded": pl.String})
+    con.register("folded_units", folded)
+    try:
+        return db.rows(con, """
+            select p.table_no, p.ew_team, p.ns_team, e.affiliation
+            from pairings p
+            join teams e on e.event_id = p.event_id and e.team_no = p.ew_team
+            join teams n on n.event_id = p.event_id and n.team_no = p.ns_team
+            join folded_units fe on fe.affiliation = e.affiliation
+            join folded_units fn on fn.affiliation = n.affiliation
+            where p.event_id = ? and p.round = ? and p.table_no is not null
+              and fe.folded <> '' and fe.folded = fn.folded
+            order by p.table_no""", [event_id, round_no])
+    finally:
+        con.unregister("folded_units")
 
 
 def _require_complete(con, event_id: str, round_no: int, force: bool) -> None:

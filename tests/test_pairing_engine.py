@@ -222,7 +222,7 @@ def test_the_compiled_band_loop_chooses_as_the_numpy_one(pairs, band, seed, spre
     the smallest partner offset in both), whatever the field's size."""
     import numpy as np
 
-    from pipeline.pairing.compiled import band_dp
+    from pipeline.pairing.compiled import band_dp, band_pairs
     from pipeline.pairing.matching import NEVER, _backtrack, _band_choices
 
     n = 2 * pairs  # places to pair: an even field
@@ -234,4 +234,6 @@ def test_the_compiled_band_loop_chooses_as_the_numpy_one(pairs, band, seed, spre
         costs[max(n - k, 0):, k] = NEVER  # past the end
     compiled, vectorised = band_dp(costs, band, NEVER), _band_choices(costs, band)
     assert _backtrack(compiled) == _backtrack(vectorised)
+    assert sorted(map(tuple, band_pairs(costs, band, NEVER).tolist())) == \
+        _backtrack(vectorised)  # the compiled backtrack too
 

@@ -1,6 +1,6 @@
 """The banded matching's dynamic programme compiled by numba, for large fields (see
 `matching.band_solve`, which uses it from COMPILED_FROM places). Compiled once and cached on
-disk (numba's cache beside this file, or the user's cache folder)."""
+disk (numba's cache beside this file, or the user's cache folder); `warm` loads it ahead."""
 
 from __future__ import annotations
 
@@ -42,3 +42,30 @@ def band_dp(pair_cost: np.ndarray, band: int, never: int) -> np.ndarray:
                     choices[a, t] = k
         best, new = new, best
     return choices
+
+
+@njit(cache=True)
+def band_pairs(pair_cost: np.ndarray, band: int, never: int) -> np.ndarray:
+    """The best banded matching's pairs (a, a + k), as `matching._backtrack` reads them from
+    `band_dp`'s choices, from the last place back (ordered by the caller)."""
+    choices = band_dp(pair_cost, band, never)
+    n = choices.shape[0]
+    pairs = np.empty((n // 2, 2), dtype=np.int64)
+    found = 0
+    state = 0
+    for a in range(n - 1, -1, -1):
+        k = choices[a, state]
+        if k == 0:
+            state = (state << 1) | 1
+        else:
+            pairs[found, 0] = a
+            pairs[found, 1] = a + k
+            found += 1
+            state = (state & ~(1 << (k - 1))) << 1
+    return pairs[:found]
+
+
+def warm() -> None:
+    """Import and load the compiled code (from numba's cache) ahead of the pairing, on a
+    thread while the pairing reads its history: the same types as the real call."""
+    band_pairs(np.zeros((2, 2), dtype=np.int64), 1, 1 << 60)

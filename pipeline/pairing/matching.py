@@ -18,6 +18,7 @@ same-affiliation games, then the smallest total rank distance from the plain pai
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -173,11 +174,27 @@ def band_solve(pair_cost: np.ndarray, band: int) -> list[tuple[int, int]]:
     among equal costs: the smallest partner offset k.
     """
     if pair_cost.shape[0] >= COMPILED_FROM:
-        from pipeline.pairing.compiled import band_dp
+        from pipeline.pairing.compiled import band_pairs
 
-        return _backtrack(band_dp(np.ascontiguousarray(pair_cost, dtype=np.int64), band,
-                                  NEVER))
+        found = band_pairs(np.ascontiguousarray(pair_cost, dtype=np.int64), band, NEVER)
+        return sorted(zip(found[:, 0].tolist(), found[:, 1].tolist(), strict=True))
     return _backtrack(_band_choices(pair_cost, band))
+
+
+def warm_compiled(places: int) -> threading.Thread | None:
+    """For a field that will use the compiled loop: load it on a thread now (about a second
+    of importing numba and reading its cache) while the caller reads the field's history."""
+    if places < COMPILED_FROM:
+        return None
+    thread = threading.Thread(target=_warm, daemon=True)
+    thread.start()
+    return thread
+
+
+def _warm() -> None:
+    from pipeline.pairing import compiled  # the import itself is most of the wait
+
+    compiled.warm()
 
 
 def _band_choices(pair_cost: np.ndarray, band: int) -> np.ndarray:
