@@ -35,16 +35,15 @@ def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
     """Who has met whom (a frame of team pairs, ew_team and ns_team, each pair once), who had
     a bye, and how often each team sat East-West / North-South."""
     params = {"e": event_id, "r": before}
-    met = f"with met as ({db.sql('met_before')}) "
-    games = db.frame(con, met + "select ew_team, ns_team from met", params)
+    games = db.frame(con, db.sql("met_before"), params)
     byes = {r[0] for r in db.rows(
         con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null",
         params)}
-    seats = {team: (ew, ns) for team, ew, ns in db.rows(con, met + """
-        select team, count(*) filter (where side = 'ew'), count(*) filter (where side = 'ns')
-        from (select ew_team as team, 'ew' as side from met
-              union all select ns_team, 'ns' from met)
-        group by team""", params)}
+    sides = pl.concat([games.select(pl.col("ew_team").alias("team"), pl.lit(1).alias("ew"),
+                                    pl.lit(0).alias("ns")),
+                       games.select(pl.col("ns_team").alias("team"), pl.lit(0).alias("ew"),
+                                    pl.lit(1).alias("ns"))]).group_by("team").sum()
+    seats = {team: (ew, ns) for team, ew, ns in sides.iter_rows()}
     return games, byes, seats
 
 
