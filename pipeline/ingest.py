@@ -103,10 +103,13 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool =
 def apply(
     con: duckdb.DuckDBPyConnection, event_id: str, read: FileRead, source_name: str,
     reason: str = "sheet", force: bool = False, round_no: int | None = None,
+    rank: bool = False,
 ) -> list[Stored]:
     """Validate every sheet of one read file against the event and store it (same transaction).
     `force` takes results for a round beyond the next one; `round_no` is the round of results
-    sheets without a round column. Other tools' results layouts become results first."""
+    sheets without a round column. Other tools' results layouts become results first.
+    `rank`: a round's results sheet ranks the event once and keeps the ranking for the
+    readers that follow (a single table reported from a phone, a preview, do not)."""
     event = events.load(con, event_id)
     context = load_context(con, event, force)
     sheets, problems = layouts.normalise(read.sheets, round_no)
@@ -136,7 +139,7 @@ def apply(
     kinds = {s.kind for s in stored}
     if "entries" in kinds:
         identity.refresh(con)
-    if "results" in kinds:  # ranked once here for the standings, projector and pairing
+    if rank and "results" in kinds:  # ranked once for the standings, projector, pairing
         scoring.remember(con, event)
     return stored
 
@@ -175,7 +178,8 @@ def ingest_file(
             # may have changed what it says is stored (it is then put back, audited)
             received = db.scalar(con, "select count(*) from uploads where event_id = ? and "
                                       "sha256 = ? and status = 'stored'", [event_id, digest])
-            stored = apply(con, event_id, read, path.name, force=force, round_no=round_no)
+            stored = apply(con, event_id, read, path.name, force=force, round_no=round_no,
+                           rank=True)
             if received and not any(s.new or s.replaced for s in stored):
                 return IngestReport(path.name, already_received=True)
             summary = "; ".join(f"{s.kind}: +{s.new} ~{s.replaced} ={s.unchanged}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from functools import cache
 
 import duckdb
 import polars as pl
@@ -92,9 +93,14 @@ def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -
     never serves a ranking an older one cached)."""
     found = db.scalar(con, db.sql("standings_fingerprint"),
                       {"event_id": event.event_id, "max_round": max_round})
-    code = hashlib.sha256("".join(db.sql(n) for n in ("stg_results", "team_rounds",
-                                                       "standings")).encode()).hexdigest()
-    return f"{code[:16]};{found}"
+    return f"{_ranking_code()};{found}"
+
+
+@cache
+def _ranking_code() -> str:
+    """A digest of the SQL that ranks."""
+    text = "".join(db.sql(n) for n in ("stg_results", "team_rounds", "standings"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _cached(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
