@@ -50,10 +50,6 @@ class Games:
             np.zeros(0, dtype=np.int64)  # days since 1970-01-01, in game order
         self.y = np.clip(frame["margin"].to_numpy().astype(float), -MARGIN_CAP, MARGIN_CAP)
 
-    @property
-    def players(self) -> list[str]:
-        return self.player_ids.to_list()
-
     @classmethod
     def read(cls, con: duckdb.DuckDBPyConnection) -> Games:
         """Every rated game in the file (rating_games.sql, rating_seats.sql)."""
@@ -89,7 +85,8 @@ def _day_number(day: dt.date) -> int:
 
 class Fit:
     """Ratings as of one day, from the games up to it (`played`: a Games, or the frame of
-    `games()`). `start`: a first guess for every player of the Games (a warm start)."""
+    games with each side's players as lists, see `Games.of`). `start`: a first guess for
+    every player of the Games (a warm start)."""
 
     def __init__(self, played: Games | pl.DataFrame, as_of: dt.date,
                  start: np.ndarray | None = None):
@@ -113,10 +110,6 @@ class Fit:
         last_game = np.full(self.m, -1, dtype=np.int64)
         np.maximum.at(last_game, self.p, self.g)
         self.last_game = last_game  # the index of each player's last game, −1: none yet
-
-    @property
-    def players(self) -> list[str]:
-        return self.every.players
 
     def _x(self, r: np.ndarray) -> np.ndarray:
         return np.bincount(self.g, weights=self.s * r[self.p], minlength=self.n_games)

@@ -1,6 +1,7 @@
 -- marts: one row per event, a fingerprint of everything its ranking reads (results,
--- penalties, fouls, quiz, teams, byes, ruleset). The cached event_ranks of an event are
--- current while its fingerprint equals the one stored in event_rank_state.
+-- penalties, fouls, quiz, teams, byes, carried totals, the lot, ruleset). The cached
+-- event_ranks of an event are current while its fingerprint equals the one stored in
+-- event_rank_state.
 with
 
 parts as (
@@ -17,6 +18,10 @@ parts as (
     union all
     select event_id, 'b', count(*), bit_xor(hash(x)) from pairings as x
     where ns_team is null group by event_id
+    union all
+    select event_id, 'c', count(*), bit_xor(hash(x)) from carried_totals as x group by event_id
+    union all
+    select event_id, 'l', count(*), bit_xor(hash(x)) from event_lots as x group by event_id
 ),
 
 final as (
