@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard.common import page_style, projector
+from pipeline.errors import BusyError
 
 st.set_page_config(page_title="牌赛 paisai", page_icon="🃏", layout="wide",
                    initial_sidebar_state="collapsed" if projector() else "auto")
@@ -32,6 +33,15 @@ page = st.navigation([*hidden, *pages], position="hidden" if projector() else "s
 page_style()
 try:
     page.run()
+except BusyError:  # another process holds the file: a note, then the page tries again
+    import time
+
+    from dashboard.common import lang
+    from dashboard.i18n import t
+
+    st.info(t("busy", lang()))
+    time.sleep(BusyError.retry_after)
+    st.rerun()
 except Exception as exc:  # a page that fails is a line in the operations log, then shown
     if not type(exc).__module__.startswith("streamlit"):  # not st.rerun / st.stop
         from dashboard.common import database

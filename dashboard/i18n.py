@@ -15,6 +15,9 @@ TEXT: dict[str, dict[str, str]] = {
                         "想先看看效果，运行 make run 载入演示比赛日。",
                  "en": "No event yet. The organizer creates one in the console (/admin) or "
                        "with paisai event create; make run loads a demo day."},
+    "busy": {"zh": "数据库正忙（正在备份、导入或恢复），几秒后自动重试……",
+             "en": "The database is busy (a backup, an import or a restore): trying again in "
+                   "a few seconds…"},
     "no_results": {"zh": "还没有成绩。", "en": "No results yet."},
     "no_pairing": {"zh": "还没有编排。", "en": "Not paired yet."},
     "find": {"zh": "查找我的座位（队号、队名或姓名）", "en": "Find my table (team no., name or player)"},

@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from pipeline import db, events, queries, rounds, scoring
-from pipeline.errors import PaisaiError
+from pipeline.errors import BusyError, PaisaiError
 from pipeline.explain import why_here
 from pipeline.output import HEADERS_ZH, to_json
 from pipeline.publish import CSS, RESULT_COLUMNS, results_by_team
@@ -50,13 +50,16 @@ WORDS = {
            "round": "第 {n} 轮对阵", "find": "查找我的座位（队号、队名或姓名）", "search": "查找",
            "none": "没有找到", "no_event": "没有这个赛事", "no_team": "没有这个队",
            "not_paired": "还没有编排", "bye": "轮空", "bracket": "赛程与淘汰赛",
-           "not_bracket": "本赛事没有淘汰赛"},
+           "not_bracket": "本赛事没有淘汰赛",
+           "busy": "系统正忙（数据库正在备份、导入或恢复），请几秒后再刷新"},
     "en": {"ranking": "Ranking", "pairings": "Pairings", "teams": "Teams",
            "after": "Ranking after round {n}", "round": "Round {n} pairings",
            "find": "Find my table (team no., name or player)", "search": "Find",
            "none": "Not found", "no_event": "No such event", "no_team": "No such team",
            "not_paired": "Not paired yet", "bye": "bye", "bracket": "Bracket",
-           "not_bracket": "This event has no bracket"},
+           "not_bracket": "This event has no bracket",
+           "busy": "Busy for a moment (a backup, an import or a restore): refresh in a few "
+                   "seconds"},
 }
 HEADERS_EN = {"rank": "Rank", "team_no": "No.", "team_name": "Team", "played": "Played",
               "wins": "W", "draws": "D", "losses": "L", "match_points": "Points",
@@ -137,12 +140,25 @@ def _answer(request: Request, data: bytes, etag: str, media: str,
 
 def _problem(request: Request, status: int, key: str, detail: str = "") -> Response:
     words = WORDS[_lang(request)]
+    headers = dict(HEADERS)
+    if status == 503:  # busy: asked again shortly, never kept by a proxy as the page
+        headers.update({"Retry-After": str(BusyError.retry_after), "Cache-Control": "no-store"})
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": words[key], "detail": detail}, status_code=status,
-                            headers=HEADERS)
+                            headers=headers)
     body = render("site/page.html", title=words[key], up="", nav=_nav("", _lang(request)),
                   words=words, lang=_lang(request))
-    return HTMLResponse(body, status_code=status, headers=HEADERS)
+    return HTMLResponse(body, status_code=status, headers=headers)
+
+
+def _busy(request: Request) -> Response:
+    """Another process holds the database (a restore, an import, a backup): "busy, try
+    again" with Retry-After — never "no such event", never a path or a process."""
+    return _problem(request, 503, "busy")
+
+
+HALL_WAIT = 1.0  # seconds a phone's or a program's read waits for a busy database: pages
+# already made are answered from memory meanwhile, so only a first view waits, and briefly
 
 
 def _nav(event_id: str, language: str) -> dict:
@@ -163,7 +179,7 @@ FIRST_ASK = Once(256)  # (event, second) → (event, version) the first time: it
 
 def _ask(event_id: str):
     """(event, version), or (None, None) when there is no such event."""
-    with db.reading(database()) as con:
+    with db.reading(database(), HALL_WAIT) as con:
         try:
             event = events.load(con, event_id)
         except PaisaiError:
@@ -256,7 +272,7 @@ class Snapshot:
 
 
 def _snapshot(event, current_version: str) -> Snapshot:
-    with db.reading(database()) as con:
+    with db.reading(database(), HALL_WAIT) as con:
         after = scoring.latest_round(con, event.event_id)
         ranking = scoring.standings(con, event, after)
         played = scoring.team_rounds(con, event, after)
@@ -333,18 +349,28 @@ class Snapshots:
 SNAPSHOTS = Snapshots()
 
 
-def _event_page(request: Request, page: str, make) -> Response:
-    """A phone page of one event: rendered once per version, or a 404 in the page's words.
-    `make(event, snapshot, language)` returns the page's text."""
+SEARCHES = Once(64)  # pages of one search (?q=): kept apart, so that made-up searches
+# never push the pages everyone reads out of PAGES
+
+
+def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = ()) -> Response:
+    """A phone page of one event: rendered once per version, or a 404 in the page's words
+    (a 503 while another process holds the database and the event is not in memory yet).
+    `make(event, snapshot, language)` returns the page's text; `reads` are the query
+    parameters it reads besides `lang` — the page is kept by those alone, any other
+    parameter is ignored (a made-up query string is the same page, never a new render)."""
     event_id = request.path_params["event"][:64]
     language = _lang(request)
     try:
         event, current_version = current(event_id)
+        seen = SNAPSHOTS.get(event, current_version)
+    except BusyError:
+        return _busy(request)
     except PaisaiError:
         return _problem(request, 404, "no_event", event_id)
-    seen = SNAPSHOTS.get(event, current_version)
-    extra = tuple(sorted((k, v) for k, v in request.query_params.items() if k != "lang"))
+    extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
     key = (page, event_id, seen.version, language, extra, request.path_params.get("team", ""))
+    memo = SEARCHES if any(value for _, value in extra) else PAGES
 
     def made() -> tuple[bytes, str, bytes | None]:
         data = make(event, seen, language).encode("utf-8")
@@ -352,7 +378,9 @@ def _event_page(request: Request, page: str, make) -> Response:
         return data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"', packed
 
     try:
-        data, etag, packed = PAGES.get(key, made)
+        data, etag, packed = memo.get(key, made)
+    except BusyError:
+        return _busy(request)
     except LookupError:
         return _problem(request, 404, "no_team", request.path_params.get("team", ""))
     return _answer(request, data, etag, "text/html; charset=utf-8", packed)
@@ -408,7 +436,7 @@ def pairings_page(request: Request) -> Response:
             form += f"<p>{words['none']}</p>"
         return body.replace("</h1>", "</h1>" + form, 1)
 
-    return _event_page(request, "pairings", make)
+    return _event_page(request, "pairings", make, reads=("q",))
 
 
 def team_page(request: Request) -> Response:
@@ -440,7 +468,7 @@ def bracket_page(request: Request) -> Response:
         if event.ruleset.is_swiss:
             return render("site/pairings.html", title=f"{event.name} · {words['not_bracket']}",
                           rows=None, **common)
-        with db.reading(database()) as con:
+        with db.reading(database(), HALL_WAIT) as con:
             data = stages.view(con, event)
             names = dict(db.rows(con, "select team_no, team_name from teams where "
                                       "event_id = ?", [event.event_id]))
@@ -482,8 +510,11 @@ def _round(request: Request) -> int | None:
 
 
 def api_events(request: Request) -> Response:
-    with db.reading(database()) as con:
-        listing = events.listing(con)
+    try:
+        with db.reading(database(), HALL_WAIT) as con:
+            listing = events.listing(con)
+    except BusyError:
+        return _busy(request)
     return _json(request, to_json(listing))
 
 
@@ -492,11 +523,13 @@ def _api(request: Request, answer) -> Response:
     unknown event is a 404, a bad `round` a 400, both as {"error": …}."""
     try:
         round_no = _round(request)
-        with db.reading(database()) as con:
+        with db.reading(database(), HALL_WAIT) as con:
             event = events.load(con, request.path_params["event"])
             value = answer(con, event, round_no)
     except ValueError as exc:
         return _problem(request, 400, "none", f"round: {exc}")
+    except BusyError:
+        return _busy(request)
     except PaisaiError as exc:
         return _problem(request, 404, "no_event", str(exc))
     return _json(request, value)
@@ -538,14 +571,16 @@ REPORT_WORDS = {
            "choose": "请选择", "bad_link": "链接无效或已过期", "too_many": "提交太频繁，请稍后再试",
            "too_long": "提交的内容太长", "sent": "已提交，等待裁判确认",
            "stored": "双方一致，成绩已保存", "waiting": "已提交，等待对方确认",
-           "disagree": "与对方所报不一致，已交裁判裁定", "again": "改报"},
+           "disagree": "与对方所报不一致，已交裁判裁定", "again": "改报",
+           "busy": "系统正忙，成绩没有提交，请几秒后再提交一次"},
     "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
            "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
            "expired", "too_many": "Too many reports: wait a minute", "too_long": "Too long",
            "sent": "Sent; waiting for the organizer", "stored": "Both sides agree: the "
            "result is stored", "waiting": "Sent: waiting for the other side",
            "disagree": "The other side sent another result: the organizer decides",
-           "again": "Report again"},
+           "again": "Report again",
+           "busy": "Busy for a moment: nothing was sent; send again in a few seconds"},
 }
 
 
@@ -632,12 +667,13 @@ REPORTS = Reports()
 
 
 def _report_page(language: str, title: str, body: str, status: int = 200) -> Response:
+    extra = {"Retry-After": str(BusyError.retry_after)} if status == 503 else {}
     page = render("site/page.html", title=title, up="",
                   nav={"ranking": "#", "pairings": "#", "teams": "#", "style": "/m/style.css"},
                   words={"ranking": "", "pairings": "", "teams": ""},
                   lang="en" if language == "en" else "zh-CN")
     return HTMLResponse(page.replace("</h1>", "</h1>" + body, 1), status_code=status,
-                        headers={**HEADERS, "Cache-Control": "no-store"})
+                        headers={**HEADERS, "Cache-Control": "no-store", **extra})
 
 
 async def report(request: Request) -> Response:
@@ -660,6 +696,8 @@ async def report(request: Request) -> Response:
         signature = params.get("sig", "")[:200]
         ew, ns = await run_in_threadpool(_check_link, event_id, round_no, table_no,
                                          signature, side)
+    except BusyError:
+        return _report_page(language, words["busy"], "", 503)
     except (PaisaiError, ValueError):
         return _report_page(language, words["bad_link"], "", 403)
     title = words["title"].format(r=round_no, n=table_no)
@@ -680,6 +718,8 @@ async def report(request: Request) -> Response:
             outcome = await REPORTS.submit(selfreport.Report(
                 event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],
                 form.get("ns_level", [""])[0][:8], side))
+        except BusyError:
+            return _report_page(language, words["busy"], "", 503)
         except PaisaiError as exc:
             return _report_page(language, title, f"<p class='card'>{html.escape(str(exc))}</p>"
                                 + _report_form(words, ew, ns, format_level), 400)
@@ -694,7 +734,7 @@ def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
                 side: str | None) -> tuple[str, str]:
     from pipeline import selfreport
 
-    with db.reading(database()) as con:
+    with db.reading(database(), HALL_WAIT) as con:
         return selfreport.check_link(con, event_id, round_no, table_no, signature, side)
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline.errors import PaisaiError, disk_problem
+from pipeline.errors import BusyError, PaisaiError, disk_problem
 
 DEFAULT_DB = Path("data/paisai.duckdb")
 
@@ -73,8 +73,10 @@ def _lock_timeout() -> float:
     return float(os.environ.get("PAISAI_LOCK_TIMEOUT", "30"))
 
 
-def _open(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    deadline = time.monotonic() + _lock_timeout()
+def _open(path: Path, read_only: bool, wait: float | None = None) -> duckdb.DuckDBPyConnection:
+    """The file opened, retried while another process holds it for `wait` seconds (default
+    the lock timeout; 0: one try), then BusyError."""
+    deadline = time.monotonic() + (_lock_timeout() if wait is None else wait)
     pause = 0.02
     while True:
         try:
@@ -84,7 +86,12 @@ def _open(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
             if said:
                 raise PaisaiError(f"打不开数据库 cannot open the database {path}: {said}") \
                     from None
-            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+            if "lock" in str(exc).lower() and time.monotonic() > deadline:
+                raise BusyError(
+                    f"数据库正被另一个程序使用，请稍后再试 the database {path} is in use by "
+                    f"another process; try again shortly ({exc})"
+                ) from None
+            if "lock" not in str(exc).lower():
                 raise PaisaiError(
                     f"数据库正被另一个程序使用，请稍后再试 the database {path} is in use by "
                     f"another process; try again shortly ({exc})"
@@ -139,8 +146,24 @@ def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
             shared.writer_done()
 
 
+_AFTER_COMMIT: dict[int, list] = {}  # id(connection) → what to do once its work is kept
+
+
+def after_commit(con: duckdb.DuckDBPyConnection, action) -> None:
+    """Run `action()` once the transaction `con` belongs to is committed; never when it is
+    rolled back (a log line or a message about a change that did not happen). Outside a
+    `writing` transaction it runs at once."""
+    waiting = _AFTER_COMMIT.get(id(con))
+    if waiting is None:
+        action()
+    else:
+        waiting.append(action)
+
+
 def _transaction_locked(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     con = _open(path, read_only=False)
+    waiting: list = []
+    _AFTER_COMMIT[id(con)] = waiting
     try:
         migrate(con)
         con.execute("begin transaction")
@@ -151,7 +174,10 @@ def _transaction_locked(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConne
             raise
         con.execute("commit" if keep else "rollback")
     finally:
+        _AFTER_COMMIT.pop(id(con), None)
         con.close()
+    for action in waiting if keep else ():
+        action()
 
 
 def writing(path: Path):
@@ -183,16 +209,24 @@ class _Shared:
         self.timer: threading.Timer | None = None
         self.held = threading.local()  # how many cursors this thread holds
 
-    def cursor(self) -> duckdb.DuckDBPyConnection:
+    def cursor(self, wait: float | None = None) -> duckdb.DuckDBPyConnection:
+        """A cursor on the shared connection, opening it when it is closed. While another
+        process holds the file each reader waits on its own, side by side (never one behind
+        another, each waiting out its own timeout), for `wait` seconds at most (default the
+        lock timeout), then BusyError."""
         if self.writer == threading.get_ident():
             raise RuntimeError("a thread cannot read the file it is writing: use its connection")
         nested = getattr(self.held, "count", 0) > 0  # this thread reads already: it joins
+        deadline = time.monotonic() + (_lock_timeout() if wait is None else wait)
         with self.turn:
             while True:
                 now = time.monotonic()
                 if nested and self.con is not None:
                     break  # (a writer waiting for it would otherwise wait for ever)
                 if self.writers:
+                    if now >= deadline:  # this process's writer waits for the file too
+                        raise BusyError("数据库正忙，请稍后再试 the database is busy; try again "
+                                        "shortly")
                     self.turn.wait(0.05)
                 elif self.con is not None and now - self.opened > self.OPEN_SECONDS:
                     if self.users == 0:
@@ -203,8 +237,14 @@ class _Shared:
                     self.turn.wait(self.closed + self.GAP_SECONDS - now)
                 else:
                     break
-            if self.con is None:
-                self.con = _open(self.path, read_only=True)
+            while self.con is None:
+                try:  # one try at a time, holding the turn only for the try itself
+                    self.con = _open(self.path, read_only=True, wait=0)
+                except BusyError:
+                    if time.monotonic() >= deadline:
+                        raise
+                    self.turn.wait(0.05)  # others may try or read meanwhile
+                    continue
                 self.opened = time.monotonic()
                 self.current = _schema_version(self.con) >= latest_version()
             self.users += 1
@@ -286,14 +326,16 @@ def _shared(path: Path) -> _Shared:
 
 
 @contextmanager
-def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A short read-only connection; creates or migrates the file first when it needs it."""
+def reading(path: Path, wait: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A short read-only connection; creates or migrates the file first when it needs it.
+    While another process holds the file it waits `wait` seconds at most (default the lock
+    timeout; a page that can answer from memory gives up sooner), then BusyError."""
     if not path.exists():
         with writing(path):
             pass
     if _SHARING:
         shared = _shared(path)
-        cursor = shared.cursor()
+        cursor = shared.cursor(wait)
         try:
             if shared.current:
                 yield cursor
@@ -306,7 +348,7 @@ def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
             yield con
         return
     with _process_lock(path):
-        con = _open(path, read_only=True)
+        con = _open(path, read_only=True, wait=wait)
         try:
             if _schema_version(con) < latest_version():
                 con.close()

@@ -20,6 +20,16 @@ class UsageError(PaisaiError):
     exit_code = 2
 
 
+class BusyError(PaisaiError):
+    """Another process holds the database file (an import, a restore, a backup, a DuckDB
+    shell): nothing is wrong, the same request succeeds a little later. Its message names
+    the file and the holder for the organizer's terminal; the hall's pages and the API
+    answer "busy, try again" in their own words (never a path or a process)."""
+
+    exit_code = 1
+    retry_after = 5  # seconds a page or a program is told to wait before asking again
+
+
 # What the disk said, as the operating system or DuckDB words it → what to tell the organizer
 _DISK_PROBLEMS = [
     ((errno.ENOSPC, errno.EDQUOT), ("No space left on device", "Disk quota exceeded"),

@@ -53,6 +53,9 @@ def propose_id(con: duckdb.DuckDBPyConnection, name: str, date: dt.date | None =
     return candidate
 
 
+MAX_NAME = 100  # characters of an event's name: a title on a projector, a card, a picture
+
+
 def create(
     con: duckdb.DuckDBPyConnection, event_id: str, name: str, ruleset: str, date: str | None
 ) -> Event:
@@ -60,6 +63,9 @@ def create(
         raise UsageError(f"赛事编号只能用小写字母、数字和 - event id must match [a-z0-9-]+: {event_id!r}")
     if not name.strip():
         raise UsageError("赛事名称不能为空 the event name is empty")
+    if len(name.strip()) > MAX_NAME:
+        raise UsageError(f"赛事名称最多 {MAX_NAME} 个字 the event name is longer than "
+                         f"{MAX_NAME} characters ({len(name.strip())})")
     event_date = None
     if date:
         try:

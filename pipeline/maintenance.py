@@ -193,8 +193,14 @@ def _value_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
             check_site_folder(Path(folder))
         except UsageError as exc:
             problems.append(f"{event_id} 的发布文件夹 publish folder {folder!r}: {exc}")
-        if base_url and not base_url.startswith(("http://", "https://")):
-            problems.append(f"{event_id} 的网址 address {base_url!r} 不是 http(s)")
+        try:
+            if base_url:
+                from pipeline.serve import checked_base_url
+
+                checked_base_url(base_url)
+        except UsageError:
+            problems.append(f"{event_id} 的网址 address {base_url!r} 不是完整的 http(s) 地址 "
+                            "not an absolute http(s) address")
     return problems
 
 

@@ -60,11 +60,14 @@ def write(database: Path, event_id: str | None, action: str, detail: str = "") -
 
 def write_on(con, event_id: str | None, action: str, detail: str = "") -> None:
     """`write` for a domain step that has only the connection: the file is the
-    connection's own."""
+    connection's own, and the line is written once the step's transaction is committed
+    (never for a change that was rolled back)."""
+    from pipeline import db
+
     found = con.execute("select path from duckdb_databases() where database_name = "
                         "current_database()").fetchall()
     if found and found[0][0]:
-        write(Path(found[0][0]), event_id, action, detail)
+        db.after_commit(con, lambda: write(Path(found[0][0]), event_id, action, detail))
 
 
 def since_time(text: str) -> dt.time:

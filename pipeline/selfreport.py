@@ -19,7 +19,7 @@ import duckdb
 import polars as pl
 
 from pipeline import db, events, oplog
-from pipeline.errors import PaisaiError, UsageError
+from pipeline.errors import BusyError, PaisaiError, UsageError
 from pipeline.ingest import apply_rows
 from pipeline.levels import format_level, parse_level
 
@@ -157,6 +157,8 @@ def submit_many(database: Path, reports: list[Report]) -> list[str | PaisaiError
             agreed: dict[tuple[str, int, int], tuple] = {}
             outcomes: list[str | PaisaiError] = [_submit(con, r, agreed) for r in reports]
             logged = _store_agreed(con, agreed)
+    except BusyError as exc:  # the file is held elsewhere: one wait for the whole batch
+        return [exc] * len(reports)
     except PaisaiError as exc:
         if len(reports) == 1:
             return [exc]

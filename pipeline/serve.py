@@ -50,6 +50,9 @@ def streamlit_options() -> dict[str, object]:
         # projector's fragments run every few seconds, and a full collection of a server
         # holding a hall's pages took a third of a core (Python's own collector still runs)
         "runner.postScriptGC": False,
+        # a failing page shows no traceback to the hall (install and database paths): the
+        # failure is in paisai log, and a busy database is a note and a retry (dashboard.app)
+        "client.showErrorDetails": "none",
     }
 
 
@@ -106,6 +109,39 @@ def is_loopback(url: str) -> bool:
 
     host = (urlsplit(url).hostname or "").lower()
     return host in ("localhost", "::1", "0.0.0.0", "") or host.startswith("127.")
+
+
+def checked_base_url(url: str) -> str:
+    """`url` if it is an absolute http(s) address with a host and nothing a link could be
+    abused with (no query, fragment, credentials, spaces or control characters); else a
+    UsageError that says what to give. Links and QR codes are built on it.
+
+    >>> checked_base_url("http://192.168.1.5:8501/")
+    'http://192.168.1.5:8501'
+    >>> checked_base_url("javascript:alert(1)")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.UsageError: --base-url 应是 http:// 或 https:// 开头的完整地址，如 http://192.168.1.5:8501 give an absolute http(s) address with a host, such as http://192.168.1.5:8501: 'javascript:alert(1)'
+    """
+    from urllib.parse import urlsplit
+
+    from pipeline.errors import UsageError
+
+    refused = UsageError("--base-url 应是 http:// 或 https:// 开头的完整地址，如 "
+                         "http://192.168.1.5:8501 give an absolute http(s) address with a "
+                         f"host, such as http://192.168.1.5:8501: {url!r}")
+    if any(ord(c) < 33 or ord(c) == 127 for c in url) or len(url) > 200:
+        raise refused
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  a port that is not a number raises here
+    except ValueError:
+        raise refused from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+            or parts.fragment or "?" in url or "#" in url or "@" in parts.netloc \
+            or any(c in url for c in "\\<>\"'`"):
+        raise refused
+    return url.rstrip("/")
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -28,6 +28,7 @@ def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str |
     from pipeline.history import identity
 
     if action in ("merge", "unmerge", "split"):
+        said: list[str] = []  # printed once the whole change is committed
         with db.writing(database()) as con:
             if not identity.is_current(con):
                 identity.refresh(con)
@@ -38,18 +39,20 @@ def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str |
                     raise UsageError("paisai players merge KEEP OTHER [OTHER …] | --from FILE")
                 for keep, others in pairs:
                     identity.merge(con, keep, others, reason)
-                    out(f"已合并 merged {', '.join(others)} → {keep}\n")
+                    said.append(f"已合并 merged {', '.join(others)} → {keep}\n")
             elif action == "unmerge":
                 if len(ids) != 1:
                     raise UsageError("paisai players unmerge ID")
                 into = identity.unmerge(con, ids[0], reason)
-                out(f"已撤销合并 unmerged {ids[0]} (from {into})\n")
+                said.append(f"已撤销合并 unmerged {ids[0]} (from {into})\n")
             else:
                 if len(ids) != 1 or not event:
                     raise UsageError("paisai players split ID --event EVENT [--team TEAM]")
                 identity.split(con, ids[0], event, team_no, reason)
-                out(f"已拆分 split {ids[0]} in {event}" + (f" {team_no}" if team_no else "")
-                    + "\n")
+                said.append(f"已拆分 split {ids[0]} in {event}"
+                            + (f" {team_no}" if team_no else "") + "\n")
+        for line in said:
+            out(line)
         return 0
     _identities_current()
     with db.reading(database()) as con:

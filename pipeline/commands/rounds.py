@@ -164,8 +164,10 @@ def _phone_base(base_url: str | None) -> str:
     """`--base-url`, else this machine's LAN address on port 8501; a loopback address is
     said to be one phones cannot open."""
     from pipeline.errors import UsageError
-    from pipeline.serve import is_loopback, lan_addresses
+    from pipeline.serve import checked_base_url, is_loopback, lan_addresses
 
+    if base_url is not None:
+        base_url = checked_base_url(base_url)
     if not base_url:
         addresses = lan_addresses()
         if not addresses:

@@ -19,7 +19,9 @@ def publish(event: str, out_dir: str, base_url: str | None) -> int:
     from pipeline.progress import progress
     from pipeline.publish import publish as write_site
     from pipeline.publish import remember
+    from pipeline.serve import checked_base_url
 
+    base_url = checked_base_url(base_url) if base_url is not None else None
     with progress("发布 publishing", total=None) as step:
         changed = write_site(database(), event, Path(out_dir), base_url, on_page=step)
     remember(database(), event, Path(out_dir), base_url)

@@ -100,9 +100,21 @@ def _team_size(draw, text: str, face, width: int) -> int:
 
 
 def _shorten(draw, text: str, font, width: int) -> str:
-    while len(text) > 1 and draw.textbbox((0, 0), text, font=font)[2] > width:
-        text = text[:-2] + "…"
-    return text
+    """`text`, or its longest beginning followed by … that fits `width` (a bisection: a
+    few measurements however long the text, never one per character)."""
+    def fits(candidate: str) -> bool:
+        return draw.textbbox((0, 0), candidate, font=font)[2] <= width
+
+    if len(text) <= 1 or fits(text):
+        return text
+    short, long = 0, len(text) - 1  # text[:short] + "…" fits (or short is 0); text[:long] not
+    while long - short > 1:
+        middle = (short + long) // 2
+        if fits(text[:middle] + "…"):
+            short = middle
+        else:
+            long = middle
+    return text[:max(short, 1)] + "…"
 
 
 def _fit_text(draw, at: tuple[int, int], text: str, face, size: int, width: int, fill) -> None:
