@@ -56,8 +56,9 @@ def _reports(database: Path, url: str, reported: list[list[str]]) -> list[dict]:
     found = []
     for row in reported:
         link = links[int(row[1])]
-        for side in ("ew_url", "ns_url"):
-            found.append({"url": link[side], "ew_level": row[4], "ns_level": row[5]})
+        for side in ("ew", "ns"):
+            found.append({"url": link[f"{side}_url"], "code": link[f"{side}_code"],
+                          "ew_level": row[4], "ns_level": row[5]})
     return found
 
 

@@ -84,7 +84,8 @@ class PlainPhone(HttpUser):
                 return
         with self.client.post("/" + path, name="report", headers={
                 **self.headers, "Content-Type": "application/x-www-form-urlencoded"},
-                data={"ew_level": report["ew_level"], "ns_level": report["ns_level"]},
+                data={"ew_level": report["ew_level"], "ns_level": report["ns_level"],
+                      "code": report["code"]},
                 catch_response=True) as sent:
             if "data-testid='said'" not in sent.text:
                 sent.failure(f"HTTP {sent.status_code}: not stored")

@@ -1,4 +1,6 @@
-"""The organizer's password: from env PAISAI_ADMIN_PASSWORD, compared in constant time.
+"""The organizer's password: from env PAISAI_ADMIN_PASSWORD, compared in constant time; a
+login is a session of `pipeline.accounts` (a random token in an HttpOnly cookie, kept in the
+database as a hash, ended by logout or expiry across restarts).
 
 Failed attempts are limited per client, never for everyone: a browser session that fails
 MAX_FAILURES times in a minute waits out the minute; an address with many failures (many
@@ -9,7 +11,6 @@ out by failing on purpose.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import secrets
@@ -25,6 +26,8 @@ WINDOW_SECONDS = 60
 MAX_FAILURES = 5  # per browser session in the window
 ADDRESS_FAILURES = 20  # per address in the window, before attempts are slowed
 ADDRESS_DELAY = 2.0
+ACCOUNT_FAILURES = 10  # failures of the account in the window, from anywhere, before each
+ACCOUNT_DELAY = 1.0  # further attempt on it is slowed (never refused: no lock-out by others)
 
 
 @dataclass
@@ -65,15 +68,18 @@ def locked_out(session: str, failures: Failures) -> bool:
 
 
 def check_password(given: str, session: str, address: str, failures: Failures,
-                   sleep=time.sleep) -> bool:
+                   sleep=time.sleep, account: str = "organizer") -> bool:
     password = os.environ.get("PAISAI_ADMIN_PASSWORD", "")
     if locked_out(session, failures):
         return False
     if address and failures.recent(f"address:{address}") >= ADDRESS_FAILURES:
         sleep(ADDRESS_DELAY)  # slowed, not refused: the organizer may share the address
+    if failures.recent(f"account:{account}") >= ACCOUNT_FAILURES:
+        sleep(ACCOUNT_DELAY)  # guesses from many addresses at once are slowed too
     ok = bool(password) and hmac.compare_digest(given.encode(), password.encode())
     if not ok:
         failures.add(f"session:{session}")
+        failures.add(f"account:{account}")
         if address:
             failures.add(f"address:{address}")
     return ok
@@ -100,54 +106,75 @@ def session_hours() -> float:
     return float(os.environ.get("PAISAI_ADMIN_SESSION_HOURS", "12"))
 
 
-def _key(password: str) -> bytes:
-    """Tokens are signed with the password: changing it ends every session."""
-    return hashlib.sha256(f"paisai-admin-session:{password}".encode()).digest()
+class Grants:
+    """One-time, one-minute grants that turn into the session's HttpOnly cookie: the page
+    (a script) holds only the grant, the server swaps it for the cookie (`/admin/session`,
+    dashboard.phones), so no script ever sees the session's token."""
+
+    SECONDS = 60
+
+    def __init__(self):
+        self.waiting: dict[str, tuple[str, float]] = {}
+        self.lock = threading.Lock()
+
+    def give(self, token: str) -> str:
+        grant = secrets.token_urlsafe(18)
+        now = time.monotonic()
+        with self.lock:
+            self.waiting = {g: v for g, v in self.waiting.items() if v[1] > now}
+            self.waiting[grant] = (token, now + self.SECONDS)
+        return grant
+
+    def take(self, grant: str) -> str | None:
+        with self.lock:
+            found = self.waiting.pop(grant, None)
+        return found[0] if found and found[1] > time.monotonic() else None
 
 
-def issue_token(password: str, now: float | None = None) -> str:
-    expires = int((time.time() if now is None else now) + session_hours() * 3600)
-    nonce = secrets.token_hex(8)
-    mac = hmac.new(_key(password), f"{expires}.{nonce}".encode(), "sha256").hexdigest()
-    return f"{expires}.{nonce}.{mac}"
+GRANTS = Grants()
 
 
-def token_ok(token: str, password: str, revoked: set[str], now: float | None = None) -> bool:
-    """A token signed with this password, not expired, not logged out.
-
-    >>> good = issue_token("pw")
-    >>> token_ok(good, "pw", set()), token_ok(good, "other", set()), \\
-    ...     token_ok(good, "pw", {good.split(".")[1]}), token_ok("1.x.y", "pw", set())
-    (True, False, False, False)
-    """
-    try:
-        expires, nonce, mac = token.split(".")
-        alive = int(expires) > (time.time() if now is None else now)
-    except ValueError:
-        return False
-    expected = hmac.new(_key(password), f"{expires}.{nonce}".encode(), "sha256").hexdigest()
-    return alive and nonce not in revoked and hmac.compare_digest(mac, expected)
+def _run_script(script: str) -> None:
+    st.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
 
 
-@st.cache_resource
-def _revoked() -> set[str]:
-    return set()
+def _keep_login(token: str) -> None:
+    grant = GRANTS.give(token)
+    _run_script("fetch('/admin/session', {method: 'POST', credentials: 'same-origin', "
+                f"body: '{grant}'}});")
 
 
-def _set_cookie(value: str, seconds: int) -> None:
-    st.html(f"<script>document.cookie = '{COOKIE}={value}; path=/; max-age={seconds}; "
-            "samesite=strict';</script>", unsafe_allow_javascript=True)
+def _database():
+    from pipeline import db
+
+    return db.db_path()
 
 
 def logout(language: str) -> None:
-    """A button that ends this login everywhere it was kept (this browser's cookie)."""
+    """A button that ends this login everywhere it was kept: the session is ended in the
+    database (a restart does not bring it back) and the cookie is cleared."""
     if st.sidebar.button(t("logout", language), key="logout"):
-        token = st.session_state.pop("admin_token", "")
-        if token.count(".") == 2:
-            _revoked().add(token.split(".")[1])
+        from pipeline import accounts
+
+        accounts.end_session(_database(), st.session_state.pop("admin_token", ""))
         st.session_state.pop("admin", None)
-        _set_cookie("", 0)
+        _run_script("fetch('/admin/session', {method: 'DELETE', credentials: 'same-origin'});")
         st.rerun()
+
+
+CHECK_SECONDS = 30  # a console's login is looked up again this often (a logout elsewhere)
+
+
+def _still_valid() -> bool:
+    from pipeline import accounts
+
+    checked = st.session_state.get("admin_checked", 0.0)
+    if time.monotonic() - checked < CHECK_SECONDS:
+        return True
+    ok = accounts.session_account(_database(), st.session_state.get("admin_token", ""),
+                                  os.environ["PAISAI_ADMIN_PASSWORD"]) is not None
+    st.session_state["admin_checked"] = time.monotonic()
+    return ok
 
 
 def require_admin(language: str) -> bool:
@@ -155,17 +182,23 @@ def require_admin(language: str) -> bool:
         st.warning(t("no_password", language))
         st.code("PAISAI_ADMIN_PASSWORD=你的密码 paisai dashboard", language="bash")
         return False
+    from pipeline import accounts
+
     if st.session_state.get("admin"):
         if st.session_state.pop("set_cookie", False):
-            _set_cookie(st.session_state["admin_token"], int(session_hours() * 3600))
-        return True
+            _keep_login(st.session_state["admin_token"])
+        if _still_valid():
+            return True
+        st.session_state.pop("admin", None)
     try:
         kept = st.context.cookies.get(COOKIE, "")
     except Exception:  # outside a served page (tests of the page script)
         kept = ""
-    if kept and token_ok(kept, os.environ["PAISAI_ADMIN_PASSWORD"], _revoked()):
+    if kept and accounts.session_account(_database(), kept,
+                                         os.environ["PAISAI_ADMIN_PASSWORD"]):
         st.session_state["admin"] = True
         st.session_state["admin_token"] = kept
+        st.session_state["admin_checked"] = time.monotonic()
         return True
     with st.form("login"):
         given = st.text_input(t("password", language), type="password")
@@ -176,7 +209,9 @@ def require_admin(language: str) -> bool:
             st.error(t("too_many", language))
         elif check_password(given, session, address, _failures()):
             st.session_state["admin"] = True
-            st.session_state["admin_token"] = issue_token(os.environ["PAISAI_ADMIN_PASSWORD"])
+            st.session_state["admin_token"] = accounts.open_session(
+                _database(), os.environ["PAISAI_ADMIN_PASSWORD"], session_hours())
+            st.session_state["admin_checked"] = time.monotonic()
             st.session_state["set_cookie"] = True  # on the next run, which draws the page
             st.rerun()
         else:

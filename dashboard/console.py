@@ -573,8 +573,10 @@ def self_report(event_id: str, language: str) -> None:
         st.caption(t("side_links", language))
         for row in table.iter_rows(named=True):
             cols = st.columns([1, 1, 3])
-            cols[0].image(_qr_png(row["ew_url"]), caption=f"东西 {row['ew_team']}", width=150)
-            cols[1].image(_qr_png(row["ns_url"]), caption=f"南北 {row['ns_team']}", width=150)
+            cols[0].image(_qr_png(row["ew_url"]), width=150,
+                          caption=f"东西 {row['ew_team']} · {row['ew_code']}")
+            cols[1].image(_qr_png(row["ns_url"]), width=150,
+                          caption=f"南北 {row['ns_team']} · {row['ns_code']}")
             cols[2].markdown(f"**{t('table', language)} {row['table']}** · 东西 "
                              f"{row['ew_team']} – 南北 {row['ns_team']}  \n"
                              f"[东西 EW]({row['ew_url']}) · [南北 NS]({row['ns_url']}) · "

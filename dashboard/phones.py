@@ -572,7 +572,9 @@ REPORT_WORDS = {
            "too_long": "提交的内容太长", "sent": "已提交，等待裁判确认",
            "stored": "双方一致，成绩已保存", "waiting": "已提交，等待对方确认",
            "disagree": "与对方所报不一致，已交裁判裁定", "again": "改报",
-           "busy": "系统正忙，成绩没有提交，请几秒后再提交一次"},
+           "busy": "系统正忙，成绩没有提交，请几秒后再提交一次",
+           "code": "本方验证码（纸条上二维码旁的 4 位数字）",
+           "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判"},
     "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
            "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
            "expired", "too_many": "Too many reports: wait a minute", "too_long": "Too long",
@@ -580,24 +582,38 @@ REPORT_WORDS = {
            "result is stored", "waiting": "Sent: waiting for the other side",
            "disagree": "The other side sent another result: the organizer decides",
            "again": "Report again",
-           "busy": "Busy for a moment: nothing was sent; send again in a few seconds"},
+           "busy": "Busy for a moment: nothing was sent; send again in a few seconds",
+           "code": "Your side's code (the 4 digits beside the QR code on your slip)",
+           "too_many_codes": "Too many wrong codes: try again in 10 minutes or ask the "
+                             "referee"},
 }
 
 
+WRONG_CODES = 5  # wrong slip codes from one side's link …
+CODE_WINDOW = 600  # … in ten minutes, then it waits (a 4-digit code is not guessed so)
+
+
 class Limits:
-    """Reports in the last minute, by link and by address."""
+    """Requests in the last `window` seconds, by key (a link, an address)."""
 
     def __init__(self):
         self.times: dict[str, list[float]] = {}
         self.lock = threading.Lock()
 
-    def allow(self, key: str, limit: int, now: float) -> bool:
+    def allow(self, key: str, limit: int, now: float, window: float = 60,
+              count: bool = True) -> bool:
+        """True while `key` has had fewer than `limit` in the window; counts this one
+        (unless `count` is False: only asked)."""
         with self.lock:
-            kept = [t for t in self.times.get(key, []) if now - t < 60]
+            if len(self.times) > 100_000:  # made-up keys never fill the memory
+                self.times.clear()
+            kept = [t for t in self.times.get(key, []) if now - t < window]
             if len(kept) >= limit:
                 self.times[key] = kept
                 return False
-            self.times[key] = [*kept, now]
+            self.times[key] = [*kept, now] if count else kept
+            if not self.times[key]:
+                del self.times[key]
             return True
 
 
@@ -714,20 +730,25 @@ async def report(request: Request) -> Response:
                 and LIMITS.allow(f"address:{address}", PER_ADDRESS, now)):
             return _report_page(language, words["too_many"], "", 429)
         form = parse_qs(body.decode("utf-8", "replace"))
+        if side and not LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW,
+                                     count=False):
+            return _report_page(language, words["too_many_codes"], "", 429)
         try:
             outcome = await REPORTS.submit(selfreport.Report(
                 event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],
-                form.get("ns_level", [""])[0][:8], side))
+                form.get("ns_level", [""])[0][:8], side, form.get("code", [""])[0][:8]))
         except BusyError:
             return _report_page(language, words["busy"], "", 503)
         except PaisaiError as exc:
+            if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
+                LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
             return _report_page(language, title, f"<p class='card'>{html.escape(str(exc))}</p>"
-                                + _report_form(words, ew, ns, format_level), 400)
+                                + _report_form(words, ew, ns, format_level, side), 400)
         said = words["sent"] if side is None else words[outcome]
         return _report_page(language, title, f"<p class='card big' data-testid='said'>"
                             f"{html.escape(said)}</p><p><a href='{html.escape(str(request.url))}'>"
                             f"{words['again']}</a></p>")
-    return _report_page(language, title, _report_form(words, ew, ns, format_level))
+    return _report_page(language, title, _report_form(words, ew, ns, format_level, side))
 
 
 def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
@@ -738,12 +759,15 @@ def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
         return selfreport.check_link(con, event_id, round_no, table_no, signature, side)
 
 
-def _report_form(words: dict, ew: str, ns: str, format_level) -> str:
+def _report_form(words: dict, ew: str, ns: str, format_level, side: str | None) -> str:
     import html
 
     options = "".join(f"<option>{format_level(v)}</option>" for v in range(2, 16))
     choose = f"<option value=''>{words['choose']}</option>"
-    return (f"<form method='post' class='card'>"
+    code = (f"<label>{words['code']}<br><input name='code' inputmode='numeric' "
+            f"pattern='[0-9]{{4}}' maxlength='4' autocomplete='off' required></label><br><br>"
+            if side else "")
+    return (f"<form method='post' class='card'>{code}"
             f"<label>{words['ew']} {html.escape(ew)}<br><select name='ew_level' required>"
             f"{choose}{options}</select></label><br><br>"
             f"<label>{words['ns']} {html.escape(ns or '')}<br><select name='ns_level' required>"
@@ -751,8 +775,29 @@ def _report_form(words: dict, ew: str, ns: str, format_level) -> str:
             f"<button type='submit'>{words['send']}</button></form>")
 
 
+async def console_session(request: Request) -> Response:
+    """POST: a login's one-time grant (dashboard.auth) swapped for the session's cookie —
+    HttpOnly (no script reads it), SameSite=Strict, Secure over https; DELETE: the cookie
+    cleared (the session itself is ended in the database by the logout)."""
+    from dashboard.auth import COOKIE, GRANTS, session_hours
+
+    secure = "; Secure" if request.url.scheme == "https" else ""
+    if request.method == "DELETE":
+        cookie = f"{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict{secure}"
+    else:
+        body = (await request.body())[:200].decode("ascii", "replace").strip()
+        token = GRANTS.take(body)
+        if token is None:
+            return Response(status_code=403, headers={**HEADERS, "Cache-Control": "no-store"})
+        cookie = (f"{COOKIE}={token}; Path=/; Max-Age={int(session_hours() * 3600)}; "
+                  f"HttpOnly; SameSite=Strict{secure}")
+    return Response(status_code=204, headers={**HEADERS, "Cache-Control": "no-store",
+                                              "Set-Cookie": cookie})
+
+
 def routes() -> list[Route]:
     return [
+        Route("/admin/session", console_session, methods=["POST", "DELETE"]),
         Route("/r", report, methods=["GET", "POST"]),
         Route("/m/style.css", style),
         Route("/m/{event}/", ranking_page),

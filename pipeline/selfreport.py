@@ -46,9 +46,19 @@ def sign(secret: str, event_id: str, round_no: int, table_no: int,
     return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()[:20]
 
 
+def side_code(secret: str, event_id: str, round_no: int, table_no: int, side: str) -> str:
+    """The 4-digit code printed on a side's slip beside its QR code, never in the link: a
+    side's report needs both, so whoever scans a slip left on the table — or both — cannot
+    speak for a side whose slip they do not hold."""
+    message = f"code:{event_id}:{round_no}:{table_no}:{side}"
+    digest = hmac.new(secret.encode(), message.encode(), hashlib.sha256).digest()
+    return f"{int.from_bytes(digest[:4], 'big') % 10_000:04d}"
+
+
 def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
     """One signed link per table (`url`: the report waits for the organizer) and one per side
-    (`ew_url`, `ns_url`: when both sides send the same result it is stored at once)."""
+    (`ew_url`, `ns_url`: when both sides send the same result it is stored at once), with
+    each side's code (`ew_code`, `ns_code`), printed on its slip and asked by its form."""
     with db.reading(database) as con:  # written once, the first time: every later ask reads
         made = db.scalar(con, "select secret from event_secrets where event_id = ?", [event_id])
     with db.reading(database) if made else db.writing(database) as con:
@@ -63,8 +73,11 @@ def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.Dat
         return f"{base}&table={table}{sided}&sig={sign(secret, event_id, round_no, table, side)}"
 
     return pl.DataFrame(
-        [(t, ew, ns, url(t, None), url(t, "ew"), url(t, "ns")) for t, ew, ns in tables],
-        schema=["table", "ew_team", "ns_team", "url", "ew_url", "ns_url"], orient="row")
+        [(t, ew, ns, url(t, None), url(t, "ew"), url(t, "ns"),
+          side_code(secret, event_id, round_no, t, "ew"),
+          side_code(secret, event_id, round_no, t, "ns")) for t, ew, ns in tables],
+        schema=["table", "ew_team", "ns_team", "url", "ew_url", "ns_url", "ew_code", "ns_code"],
+        orient="row")
 
 
 def table_cards(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
@@ -75,7 +88,8 @@ def table_cards(database: Path, event_id: str, round_no: int, base_url: str) -> 
     with db.reading(database) as con:
         names = rounds.pairings(con, event_id, round_no).select("table", "ew_name", "ns_name")
     return signed.join(names, on="table", how="left").select(
-        "table", "ew_team", "ns_team", "ew_name", "ns_name", "ew_url", "ns_url")
+        "table", "ew_team", "ns_team", "ew_name", "ns_name", "ew_url", "ns_url", "ew_code",
+        "ns_code")
 
 
 def link_hours() -> float:
@@ -119,7 +133,8 @@ def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, tab
 
 
 def submit(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
-           ew_level: str, ns_level: str, side: str | None = None) -> str:
+           ew_level: str, ns_level: str, side: str | None = None,
+           code: str | None = None) -> str:
     """A table's report. From a side's link, with the event's ruleset saying
     `self_report = "both_sides"` (the default): when the other side has sent the same result
     it is stored at once ("stored"), a different one waits for the organizer beside it
@@ -127,7 +142,7 @@ def submit(database: Path, event_id: str, round_no: int, table_no: int, signatur
     A newer report from the same table (and side) replaces the pending one. All of it in one
     transaction: the result and the reports' state are stored together or not at all."""
     found = submit_many(database, [Report(event_id, round_no, table_no, signature, ew_level,
-                                          ns_level, side)])[0]
+                                          ns_level, side, code)])[0]
     if isinstance(found, Exception):
         raise found
     return found
@@ -144,6 +159,11 @@ class Report:
     ew_level: str
     ns_level: str
     side: str | None = None
+    code: str | None = None  # a side's code from its slip (`side_code`)
+
+
+class WrongCode(UsageError):
+    """A side's report with a code that is not the one on its slip."""
 
 
 def submit_many(database: Path, reports: list[Report]) -> list[str | PaisaiError]:
@@ -177,6 +197,11 @@ def _submit(con: duckdb.DuckDBPyConnection, report: Report, agreed: dict) -> str
     if ew is None or ns is None:
         raise UsageError("请填写有效的级数 enter two levels (2…10 J Q K A 过A)")
     check_link(con, event_id, round_no, table_no, report.signature, side)
+    if side and not hmac.compare_digest(
+            side_code(_secret(con, event_id), event_id, round_no, table_no, side),
+            (report.code or "").strip()[:8]):
+        raise WrongCode("验证码不对：请输入本方纸条上印的 4 位验证码 the code is wrong: enter the "
+                        "4 digits printed on your side's slip")
     con.execute("update pending_reports set status = 'rejected', decided_at = "
                 "current_timestamp, note = '被同桌新的桌报取代 replaced by a newer report' "
                 "where event_id = ? and round = ? and table_no = ? and status = 'pending' "
@@ -197,6 +222,15 @@ def _submit(con: duckdb.DuckDBPyConnection, report: Report, agreed: dict) -> str
     if (other_ew, other_ns) != (ew, ns):
         return "disagree"
     first, second = sorted((report_id, other_id))
+    stored = db.rows(con, "select ew_level, ns_level from results where event_id = ? and "
+                          "round = ? and table_no = ?", [event_id, round_no, table_no])
+    if stored and stored[0] != (ew, ns):  # a sheet or the organizer decided the table:
+        return "disagree"  # self-reports never replace it; both wait for the organizer
+    if stored:
+        con.execute("update pending_reports set status = 'accepted', decided_at = "
+                    "current_timestamp, note = '与已保存的成绩一致 the same as the stored "
+                    "result' where report_id in (?, ?)", [first, second])
+        return "stored"
     con.execute("update pending_reports set status = 'accepted', decided_at = "
                 "current_timestamp, note = '双方一致，自动保存 both sides agree: stored' "
                 "where report_id in (?, ?)", [first, second])

@@ -104,8 +104,9 @@ def test_reports_arriving_together_are_stored_together(cli, event16, db_file, tm
     links = selfreport.links(db_file, "e", 2, "http://x")
 
     def report(table: int, side: str, sig: str | None = None) -> selfreport.Report:
-        url = links.row(table - 1, named=True)[f"{side}_url"]
-        return selfreport.Report("e", 2, table, sig or url.rsplit("sig=", 1)[1], "K", "9", side)
+        row = links.row(table - 1, named=True)
+        return selfreport.Report("e", 2, table, sig or row[f"{side}_url"].rsplit("sig=", 1)[1],
+                                 "K", "9", side, row[f"{side}_code"])
 
     batch = [report(1, "ew"), report(1, "ns"), report(2, "ew"), report(3, "ew", "0" * 20),
              report(2, "ns")]

@@ -110,7 +110,8 @@ def test_a_table_reports_from_both_sides_through_a_plain_form(client, db_file):
     assert form.status_code == 200 and "<form method='post'" in form.text
     assert "no-store" in form.headers["cache-control"]
     assert form.headers["referrer-policy"] == "no-referrer"
-    said = [client.post(row[f"{side}_url"], data={"ew_level": "K", "ns_level": "9"}).text
+    said = [client.post(row[f"{side}_url"], data={"ew_level": "K", "ns_level": "9",
+                                                   "code": row[f"{side}_code"]}).text
             for side in ("ew", "ns")]
     assert "已提交，等待对方确认" in said[0] and "双方一致，成绩已保存" in said[1]
     forged = row["ew_url"].replace("table=1", "table=2")
@@ -119,7 +120,8 @@ def test_a_table_reports_from_both_sides_through_a_plain_form(client, db_file):
     too_long = client.post(row["ns_url"], content=b"ew_level=" + b"9" * 4000,
                            headers={"content-type": "application/x-www-form-urlencoded"})
     assert too_long.status_code == 413
-    bad = client.post(row["ns_url"], data={"ew_level": "16", "ns_level": "9"})
+    bad = client.post(row["ns_url"], data={"ew_level": "16", "ns_level": "9",
+                                           "code": row["ns_code"]})
     assert bad.status_code == 400 and "有效的级数" in bad.text
 
 
@@ -128,7 +130,9 @@ def test_reports_are_rate_limited_per_link(client, db_file, monkeypatch):
     from pipeline import selfreport
 
     monkeypatch.setattr(phones, "LIMITS", phones.Limits())
-    url = selfreport.links(db_file, "e", 2, "http://testserver").row(1, named=True)["ew_url"]
-    codes = [client.post(url, data={"ew_level": "K", "ns_level": "9"}).status_code
+    row = selfreport.links(db_file, "e", 2, "http://testserver").row(1, named=True)
+    url = row["ew_url"]
+    codes = [client.post(url, data={"ew_level": "K", "ns_level": "9",
+                                    "code": row["ew_code"]}).status_code
              for _ in range(phones.PER_LINK + 1)]
     assert codes[:phones.PER_LINK] == [200] * phones.PER_LINK and codes[-1] == 429

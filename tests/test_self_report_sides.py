@@ -15,13 +15,14 @@ def _links(cli, db_file, event):
     assert cli("pair", "--event", event).code == 0
     table = selfreport.links(db_file, event, 1, "http://hall")
     row = table.row(0, named=True)  # table 1: A1 (EW) against A2 (NS)
-    return {side: row[f"{side}_url"].rsplit("sig=", 1)[1] for side in ("ew", "ns")}
+    return ({side: row[f"{side}_url"].rsplit("sig=", 1)[1] for side in ("ew", "ns")},
+            {side: row[f"{side}_code"] for side in ("ew", "ns")})
 
 
 def test_both_sides_alike_is_stored_at_once_and_audited(cli, event16, db_file):
-    sig = _links(cli, db_file, event16)
-    assert selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ew") == "waiting"
-    assert selfreport.submit(db_file, "e", 1, 1, sig["ns"], "K", "9", "ns") == "stored"
+    sig, code = _links(cli, db_file, event16)
+    assert selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ew", code["ew"]) == "waiting"
+    assert selfreport.submit(db_file, "e", 1, 1, sig["ns"], "K", "9", "ns", code["ns"]) == "stored"
     con = duckdb.connect(str(db_file), read_only=True)
     assert con.execute("select ew_level, ns_level from results").fetchall() == [(13, 9)]
     audit = con.execute("select source_file, reason, new_ew_level from result_audit").fetchall()
@@ -33,9 +34,9 @@ def test_both_sides_alike_is_stored_at_once_and_audited(cli, event16, db_file):
 
 
 def test_sides_that_disagree_wait_for_the_organizer(cli, event16, db_file):
-    sig = _links(cli, db_file, event16)
-    selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ew")
-    assert selfreport.submit(db_file, "e", 1, 1, sig["ns"], "K", "10", "ns") == "disagree"
+    sig, code = _links(cli, db_file, event16)
+    selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ew", code["ew"])
+    assert selfreport.submit(db_file, "e", 1, 1, sig["ns"], "K", "10", "ns", code["ns"]) == "disagree"
     waiting = selfreport.pending(db_file, "e")
     assert waiting.select("side", "ns_level").rows() == [("ew", "9"), ("ns", "10")]
     selfreport.decide(db_file, "e", waiting["report_id"][1], accept=True)  # NS was right
@@ -52,9 +53,9 @@ def test_a_side_link_is_that_side_only_and_organizer_mode_waits(cli, tmp_path, d
     from conftest import entries, write_csv
 
     assert cli("ingest", "--event", "e", write_csv(tmp_path / "e.csv", entries(4))).code == 0
-    sig = _links(cli, db_file, "e")
+    sig, code = _links(cli, db_file, "e")
     with pytest.raises(UsageError, match="链接无效"):
-        selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ns")  # EW's link as NS
-    selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ew")
-    assert selfreport.submit(db_file, "e", 1, 1, sig["ns"], "K", "9", "ns") == "waiting"
+        selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ns", code["ew"])  # EW's link as NS
+    selfreport.submit(db_file, "e", 1, 1, sig["ew"], "K", "9", "ew", code["ew"])
+    assert selfreport.submit(db_file, "e", 1, 1, sig["ns"], "K", "9", "ns", code["ns"]) == "waiting"
     assert selfreport.pending(db_file, "e").height == 2  # the organizer approves

@@ -155,7 +155,8 @@ def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
         found = events.load(con, event)
     base_url = _phone_base(base_url)
     listing = selfreport.links(database(), found.event_id, round_no, base_url)
-    out(output.render(listing.select("table", "ew_team", "ns_team", "ew_url", "ns_url", "url"),
+    out(output.render(listing.select("table", "ew_team", "ns_team", "ew_url", "ns_url", "url",
+                                     "ew_code", "ns_code"),
                       fmt, f"{found.name} — 第 {round_no} 轮报成绩链接 self-report links"))
     return 0
 

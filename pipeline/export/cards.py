@@ -1,6 +1,8 @@
-"""Table cards: one A4 page per table of a round, to stand on the table — the table number
-large, both teams, and each side's signed self-report link as a QR code (both sides confirm:
-RULES and the self-report design), in a PDF with the CJK font embedded."""
+"""Table cards: one A4 page per table of a round — the table number large and both teams on
+the part that stands on the table, and below a dashed cut line each side's own slip: its
+signed self-report link as a QR code and its 4-digit code, printed only there (a report
+needs both, so whoever scans a slip cannot speak for the other side). Both sides confirm:
+RULES and the self-report design. A PDF with the CJK font embedded."""
 
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ GREY = (110, 116, 130)
 
 
 def write_cards(tables: pl.DataFrame, event_name: str, round_no: int, path: Path) -> int:
-    """`tables`: table, ew_team, ns_team, ew_name, ns_name, ew_url, ns_url (one row per
-    table with two teams). Returns the number of pages."""
+    """`tables`: table, ew_team, ns_team, ew_name, ns_name, ew_url, ns_url, ew_code, ns_code
+    (one row per table with two teams). Returns the number of pages."""
     if tables.is_empty():
         raise UsageError("本轮没有需要报成绩的桌 no tables to print cards for")
     pdf = new_pdf(f"{event_name} 第 {round_no} 轮 桌牌 table cards")
@@ -47,20 +49,30 @@ def _card(pdf, row: dict, event_name: str, round_no: int) -> None:
     pdf.set_xy(15, 66)
     pdf.cell(width - 30, 8, f"TABLE {row['table']}", align="C")
     half = (width - 30) / 2
+    pdf.set_draw_color(*GREY)
+    pdf.set_dash_pattern(dash=2, gap=2)
+    pdf.line(8, 80, width - 8, 80)  # cut here: the slips are handed to each side
+    pdf.line(width / 2, 80, width / 2, pdf.h - 8)
+    pdf.set_dash_pattern()
+    pdf.set_text_color(*GREY)
+    fit(pdf, "✂ 沿虚线剪开，两方各拿自己的纸条 cut along the dashed lines: each side keeps its own "
+             "slip", 15, 72, width - 30, 7, 10, 7)
     for index, side in enumerate(("ew", "ns")):
         left = 15 + index * half
         label = "东西 EW" if side == "ew" else "南北 NS"
         pdf.set_text_color(*GREY)
-        fit(pdf, label, left, 84, half, 10, 18)
+        fit(pdf, f"第 {row['table']} 桌 · {label}", left, 88, half, 10, 18)
         pdf.set_text_color(*INK)
-        fit(pdf, str(row[f"{side}_team"]), left, 96, half, 16, 34)
-        fit(pdf, str(row[f"{side}_name"] or ""), left + 4, 114, half - 8, 16, 18, 10)
-        size = 70
+        fit(pdf, str(row[f"{side}_team"]), left, 100, half, 16, 34)
+        fit(pdf, str(row[f"{side}_name"] or ""), left + 4, 118, half - 8, 14, 18, 10)
+        size = 62
         pdf.image(_qr_png(row[f"{side}_url"]), x=left + (half - size) / 2, y=136, w=size,
                   h=size)
         pdf.set_text_color(*GREY)
-        fit(pdf, f"{label} 扫码报成绩 scan to report", left, 210, half, 10, 14)
-    pdf.set_text_color(*GREY)
-    fit(pdf, "打完后双方各扫自己一方的码，两方一致即记录；不一致由裁判裁定。"
-             "After the round each side scans its own code: the same result from both is stored.",
-        20, 232, width - 40, 20, 12, 8)
+        fit(pdf, "本方验证码 your code", left, 202, half, 8, 12)
+        pdf.set_text_color(*INK)
+        fit(pdf, str(row[f"{side}_code"]), left, 211, half, 18, 40)
+        pdf.set_text_color(*GREY)
+        fit(pdf, "打完后扫码、输入验证码报成绩，双方一致即记录；纸条不要给别人看。After the "
+                 "round scan, enter the code and report: the same result from both sides is "
+                 "stored. Keep this slip to yourselves.", left + 6, 234, half - 12, 24, 11, 7)

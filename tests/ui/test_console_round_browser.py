@@ -26,11 +26,14 @@ def _login(page, url):
 TEAMS = {1: ("A1", "A2"), 2: ("A3", "A4"), 3: ("A5", "A6")}  # drawn by team number
 
 
-def _report(context, table: int, url: str, ew: str, ns: str, answer: str) -> None:
+def _report(context, table: int, link: tuple[str, str], ew: str, ns: str,
+            answer: str) -> None:
+    url, code = link  # the side's slip: its QR code's address and its printed code
     phone = context.new_page()
     phone.set_viewport_size({"width": 390, "height": 844})
     phone.goto(url)  # the side's plain form (no Streamlit session)
     phone.wait_for_selector(f"text=第 1 轮 {table} 号桌报成绩", timeout=60_000)
+    phone.get_by_label("本方验证码").fill(code)
     east, south = (f"{side} {team}" for side, team in zip(("东西", "南北"), TEAMS[table],
                                                           strict=True))
     phone.get_by_label(east).select_option(ew)
@@ -52,8 +55,8 @@ def test_a_round_from_pairing_to_every_table_reported(tmp_path, browser, capsys)
     server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD})
     try:
         links = selfreport.links(database, "r", 1, server.url)
-        side = {(r["table"], s): r[f"{s}_url"] for r in links.iter_rows(named=True)
-                for s in ("ew", "ns")}
+        side = {(r["table"], s): (r[f"{s}_url"], r[f"{s}_code"])
+                for r in links.iter_rows(named=True) for s in ("ew", "ns")}
         context = browser.new_context(viewport={"width": 1400, "height": 1000},
                                       locale="zh-CN")
         admin = context.new_page()

@@ -52,10 +52,12 @@ def _pairs(database, round_no: int) -> list[tuple]:
                        [round_no])
 
 
-def _phone_report(context, url: str, ew: str, ns: str, answer: str) -> None:
+def _phone_report(context, link: tuple[str, str], ew: str, ns: str, answer: str) -> None:
+    url, code = link  # the side's slip: its QR code's address and its printed code
     phone = context.new_page()
     phone.set_viewport_size({"width": 390, "height": 844})
     phone.goto(url)  # the side's plain form
+    phone.locator("input[name=code]").fill(code)
     phone.locator("select[name=ew_level]").select_option(ew)
     phone.locator("select[name=ns_level]").select_option(ns)
     phone.get_by_role("button", name="提交").click()
@@ -140,8 +142,8 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         expect(page.locator("[data-testid=stImage] img").first).to_be_visible(timeout=WAIT)
         # tables 4–6 from the players' phones; at table 6 the sides disagree
         links = selfreport.links(database, "day", 1, server.url)
-        side = {(r["table"], s): r[f"{s}_url"] for r in links.iter_rows(named=True)
-                for s in ("ew", "ns")}
+        side = {(r["table"], s): (r[f"{s}_url"], r[f"{s}_code"])
+                for r in links.iter_rows(named=True) for s in ("ew", "ns")}
         for table in (4, 5):
             _phone_report(context, side[(table, "ew")], "A", "7", "等待对方确认")
             _phone_report(context, side[(table, "ns")], "A", "7", "双方一致")

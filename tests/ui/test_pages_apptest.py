@@ -233,6 +233,8 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     links = selfreport.links(database, "e", 1, "http://x")
     sig = {(r["table"], side): r[f"{side}_url"].rsplit("sig=", 1)[1]
            for r in links.iter_rows(named=True) for side in ("ew", "ns")}
+    code = {(r["table"], side): r[f"{side}_code"]
+            for r in links.iter_rows(named=True) for side in ("ew", "ns")}
     monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
     from dashboard import auth
 
@@ -250,11 +252,11 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
 
     assert "未报：第 1、2、3 桌" in missing(console())
     # table 1: both sides send K–9: stored at once
-    assert selfreport.submit(database, "e", 1, 1, sig[(1, "ew")], "K", "9", "ew") == "waiting"
-    assert selfreport.submit(database, "e", 1, 1, sig[(1, "ns")], "K", "9", "ns") == "stored"
+    assert selfreport.submit(database, "e", 1, 1, sig[(1, "ew")], "K", "9", "ew", code[(1, "ew")]) == "waiting"
+    assert selfreport.submit(database, "e", 1, 1, sig[(1, "ns")], "K", "9", "ns", code[(1, "ns")]) == "stored"
     # table 2: the sides disagree; the organizer accepts North-South's report
-    selfreport.submit(database, "e", 1, 2, sig[(2, "ew")], "10", "8", "ew")
-    assert selfreport.submit(database, "e", 1, 2, sig[(2, "ns")], "10", "9", "ns") == "disagree"
+    selfreport.submit(database, "e", 1, 2, sig[(2, "ew")], "10", "8", "ew", code[(2, "ew")])
+    assert selfreport.submit(database, "e", 1, 2, sig[(2, "ns")], "10", "9", "ns", code[(2, "ns")]) == "disagree"
     at = console()
     assert "未报：第 2、3 桌" in missing(at)
     assert any("双方所报不一致" in m.value for m in at.markdown)

@@ -1,0 +1,73 @@
+"""The console's sessions, kept in the database: a login gives the browser a random token
+(`secrets.token_urlsafe`, in an HttpOnly cookie set by `dashboard.phones`), and the
+database keeps only its SHA-256, the account, when it expires and when it was ended. Nothing
+a browser holds is derived from the password, so a token seen on a shared computer or on the
+wire gives away nothing but itself, and dies at logout or expiry — also across restarts.
+
+A session remembers which password opened it only as a slow hash (scrypt, salted by the
+session): changing `PAISAI_ADMIN_PASSWORD` ends every session opened before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pipeline import db
+
+ORGANIZER = "organizer"  # the account of PAISAI_ADMIN_PASSWORD
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _password_tag(password: str, salt: str) -> str:
+    """scrypt (n=2**14, r=8: ~50 ms) of the password, salted by the session: made at login
+    and once per check of a session in this process."""
+    return hashlib.scrypt(password.encode(), salt=f"paisai-console:{salt}".encode(),
+                          n=2**14, r=8, p=1, dklen=32).hex()
+
+
+def open_session(database: Path, password: str, hours: float,
+                 account: str = ORGANIZER) -> str:
+    """A new session for `account`, valid `hours`; returns the token for the cookie."""
+    token = secrets.token_urlsafe(32)
+    digest = _digest(token)
+    with db.writing(database) as con:
+        con.execute("delete from console_sessions where expires_at < current_timestamp "
+                    "- interval 7 day")  # a little housekeeping at each login
+        con.execute("insert into console_sessions (token_hash, account, password_tag, "
+                    "expires_at) values (?, ?, ?, current_timestamp + to_microseconds(?))",
+                    [digest, account, _password_tag(password, digest),
+                     int(hours * 3600 * 1_000_000)])
+    return token
+
+
+def session_account(database: Path, token: str, password: str) -> str | None:
+    """The account of a live session (not expired, not ended, opened with this password),
+    else None."""
+    if not isinstance(token, str) or not token or len(token) > 100:
+        return None
+    digest = _digest(token)
+    with db.reading(database) as con:
+        found = db.rows(con, "select account, password_tag from console_sessions where "
+                             "token_hash = ? and ended_at is null and expires_at > "
+                             "current_timestamp", [digest])
+    if not found:
+        return None
+    account, tag = found[0]
+    return account if hmac.compare_digest(tag, _password_tag(password, digest)) else None
+
+
+def end_session(database: Path, token: str) -> None:
+    """Log out: the token opens nothing from now on, whatever restarts."""
+    if not token:
+        return
+    with db.writing(database) as con:
+        con.execute("update console_sessions set ended_at = current_timestamp where "
+                    "token_hash = ? and ended_at is null", [_digest(token)])
