@@ -5,9 +5,11 @@ which open no Streamlit session and no websocket."""
 from pathlib import Path
 
 import streamlit as st
+from starlette.middleware import Middleware
 from streamlit import config
 
 import dashboard.console  # noqa: F401  imported at start, not on the organizer's first click
+from dashboard.headers import SecurityHeaders
 from dashboard.phones import routes
 from pipeline import db
 from pipeline.serve import streamlit_options
@@ -15,4 +17,5 @@ from pipeline.serve import streamlit_options
 for _key, _value in streamlit_options().items():  # uvicorn: no STREAMLIT_* variables are read
     config.set_option(_key, _value, "paisai")
 db.share_readers()  # the console's, the projector's and the phones' reads share a connection
-app = st.App(Path(__file__).parent / "app.py", routes=routes())
+app = st.App(Path(__file__).parent / "app.py", routes=routes(),
+             middleware=[Middleware(SecurityHeaders)])

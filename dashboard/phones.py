@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from dashboard.headers import PLAIN_HEADERS
 from pipeline import db, events, queries, rounds, scoring
 from pipeline.errors import BusyError, PaisaiError
 from pipeline.explain import why_here
@@ -38,13 +39,7 @@ from pipeline.templating import environment, render, table_rows
 
 REFRESH_SECONDS = 20  # the page asks for itself again (a meta refresh: no JavaScript)
 MAX_AGE = 5  # seconds a proxy or the phone may keep a page or an answer
-HEADERS = {  # every answer: no Referer leaves with a signed link, no foreign script runs
-    "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": "default-src 'none'; style-src 'self' 'unsafe-inline'; "
-                               "img-src 'self' data:; form-action 'self'; base-uri 'none'; "
-                               "frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-}
+HEADERS = PLAIN_HEADERS  # every answer: no Referer leaves with a signed link, no script
 WORDS = {
     "zh": {"ranking": "排名", "pairings": "对阵", "teams": "各队", "after": "第 {n} 轮后排名",
            "round": "第 {n} 轮对阵", "find": "查找我的座位（队号、队名或姓名）", "search": "查找",
@@ -565,7 +560,8 @@ def api_bracket(request: Request) -> Response:
 
 MAX_BODY = 2048  # a report is two levels: anything longer is refused unread
 PER_LINK = 10  # reports a minute from one link
-PER_ADDRESS = 60  # reports a minute from one address (a hall may share one)
+PER_ADDRESS = 600  # reports a minute from one address: a hall of 300 phones behind one NAT,
+# each side reporting twice (a correction), fits; one link is limited on its own (PER_LINK)
 REPORT_WORDS = {
     "zh": {"title": "第 {r} 轮 {n} 号桌报成绩", "ew": "东西", "ns": "南北", "send": "提交",
            "choose": "请选择", "bad_link": "链接无效或已过期", "too_many": "提交太频繁，请稍后再试",
@@ -795,8 +791,20 @@ async def console_session(request: Request) -> Response:
                                               "Set-Cookie": cookie})
 
 
+def without_slash(request: Request) -> Response:
+    """/m/{event} → /m/{event}/ (never the Streamlit app: a session per phone)."""
+    from starlette.responses import RedirectResponse
+
+    event_id = request.path_params["event"]
+    if not events.valid_id(event_id):
+        return _problem(request, 404, "no_event")
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"/m/{event_id}/{query}", status_code=308, headers=HEADERS)
+
+
 def routes() -> list[Route]:
     return [
+        Route("/m/{event}", without_slash),
         Route("/admin/session", console_session, methods=["POST", "DELETE"]),
         Route("/r", report, methods=["GET", "POST"]),
         Route("/m/style.css", style),

@@ -24,13 +24,15 @@ def app_path() -> Path:
     return Path(dashboard.__file__).parent / "app.py"
 
 
-def dashboard_command(host: str, port: int) -> list[str]:
-    """uvicorn serving `dashboard.asgi:app`: the Streamlit pages and the phones' routes in
-    one process on one port (Streamlit's own settings: `streamlit_options`, set by `dashboard.asgi`)."""
-    return [sys.executable, "-m", "uvicorn", "dashboard.asgi:app", "--host", host,
-            "--port", str(port), "--no-access-log", "--timeout-graceful-shutdown", "3",
-            # a phone refreshes every 20 s: its connection is still open the next time
-            "--timeout-keep-alive", "30"]
+def dashboard_command(host: str, port: int, forwarded_allow_ips: str = "") -> list[str]:
+    """The hall's server (`dashboard.server`: uvicorn serving `dashboard.asgi:app`, with
+    header and keep-alive timeouts and a connection limit): the Streamlit pages and the
+    phones' routes in one process on one port (Streamlit's own settings:
+    `streamlit_options`, set by `dashboard.asgi`). X-Forwarded-For is believed only from
+    `forwarded_allow_ips` (a proxy's addresses; none by default)."""
+    command = [sys.executable, "-m", "dashboard.server", "--host", host, "--port", str(port)]
+    return command + (["--forwarded-allow-ips", forwarded_allow_ips]
+                      if forwarded_allow_ips else [])
 
 
 def streamlit_options() -> dict[str, object]:
@@ -179,12 +181,12 @@ def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
     return child.returncode or 0
 
 
-def run_dashboard(database: Path, host: str, port: int) -> int:
+def run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "") -> int:
     env = {**os.environ, **dashboard_env(), "PAISAI_DB": str(database.resolve())}
     print(f"看板 dashboard: http://{host}:{port}/live  (数据库 database {database})", flush=True)
     # its own session: Ctrl-C in a terminal reaches paisai alone, which asks the server to
     # stop once (a second signal in the middle of Streamlit's shutdown aborts it)
-    child = subprocess.Popen(dashboard_command(host, port), env=env,
+    child = subprocess.Popen(dashboard_command(host, port, forwarded_allow_ips), env=env,
                              preexec_fn=_die_with_parent, start_new_session=True)
     stopping: list[float] = []
 

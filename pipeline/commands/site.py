@@ -54,11 +54,15 @@ def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: st
 @click.command("dashboard", help="启动看板 start the dashboard")
 @click.option("--host", default="127.0.0.1", show_default=True, help="地址 address")
 @click.option("--port", type=int, default=8501, show_default=True, help="端口 port")
+@click.option("--forwarded-allow-ips", default="", metavar="IPS",
+              help="只信任这些代理转发的客户地址（如 nginx 在本机：127.0.0.1）；默认不信任 trust "
+                   "X-Forwarded-For only from these proxies (nginx on this machine: "
+                   "127.0.0.1); none by default")
 @common
-def dashboard(host: str, port: int) -> int:
+def dashboard(host: str, port: int, forwarded_allow_ips: str) -> int:
     from pipeline.serve import run_dashboard
 
-    return run_dashboard(database(), host, port)
+    return run_dashboard(database(), host, port, forwarded_allow_ips)
 
 
 @click.command("demo", help="载入演示比赛日（进行中的掼蛋赛、拖拉机淘汰赛、三场往届赛事） load the "

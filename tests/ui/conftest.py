@@ -20,13 +20,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 
 class Server:
-    def __init__(self, database: Path, env: dict | None = None):
+    def __init__(self, database: Path, env: dict | None = None, args: list[str] | None = None):
         self.database = database
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         exe = Path(sys.executable).parent / "paisai"
         self.process = subprocess.Popen(
-            [str(exe), "dashboard", "--db", str(database), "--port", str(self.port)],
+            [str(exe), "dashboard", "--db", str(database), "--port", str(self.port),
+             *(args or [])],
             env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)  # its own process group
         if not wait_until_up(self.port):
