@@ -153,7 +153,9 @@ def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame
     teams = {r[0]: r for r in db.rows(con, "select team_no, team_name, player1, player2, "
                                            "affiliation from teams where event_id = ?",
                                       [event.event_id])}
-    prizes = [name for name, count in quotas(event.ruleset.awards, len(places))
+    # the quota counts registrations ("若单项报名人数不足20组"): a disqualified team was
+    # registered all the same, so it never shrinks the prizes of those who played on
+    prizes = [name for name, count in quotas(event.ruleset.awards, len(teams))
               for _ in range(count)]
     before = {p.team_no: p.rank for p in as_played}
     moved = ("、".join(out) + " 取消资格，不计名次与奖项，其后各队递补 disqualified: no place and "

@@ -94,7 +94,7 @@ class Clock:
 
 @dataclass(frozen=True)
 class LateAction:
-    action: str  # warning | penalty | forfeit_game | forfeit_round | none
+    action: str  # warning | penalty | forfeit_game | forfeit_round | no_sanction | none
     target: str | None = None
     amount: int = 0
     violations: int = 0  # recorded with a warning ("警告，违例一次": 1)
@@ -104,21 +104,32 @@ class LateAction:
         words = {"warning": warning, "penalty": f"罚 {self.amount}（{self.target}） penalty",
                  "forfeit_game": "首局判负 first game forfeited",
                  "forfeit_round": "本轮弃权 the round is forfeited",
+                 "no_sanction": "不处罚 no sanction",
                  "none": "规则的迟到规定未覆盖，请裁判裁定 the ruleset's late ladder does not "
                          "cover this: the referee must rule"}
         return f"迟到 {minutes:g} 分钟：{words[self.action]}"
 
 
+def rung_bound(rung: dict) -> float:
+    """Where a rung of the late ladder ends: `up_to` (inclusive) or `below` (exclusive)."""
+    return rung["up_to"] if "up_to" in rung else rung["below"]
+
+
 def late_action(ladder: list[dict], minutes: float) -> LateAction:
-    """The first rung of the ladder whose `up_to` (minutes, inclusive) covers the lateness.
+    """The first rung of the ladder that covers the lateness: `up_to` minutes inclusive,
+    or `below` minutes exclusive ("迟到15分钟，该轮比赛弃权": below 15 nothing, 15 forfeits).
 
     >>> ladder = [{"up_to": 5, "action": "warning"}, {"up_to": 10, "action": "penalty",
     ...            "target": "points", "amount": 20}]
     >>> late_action(ladder, 5).action, late_action(ladder, 5.5).amount, late_action(ladder, 11)
     ('warning', 20, LateAction(action='none', target=None, amount=0, violations=0))
+    >>> seed_001 = [{"below": 15, "action": "no_sanction"},
+    ...             {"up_to": 100000, "action": "forfeit_round"}]
+    >>> late_action(seed_001, 14.5).action, late_action(seed_001, 15).action
+    ('no_sanction', 'forfeit_round')
     """
-    for rung in sorted(ladder, key=lambda r: r["up_to"]):
-        if minutes <= rung["up_to"]:
+    for rung in sorted(ladder, key=lambda r: (rung_bound(r), "up_to" in r)):
+        if minutes < rung["below"] if "below" in rung else minutes <= rung["up_to"]:
             return LateAction(rung["action"], rung.get("target"), int(rung.get("amount", 0)),
                               int(rung.get("violations", 0)))
     return LateAction("none")

@@ -53,7 +53,7 @@ def propose_id(con: duckdb.DuckDBPyConnection, name: str, date: dt.date | None =
     return candidate
 
 
-MAX_NAME = 100  # characters of an event's name: a title on a projector, a card, a picture
+MAX_NAME = 200  # characters of an event's name: a title on a projector, a card, a picture
 
 
 def create(

@@ -44,6 +44,10 @@ DEFAULTS: dict[str, Any] = {
         "forfeit_penalty": 0,
         "bye": "win",
         "bye_level_diff": 3,
+        # the level credited to the winner of a game not played (a bye, a forfeit, a round
+        # ruled as a forfeit) where levels are scored (seed 000's 积分): 0, the start plus
+        # the level difference (2 + 3 = 5); or a level, e.g. 15 (过A: a game won outright)
+        "unplayed_win_levels": 0,
         "vp_table": [0],
         "foul_limit": 0,  # fouls that lose the round (seed 003: 3); 0 off
         "warnings_per_violation": 0,  # warnings that make one violation (seed 001: 2)
@@ -66,7 +70,8 @@ DEFAULTS: dict[str, Any] = {
             # the tied teams, whatever was played
             "applies": "mini_league",
             # what the tied teams' games among themselves count: match points, "wins" (a
-            # loss is never credit), or "level_points" (the levels reached, seed 000's 积分)
+            # loss is never credit), "net_wins" (wins − losses: a team that met more of
+            # the tied teams gains nothing by it) or "level_points" (the levels reached)
             "counts": "match_points",
             "reapply": False,  # again within each sub-group still tied, and only there
         },
@@ -146,7 +151,8 @@ CHOICES = {
     ("format",): {"", "swiss", "knockout"},
     ("self_report",): {"both_sides", "organizer"},
     ("ranking", "head_to_head", "applies"): {"all_met", "two_teams", "mini_league"},
-    ("ranking", "head_to_head", "counts"): {"match_points", "wins", "level_points"},
+    ("ranking", "head_to_head", "counts"): {"match_points", "wins", "net_wins",
+                                            "level_points"},
     ("ranking", "unplayed"): {"fide", "nothing"},
     ("scoring", "ruled_loss"): {"table", "forfeit"},
 }
@@ -168,6 +174,7 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("scoring", "forfeit_level_diff"): (0, 13),
     ("scoring", "forfeit_penalty"): (0, 10_000),
     ("scoring", "bye_level_diff"): (0, 13),
+    ("scoring", "unplayed_win_levels"): (0, 15),
     ("scoring", "vp_table"): (-1_000, 1_000),
     ("scoring", "foul_limit"): (0, 100),
     ("scoring", "warnings_per_violation"): (0, 100),
@@ -267,6 +274,7 @@ class Ruleset:
             "forfeit_penalty": s["forfeit_penalty"],
             "bye_is_win": s["bye"] == "win",
             "bye_level_diff": s["bye_level_diff"],
+            "unplayed_win_levels": s["unplayed_win_levels"],
             "first_to_reach": s["equal_levels"] == "first_to_reach",
             "last_deal": s["equal_levels"] == "last_deal",
             "vp_table": [] if s["vp_table"] == [0] else s["vp_table"],
@@ -337,20 +345,22 @@ def _check_items(items: list, where: str, expected: type) -> None:
 
 _TYPE_WORDS = {int: "整数", str: "文字", float: "数", dict: "表"}
 
-LATE_ACTIONS = {"warning", "penalty", "forfeit_game", "forfeit_round"}
+LATE_ACTIONS = {"warning", "penalty", "forfeit_game", "forfeit_round", "no_sanction"}
 # what a late penalty may take from: a Swiss total, or a Tractor deal's captured points
 LATE_TARGETS = {"match_points", "level_diff_score", "levels", "points"}
 
 
 def _check_ladder(ladder: list, where: str) -> None:
-    """Each rung: `up_to` minutes (inclusive, finite, ≥ 0), an action, and for a penalty
-    its target and a positive whole amount."""
+    """Each rung: `up_to` minutes (inclusive) or `below` minutes (exclusive), finite and
+    ≥ 0, an action, and for a penalty its target and a positive whole amount."""
     for rung in ladder:
-        up_to = rung.get("up_to") if isinstance(rung, dict) else None
-        if not isinstance(up_to, int | float) or isinstance(up_to, bool) \
-                or not 0 <= up_to <= 100_000:
-            raise UsageError(f"规则设置 {where} 每一级须有 0 到 100000 之间的 up_to 分钟数 "
-                             f"each rung needs up_to minutes in 0 … 100000: {rung!r}")
+        bounds = [rung[k] for k in ("up_to", "below") if k in rung] \
+            if isinstance(rung, dict) else []
+        if len(bounds) != 1 or not isinstance(bounds[0], int | float) \
+                or isinstance(bounds[0], bool) or not 0 <= bounds[0] <= 100_000:
+            raise UsageError(f"规则设置 {where} 每一级须有 0 到 100000 之间的 up_to（含）或 below"
+                             f"（不含）分钟数，二者选一 each rung needs up_to (inclusive) or "
+                             f"below (exclusive) minutes in 0 … 100000, one of them: {rung!r}")
         if rung.get("action") not in LATE_ACTIONS:
             raise UsageError(f"规则设置 {where} 的 action 应为 {sorted(LATE_ACTIONS)}: {rung!r}")
         if rung["action"] == "penalty":
@@ -364,7 +374,7 @@ def _check_ladder(ladder: list, where: str) -> None:
         if not isinstance(violations, int) or isinstance(violations, bool) \
                 or not 0 <= violations <= 10:
             raise UsageError(f"规则设置 {where}: violations 应为 0 到 10 的整数: {rung!r}")
-        unknown = set(rung) - {"up_to", "action", "target", "amount", "violations"}
+        unknown = set(rung) - {"up_to", "below", "action", "target", "amount", "violations"}
         if unknown:
             raise UsageError(f"规则设置 {where} 有未知项 unknown keys {sorted(unknown)}: {rung!r}")
 

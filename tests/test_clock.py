@@ -48,14 +48,18 @@ LADDERS = {
                       (11, "penalty", 30), (15, "penalty", 30), (16, "forfeit_game"),
                       # past 20 minutes the notice is silent: the preset forfeits the match
                       (20, "forfeit_game"), (21, "forfeit_round")],
-    "jinling-2023-pairs": [(14, "warning"), (15, "forfeit_round"), (60, "forfeit_round")],
-    "jinling-2023-team": [(14, "warning"), (15, "forfeit_round")],
-    "hengquan-2025-tractor": [(14, "warning"), (15, "forfeit_round")],
+    # seed 001 "迟到15分钟，该轮比赛弃权", seed 000 "遲到15分鐘…棄權": under 15 minutes the
+    # notices give nothing (issue 38: no warning of paisai's own); 15 minutes forfeit
+    "jinling-2023-pairs": [(0, "no_sanction"), (14, "no_sanction"), (14.5, "no_sanction"),
+                           (14.99, "no_sanction"), (15, "forfeit_round"),
+                           (60, "forfeit_round")],
+    "jinling-2023-team": [(14.5, "no_sanction"), (15, "forfeit_round")],
+    "hengquan-2025-tractor": [(14.5, "no_sanction"), (15, "forfeit_round")],
     "suzhou-2025": [(0, "none"), (30, "none")],
     "hengquan-2025-guandan": [(10, "none")],
     # seed 003: "比赛宣布开始后，一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处"
     "taihu-elite": [(0, "forfeit_round"), (1, "forfeit_round"), (45, "forfeit_round")],
-    "jinling-2023-pairs-b": [(14, "warning"), (15, "forfeit_round")],
+    "jinling-2023-pairs-b": [(14.5, "no_sanction"), (15, "forfeit_round")],
 }
 
 

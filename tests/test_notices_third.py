@@ -90,12 +90,13 @@ def test_the_reading_before_fide_is_a_setting(cli, tmp_path):
     assert order[2:5] == ["A1", "A6", "A5"]
 
 
-def test_hengquan_head_to_head_is_a_mini_league_of_level_points(cli, tmp_path):
+def test_hengquan_head_to_head_in_a_cycle_falls_to_net_levels(cli, tmp_path):
     """Seed 000: "若积分相同，则参考胜负关系，净胜分辅助判定"; the 积分 is the level reached
     ("打到几则积多少分"). Six teams, three rounds; A1, A3 and A5 end on 30 level points in a
-    cycle: A1 beat A5 K–10, A5 beat A3 A–9, A3 beat A1 Q–10.
-    Mini-league of level points among the three: A1 13 + 10 = 23; A3 9 + 12 = 21;
-    A5 10 + 14 = 24 → A5, A1, A3 (match points 2/1/0 would tie them all at 2)."""
+    cycle: A1 beat A5 K–10, A5 beat A3 A–9, A3 beat A1 Q–10. 胜负关系 among the three (wins
+    − losses, issue 38): each 1 − 1 = 0, so 净胜分 decides: A1 (13−10) + (7−2) + (10−12) =
+    6; A3 (9−2) + (9−14) + (12−10) = 4; A5 (10−13) + (14−9) + (6−2) = 6; A1 and A5 still
+    equal → team number: A1, A5, A3."""
     assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
                "hengquan-2025-guandan").code == 0
     teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
@@ -116,11 +117,43 @@ def test_hengquan_head_to_head_is_a_mini_league_of_level_points(cli, tmp_path):
     # level points: A1 13 + 7 + 10 = 30; A3 9 + 9 + 12 = 30; A5 10 + 14 + 6 = 30; A4 19
     assert {t: ranking[t]["level_points"] for t in ("A1", "A3", "A5", "A4")} == {
         "A1": "30", "A3": "30", "A5": "30", "A4": "19"}
+    assert {t: ranking[t]["net_levels"] for t in ("A1", "A3", "A5")} == {
+        "A1": "6", "A3": "4", "A5": "6"}
     order = [r["team_no"] for r in read_csv_output(
         cli("standings", "--event", "h", "--format", "csv").out)]
-    assert order[:3] == ["A5", "A1", "A3"]
+    assert order[:3] == ["A1", "A5", "A3"]
+
+
+def test_hengquan_head_to_head_among_three_who_did_not_all_meet(cli, tmp_path):
+    """Issue 38, case 1. A1, A2, A3 end on 30 level points; A1 lost to A2 (9–10) and to A3
+    (9–10); A2 and A3 never met. Summing level points among the tied would put A1 first
+    (9 + 9 = 18 against 10 and 10); 胜负关系 (wins − losses among them): A1 −2, A2 +1,
+    A3 +1 → A1 last; A2 and A3 by 净胜分: A2 (10−9) + (12−10) + (8−4) = 7, A3 (11−6) +
+    (10−9) + (9−3) = 12 → A3, A2, A1; then A4 21, A5 19, A6 13. Fewer than 20 teams:
+    一、二、三等奖 one each."""
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-guandan").code == 0
+    teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
+    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
+    rows = [RESULT_HEADER,
+            [1, 1, "A2", "A1", "10", "9"], [1, 2, "A3", "A4", "J", "6"],
+            [1, 3, "A5", "A6", "6", "4"],
+            [2, 1, "A3", "A1", "10", "9"], [2, 2, "A2", "A5", "Q", "10"],
+            [2, 3, "A4", "A6", "7", "5"],
+            [3, 1, "A1", "A4", "Q", "8"], [3, 2, "A2", "A6", "8", "4"],
+            [3, 3, "A3", "A5", "9", "3"]]
+    assert cli("ingest", "--event", "h", "--force", write_csv(tmp_path / "r.csv", rows)
+               ).code == 0
+    ranking = _ranking(cli, "h")
+    assert {t: (r["level_points"], r["net_levels"]) for t, r in ranking.items()} == {
+        "A1": ("30", "2"), "A2": ("30", "7"), "A3": ("30", "12"), "A4": ("21", "-7"),
+        "A5": ("19", "-6"), "A6": ("13", "-8")}
+    order = [r["team_no"] for r in read_csv_output(
+        cli("standings", "--event", "h", "--format", "csv").out)]
+    assert order == ["A3", "A2", "A1", "A4", "A5", "A6"]
     prizes = read_csv_output(cli("awards", "--event", "h", "--format", "csv").out)
-    assert prizes[0]["award"] == "一等奖" and prizes[0]["team_no"] == "A5"
+    assert [(p["award"], p["team_no"]) for p in prizes] == [
+        ("一等奖", "A3"), ("二等奖", "A2"), ("三等奖", "A1")]
 
 
 # 1, 3. a knockout ranks by the bracket; a disqualified team takes no place ------------------

@@ -46,11 +46,12 @@ def test_hengquan_level_points_three_tied_on_head_to_head(cli, tmp_path):
     ])
     rows = _standings(cli, "hq")
     # level points: H1 10+7+9=26, H2 8+11+10=29, H3 9+12+6=27, H4 9+10+8=27, H5 13+6+8=27,
-    # H6 5+3+9=17. H3, H4, H5 tied at 27: among them only H3–H4 was played (a draw, 1 point
-    # each), so H3 1, H4 1, H5 0. H3 and H4 then by net levels: H4 0+7-1=+6, H3 0+5-4=+1.
-    # (H5's net +8-5-1=+2 would have put it above H3 without head-to-head.)
+    # H6 5+3+9=17. H3, H4, H5 tied at 27: among them only H3–H4 was played, a draw: nobody
+    # won or lost against another (胜负关系 as wins − losses: 0, 0, 0; issue 38: having
+    # played among the tied earns nothing by itself). Net levels decide: H4 0+7-1=+6,
+    # H5 +8-5-1=+2, H3 0+5-4=+1.
     assert [(r["rank"], r["team_no"], r["levels"]) for r in rows] == [
-        ("1", "H2", "29"), ("2", "H4", "27"), ("3", "H3", "27"), ("4", "H5", "27"),
+        ("1", "H2", "29"), ("2", "H4", "27"), ("3", "H5", "27"), ("4", "H3", "27"),
         ("5", "H1", "26"), ("6", "H6", "17")]
 
 

@@ -241,6 +241,8 @@ games as (
     -- every game between two registered teams, counted as the ruleset says
     select team_no, opponent,
            case when $h2h_counts = 'wins' then (outcome = 'win')::int::double
+                when $h2h_counts = 'net_wins' then
+                    case outcome when 'win' then 1.0 when 'loss' then -1.0 else 0.0 end
                 when $h2h_counts = 'level_points' then levels::double
                 else match_points::double end as credit
     from team_rounds

@@ -123,7 +123,9 @@ scored as (
         end as vp,
         case
             when is_bye or forfeited or opponent_forfeited or (ruled and $ruled_as_forfeit)
-                then (case outcome when 'win' then 2 + level_diff else 2 end)
+                then (case when outcome = 'win' and $unplayed_win_levels > 0
+                               then $unplayed_win_levels
+                           when outcome = 'win' then 2 + level_diff else 2 end)
             -- ruled at the table's levels: the winner is credited the higher side's levels
             when ruled then (case outcome when 'win' then greatest(own_levels, own_levels - net)
                                           else least(own_levels, own_levels - net) end)
