@@ -6,8 +6,9 @@ from schemas._pandera import pa
 
 class MatchesSheet(pa.DataFrameModel):
     """`stage, match, game, team_a, team_b, a_level, b_level[, winner][, forfeit][,
-    disqualified]`. A row naming the team that forfeited or was disqualified decides the
-    match without play (seed 000): its game and levels stay empty (checked in
+    disqualified][, time_winner]`. A row naming the team that forfeited or was disqualified
+    decides the match without play (seed 000), and so does one naming the team ahead when
+    the match clock ran out (到时领先方): its game and levels stay empty (checked in
     `pipeline.tractor.sheets`)."""
 
     stage: str = pa.Field(nullable=False)
@@ -20,6 +21,7 @@ class MatchesSheet(pa.DataFrameModel):
     winner: str = pa.Field(nullable=True)
     forfeit: str = pa.Field(nullable=True)
     disqualified: str = pa.Field(nullable=True)
+    time_winner: str = pa.Field(nullable=True)
 
     @pa.check("match", name=checks.whole_name(*checks.MATCH))
     def _match(cls, data):

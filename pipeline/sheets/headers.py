@@ -112,6 +112,7 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "winner": ["胜方", "winner"],
         "forfeit": ["弃权方", "弃权", "forfeit"],
         "disqualified": ["取消资格", "取消资格方", "disqualified"],
+        "time_winner": ["到时领先方", "到时胜方", "time_winner"],
     },
     "tractor_deals": {
         "stage": ["阶段", "stage"],
@@ -174,7 +175,7 @@ REQUIRED: dict[str, list[str]] = {
 ANY_OF: dict[str, list[str]] = {"entries": ["team_no", "player1", "team_name"],
                                 "fouls": ["fouls", "warnings", "violations"],
                                 "point_penalties": ["points", "levels"],
-                                "matches": ["a_level", "forfeit", "disqualified"]}
+                                "matches": ["a_level", "forfeit", "disqualified", "time_winner"]}
 
 KIND_NAMES = {
     "players": "个人报名表 one row per player",

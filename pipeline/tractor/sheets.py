@@ -62,23 +62,51 @@ def _drawn(row: dict, context, where, problems: list[Problem]):
     return found
 
 
+DECIDING = ("forfeit", "disqualified", "time_winner")  # columns that decide without a game
+
+
 def _decisions(typed: pl.DataFrame, context, where, problems: list[Problem]) -> list[dict]:
-    """Rows that decide a match without play: the team that forfeited or was disqualified."""
+    """Rows that decide a match without play: the team that forfeited or was disqualified,
+    or the team ahead when the match clock ran out (seed 000: "1.5小時結束時領先隊獲勝"; our
+    reading: games won first, then the levels of the game in play — the preset says so).
+    Each is stored as the side the decision goes against."""
     out = []
-    for row in typed.filter(pl.col("forfeit").is_not_null()
-                            | pl.col("disqualified").is_not_null()).iter_rows(named=True):
-        code = "forfeit" if row["forfeit"] else "disqualified"
+    for row in typed.filter(pl.any_horizontal(pl.col(c).is_not_null() for c in DECIDING)) \
+            .iter_rows(named=True):
+        code = next(c for c in DECIDING if row[c])
         found = _drawn(row, context, where, problems) if row["match_no"] else None
         if found is None:
             continue
-        if row[code] not in found[:2]:
+        if row[code] not in found[:2] or (code == "time_winner" and found[1] is None):
             problems.append(where.problem(row, code, row[code],
                                           f"这一场是 {found[0]} 对 {found[1]} the team is not "
                                           "in this match"))
             continue
-        out.append({"stage": row["stage"], "match_no": row["match_no"], "team_no": row[code],
-                    "decision": code})
+        against = row[code]
+        if code == "time_winner":
+            against = found[1] if row[code] == found[0] else found[0]
+        out.append({"stage": row["stage"], "match_no": row["match_no"], "team_no": against,
+                    "decision": "time" if code == "time_winner" else code, "_row": row,
+                    "_teams": found[:2]})
     return out
+
+
+def _behind_on_games(decision: dict, games: list[dict], context) -> str:
+    """Why the team named ahead at time-up cannot be (it won fewer games, or the match was
+    decided by its games already), else ''. `games`: this sheet's games, with the stored."""
+    key = (decision["stage"], decision["match_no"])
+    won = {n: w for (s, m, n), (_, _, w, _) in context.tractor.games.items() if (s, m) == key}
+    won |= {g["game"]: g["winner"] for g in games if (g["stage"], g["match_no"]) == key}
+    wins = {"a": list(won.values()).count("a"), "b": list(won.values()).count("b")}
+    if max(wins.values()) >= context.ruleset.tractor["games_to_win"]:
+        return (f"比分已是 {wins['a']}–{wins['b']}，本场已结束 the match was already decided "
+                "by its games")
+    named = decision["_row"]["time_winner"]
+    own, other = ("a", "b") if named == decision["_teams"][0] else ("b", "a")
+    if wins[own] < wins[other]:
+        return (f"到时局数 {wins['a']}–{wins['b']}，{named} 局数落后，不是领先方 the team named "
+                "won fewer games: it was not ahead at time-up")
+    return ""
 
 
 def check_matches(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list[Problem]]:
@@ -87,12 +115,13 @@ def check_matches(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, li
     decided = _decisions(typed, context, where, problems)
     out = []
     seen: dict[tuple, dict] = {}
-    played = typed.filter(pl.col("forfeit").is_null() & pl.col("disqualified").is_null())
+    played = typed.filter(pl.all_horizontal(pl.col(c).is_null() for c in DECIDING))
     for code in ("game", "a_level", "b_level"):
         for row in where.flagged(played, pl.col(code).is_null(), code):
-            problems.append(where.problem(row, code, None, "必填：除非判弃权或取消资格 required "
-                                                           "(unless the match is forfeited or "
-                                                           "a side disqualified)"))
+            problems.append(where.problem(row, code, None, "必填：除非判弃权、取消资格或到时领先 "
+                                                           "required (unless the match is "
+                                                           "forfeited, a side disqualified or "
+                                                           "it was decided by the clock)"))
     for row in played.iter_rows(named=True):
         if None in (row["stage"], row["match_no"], row["game"], row["a_level"], row["b_level"]):
             continue
@@ -141,6 +170,13 @@ def check_matches(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, li
         seen[key] = {"a": a, "b": b}
         out.append({**row, "a_level": a, "b_level": b, "winner": winner})
     problems += _game_order(out, context, where, rules["games_to_win"])
+    for decision in [d for d in decided if d["decision"] == "time"]:
+        said = _behind_on_games(decision, out, context)
+        if said:
+            problems.append(where.problem(decision["_row"], "time_winner",
+                                          decision["_row"]["time_winner"], said))
+            decided.remove(decision)
+    decided = [{k: v for k, v in d.items() if not k.startswith("_")} for d in decided]
     frame = pl.DataFrame(out, schema={**typed.schema, "winner": pl.String}) if out else \
         typed.head(0)
     decisions = pl.DataFrame(decided, schema={"stage": pl.String, "match_no": pl.Int64,

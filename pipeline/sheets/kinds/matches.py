@@ -25,6 +25,7 @@ def casts() -> list[pl.Expr]:
         ck.normalized("winner").alias("winner"),
         ck.normalized("forfeit").alias("forfeit"),
         ck.normalized("disqualified").alias("disqualified"),
+        ck.normalized("time_winner").alias("time_winner"),
     ]
 
 

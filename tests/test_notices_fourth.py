@@ -1,0 +1,162 @@
+"""Every notice as written, fourth pass (issue 38): each expected value worked by hand from
+the notice or RULES.md, the notice quoted where it decides. (Head-to-head among three and
+the preset's head-to-head cases are in test_notices_third.py and test_presets.py.)"""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import RESULT_HEADER, read_csv_output, write_csv
+
+MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
+
+
+def _bracket(cli, event: str) -> dict:
+    return json.loads(cli("bracket", "--event", event, "--format", "json").out)
+
+
+# 2. a Tractor match decided by the clock ---------------------------------------------------
+
+def test_a_tractor_match_decided_by_the_clock_needs_no_invented_game(cli, tmp_path):
+    """Seed 000: "每场比赛1.5小时，1.5小时结束时领先队获胜" (best of three). Two teams, one
+    group, both through. T1 won game 1 outright (过A against 9); at 1.5 hours game 2 was
+    still in play: T1 is ahead (one game to none) and wins the match. Its group record: one
+    match won, one game won (the unfinished game counts nothing), level difference
+    15 − 9 = 6. Naming T2 — a game behind — is refused with the reason."""
+    assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = _bracket(cli, "tr")["stages"]
+    (match,) = group["matches"]
+    a, b = match["team_a"], match["team_b"]
+    t1_is_a = a == "T1"
+    game1 = [group["name"], match["match"], 1, a, b, "过A" if t1_is_a else "9",
+             "9" if t1_is_a else "过A", ""]
+    wrong = write_csv(tmp_path / "wrong.csv", [MATCH_SHEET, game1,
+                                                [group["name"], match["match"], "", a, b, "", "",
+                                                 "T2"]])
+    refused = cli("ingest", "--event", "tr", wrong)
+    assert refused.code != 0 and "局数落后" in refused.err
+    assert cli("bracket", "next", "--event", "tr").code != 0  # still undecided: nothing kept
+    sheet = write_csv(tmp_path / "m.csv", [MATCH_SHEET, game1,
+                                           [group["name"], match["match"], "", a, b, "", "",
+                                            "T1"]])
+    done = cli("ingest", "--event", "tr", sheet)
+    assert done.code == 0, done.err
+    (group,) = _bracket(cli, "tr")["stages"]
+    (decided,) = group["matches"]
+    assert decided["winner"] == "T1" and decided["games"] == [[15, 9] if t1_is_a else [9, 15]]
+    records = {g["team_no"]: g for g in _bracket(cli, "tr")["groups"]}
+    assert records["T1"]["points"] == 1 and records["T2"]["points"] == 0
+
+
+# 3. the prize quota counts registrations ---------------------------------------------------
+
+def test_the_prize_quota_counts_registrations_not_those_left(cli, tmp_path):
+    """Seed 000: "若单项报名人数不足20组，则奖项名额调整为一、二、三等奖各1名". 20 teams
+    registered, one disqualified in the group stage: 20 is not under 20, so the full quotas
+    stand: 1 + 2 + 3 = 6 prizes (19 would give 3)."""
+    assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    teams = [["队号", "队名"]] + [[f"T{i:02d}", f"队{i}"] for i in range(1, 21)]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("bracket", "draw", "--event", "tr", "--groups", "10", "--advance", "1",
+               "--seed", "3").code == 0
+    sheet = ["阶段", "场次", "甲方", "乙方", "弃权方", "取消资格"]
+    for step in range(12):  # every match to the lower number; T20 disqualified at once
+        rows = [[stage["name"], m["match"], m["team_a"], m["team_b"],
+                 "" if "T20" in (m["team_a"], m["team_b"]) else max(m["team_a"], m["team_b"]),
+                 "T20" if "T20" in (m["team_a"], m["team_b"]) else ""]
+                for stage in _bracket(cli, "tr")["stages"] for m in stage["matches"]
+                if m["team_b"] and not m["winner"]]
+        if rows:
+            done = cli("ingest", "--event", "tr", write_csv(tmp_path / f"s{step}.csv",
+                                                            [sheet, *rows]))
+            assert done.code == 0, done.err
+        if cli("bracket", "next", "--event", "tr").code != 0:
+            break
+    prizes = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert [p["award"] for p in prizes] == ["一等奖", "二等奖", "二等奖", "三等奖", "三等奖",
+                                            "三等奖"]
+    assert "T20" not in [p["team_no"] for p in prizes]
+    assert prizes[0]["team_no"] == "T01"
+
+
+# 4. a withdrawal forfeits the rounds after it ----------------------------------------------
+
+def test_a_withdrawn_pair_costs_its_unit_the_forfeit_deduction(cli, tmp_path):
+    """Seed 001: "单项比赛弃权者扣3分" (per forfeited game, our reading). Round 1: P1 beats P2
+    10–7, P3 beats P4 9–8. P2 withdraws after round 1; round 2: P1 beats P3 10–8, P4 does
+    not come (a forfeit). 化工厂 (P2) forfeits round 2 by its withdrawal: −3; 电厂 (P4)
+    forfeits round 2: −3 — the same, whichever way the round was missed."""
+    assert cli("event", "create", "--id", "p", "--name", "双人赛", "--ruleset",
+               "jinling-2023-pairs").code == 0
+    entries = [["队号", "队名", "队员1", "队员2", "单位"], ["P1", "一", "甲", "乙", "炼油厂"],
+               ["P2", "二", "丙", "丁", "化工厂"], ["P3", "三", "戊", "己", "机关"],
+               ["P4", "四", "庚", "辛", "电厂"], ["P5", "五", "壬", "癸", "水厂"]]
+    assert cli("ingest", "--event", "p", write_csv(tmp_path / "e.csv", entries)).code == 0
+    header = [*RESULT_HEADER, "弃权"]
+    r1 = [header, [1, 1, "P1", "P2", "10", "7", ""], [1, 2, "P3", "P4", "9", "8", ""]]
+    assert cli("ingest", "--event", "p", "--force", write_csv(tmp_path / "r1.csv", r1)).code == 0
+    assert cli("withdraw", "P2", "--event", "p", "--after-round", "1").code == 0
+    r2 = [header, [2, 1, "P1", "P3", "10", "8", ""], [2, 2, "P5", "P4", "", "", "南北"]]
+    assert cli("ingest", "--event", "p", "--force", write_csv(tmp_path / "r2.csv", r2)).code == 0
+    assert cli("meet", "create", "--id", "m", "--name", "运动会").code == 0
+    assert cli("meet", "add", "m", "p", "--placement-points", "9,7,6,5,4",
+               "--forfeit-deduction", "3").code == 0
+    units = {r["affiliation"]: r for r in read_csv_output(
+        cli("meet", "standings", "m", "--format", "csv").out)}
+    assert units["化工厂"]["forfeit_deductions"] == "3"
+    assert units["电厂"]["forfeit_deductions"] == "3"
+    assert units["炼油厂"]["forfeit_deductions"] == "0"
+
+
+# 5. lateness: fifteen minutes, not fourteen and a half ------------------------------------
+
+def test_lateness_under_fifteen_minutes_is_no_sanction(cli, tmp_path, db_file):
+    """Seed 001: "迟到15分钟，该轮比赛弃权". 14.5 minutes: nothing (no warning the notice
+    does not give); 15 minutes: the round is forfeited."""
+    assert cli("event", "create", "--id", "j", "--name", "金陵", "--ruleset",
+               "jinling-2023-pairs").code == 0
+    entries = [["队号", "队名"]] + [[f"P{i}", f"队{i}"] for i in range(1, 5)]
+    assert cli("ingest", "--event", "j", write_csv(tmp_path / "j.csv", entries)).code == 0
+    assert cli("pair", "--event", "j", "--seed", "1").code == 0
+    from pipeline import db
+
+    early = cli("late", "--event", "j", "--round", "1", "P1", "--minutes", "14.5")
+    assert early.code == 0 and "不处罚" in early.out and "已记录" not in early.out
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select count(*) from fouls") == 0  # no warning, no violation
+        assert db.scalar(con, "select count(*) from results") == 0
+    late = cli("late", "--event", "j", "--round", "1", "P1", "--minutes", "15")
+    assert late.code == 0 and "本轮弃权" in late.out and "已记录" in late.out
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select forfeit is not null from results where ? in (ew_team, "
+                            "ns_team)", ["P1"]) == [(True,)]
+
+
+# 9. hengquan: a bye or a forfeit win is worth a won game -----------------------------------
+
+def test_hengquan_a_forfeit_win_scores_a_won_game(cli, tmp_path):
+    """Seed 000 scores the level reached ("打到几则积多少分"); the notice is silent on a
+    forfeit. Our reading (unplayed_win_levels = 15): the present side is credited 过A (15),
+    the absent side 2. H1 beats H2 by forfeit: H1 15, H2 2; H3 beats H4 K–Q: 13 and 12.
+    A forfeit win no longer scores less than a lost game (2 + 3 = 5 < 12)."""
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-guandan").code == 0
+    teams = [["队号", "队名"]] + [[f"H{i}", f"队{i}"] for i in range(1, 5)]
+    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
+    rows = [[*RESULT_HEADER, "弃权"], [1, 1, "H1", "H2", "", "", "南北"],
+            [1, 2, "H3", "H4", "K", "Q", ""]]
+    assert cli("ingest", "--event", "h", "--force", write_csv(tmp_path / "r.csv", rows)
+               ).code == 0
+    ranking = {r["team_no"]: r for r in read_csv_output(
+        cli("standings", "--event", "h", "--format", "csv").out)}
+    assert {t: ranking[t]["level_points"] for t in ranking} == {
+        "H1": "15", "H2": "2", "H3": "13", "H4": "12"}
+    assert [t for t in ranking] == ["H1", "H3", "H4", "H2"]
+    shown = cli("rulesets", "show", "hengquan-2025-guandan").out
+    assert "unplayed_win_levels" in shown and "过A" in shown
