@@ -507,7 +507,7 @@ def downloads(event_id: str, language: str) -> None:
         cols = st.columns(4)
         for index, kind in enumerate(KINDS):
             path = folder / f"template-{kind}.xlsx"
-            export_template(kind, event.name, path)
+            export_template(kind, event.name, path, ruleset=event.ruleset)
             cols[index % 4].download_button(kind, path.read_bytes(), file_name=path.name,
                                             key=f"template-{kind}")
 

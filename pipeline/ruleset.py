@@ -96,6 +96,9 @@ DEFAULTS: dict[str, Any] = {
         "games_to_win": 2,
         "match_minutes": 90,
         "late_forfeit_levels": 1,  # seed 002, late 16–20 min: the opponents go up (our reading)
+        # seed 000: "报2张主…加2级": trump shown with n ≥ 2 cards adds n levels to the side
+        # that gains (a rule of that notice only: off unless a preset says so)
+        "trump_bonus": False,
     },
     "stages": {
         "group_win_points": 1,

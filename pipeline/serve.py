@@ -119,7 +119,7 @@ def checked_base_url(url: str) -> str:
     UsageError that says what to give. Links and QR codes are built on it.
 
     >>> checked_base_url("http://192.168.1.5:8501/")
-    'http://192.168.1.5:8501'
+    'http://192.168.1.5:8501/'
     >>> checked_base_url("javascript:alert(1)")
     Traceback (most recent call last):
     ...
@@ -143,7 +143,7 @@ def checked_base_url(url: str) -> str:
             or parts.fragment or "?" in url or "#" in url or "@" in parts.netloc \
             or any(c in url for c in "\\<>\"'`"):
         raise refused
-    return url.rstrip("/")
+    return url
 
 
 def free_port(host: str = "127.0.0.1") -> int:

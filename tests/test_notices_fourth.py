@@ -160,3 +160,81 @@ def test_hengquan_a_forfeit_win_scores_a_won_game(cli, tmp_path):
     assert [t for t in ranking] == ["H1", "H3", "H4", "H2"]
     shown = cli("rulesets", "show", "hengquan-2025-guandan").out
     assert "unplayed_win_levels" in shown and "过A" in shown
+
+
+# 6, 7. seed 002: 藏张's points option, and no trump bonus of seed 000 -----------------------
+
+def _union_match(cli, tmp_path) -> tuple[str, str, str]:
+    assert cli("event", "create", "--id", "u", "--name", "工会", "--ruleset",
+               "union-tractor").code == 0
+    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+    assert cli("ingest", "--event", "u", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("bracket", "draw", "--event", "u", "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = _bracket(cli, "u")["stages"]
+    (match,) = group["matches"]
+    return group["name"], match["team_a"], match["team_b"]
+
+
+def _sheet(cli, tmp_path, name: str, header: list, rows: list) -> None:
+    done = cli("ingest", "--event", "u", write_csv(tmp_path / name, [header, *rows]))
+    assert done.code == 0, done.err
+
+
+def test_hidden_card_with_the_points_option_keeps_the_deal(cli, tmp_path):
+    """Seed 002: "藏张…判自动下台或加60分，由非过错方选择". 3 decks, takeover 120, step 40.
+    Deal 1: A declares, B captures 40; A hid a card and B chose the points: B's captured
+    points 40 + 60 = 100 < 120, so A still holds: +(120/40 + 1 − ceil(100/40)) = +1, A 2 → 3,
+    and A declares deal 2 (the deal is not lost). Deal 2: A declares, B captures 120: B takes
+    over with floor(0/40) = 0. Time up: A 3, B 2."""
+    stage, a, b = _union_match(cli, tmp_path)
+    _sheet(cli, tmp_path, "p.csv", ["阶段", "场次", "局", "盘", "犯规方", "罚分", "本盘判负",
+                                    "选择", "原因"],
+           [[stage, 1, 1, 1, a, 60, "是", "分", "藏张"]])
+    _sheet(cli, tmp_path, "d.csv", ["阶段", "场次", "局", "盘", "庄家", "得分"],
+           [[stage, 1, 1, 1, a, 40], [stage, 1, 1, 2, a, 120]])
+    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    assert match["games"] == [[3, 2]] and match["winner"] == a
+
+
+def test_seed_002_gives_no_trump_bonus(cli, tmp_path):
+    """Seed 000's "报2张主…加2级" is not in seed 002. Union (3 decks, takeover 120, step
+    40): A declares with 2 trump cards shown, B captures 0 → A +4 (not +6): 2 → 6. The
+    union template for deal sheets has no 报主张数 column; hengquan's has."""
+    stage, a, b = _union_match(cli, tmp_path)
+    _sheet(cli, tmp_path, "d.csv", ["阶段", "场次", "局", "盘", "庄家", "得分", "报主张数"],
+           [[stage, 1, 1, 1, a, 0, 2]])
+    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    assert match["games"] == [[6, 2]]
+    from python_calamine import CalamineWorkbook
+
+    union = tmp_path / "union.xlsx"
+    assert cli("template", "tractor_deals", "--event", "u", "--out", union).code == 0
+    headers = CalamineWorkbook.from_path(str(union)).get_sheet_by_index(0).to_python()[1]
+    assert "报主张数" not in headers and "庄家" in headers
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    hengquan = tmp_path / "hengquan.xlsx"
+    assert cli("template", "tractor_deals", "--event", "h", "--out", hengquan).code == 0
+    headers = CalamineWorkbook.from_path(str(hengquan)).get_sheet_by_index(0).to_python()[1]
+    assert "报主张数" in headers
+
+
+# 8. two foul rows of one team and round ------------------------------------------------------
+
+def test_two_foul_rows_of_a_team_in_a_round_add_up(cli, tmp_path, db_file):
+    """Seed 001's team event: a team's two pairs sit at two tables, and each table's referee
+    notes a warning for the team in round 1. The team's record of the round is their sum:
+    2 warnings (stored once) — never one row silently dropped while the report counts two."""
+    assert cli("event", "create", "--id", "t", "--name", "团体", "--ruleset",
+               "jinling-2023-team").code == 0
+    entries = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+    assert cli("ingest", "--event", "t", write_csv(tmp_path / "e.csv", entries)).code == 0
+    sheet = [["轮次", "队号", "警告"], [1, "T1", 1], [1, "T1", 1], [1, "T2", 1]]
+    done = cli("ingest", "--event", "t", write_csv(tmp_path / "f.csv", sheet))
+    assert done.code == 0, done.err
+    from pipeline import db
+
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select team_no, warnings from fouls order by team_no") == [
+            ("T1", 2), ("T2", 1)]

@@ -47,7 +47,7 @@ def test_sigterm_stops_the_server_and_frees_the_port(tmp_path):
     try:
         assert wait_until_up(port)
         children = descendants(process.pid)
-        assert any("dashboard.asgi" in command for _, command in children), children
+        assert any("dashboard.server" in command for _, command in children), children
         stopped = time.monotonic()
         process.send_signal(signal.SIGTERM)  # as systemd stops a service
         process.wait(10)

@@ -24,9 +24,11 @@ def test_seed_000_deal_table(points):
 
 
 def test_two_trump_cards_add_two_levels_to_the_side_that_gains():
-    assert deal_change(0, 2, 160, 40) == ("declarer", 7)      # "报2张主…加2级"
-    assert deal_change(160, 2, 160, 40) == ("attackers", 2)
-    assert deal_change(200, 3, 160, 40) == ("attackers", 4)
+    # seed 000 (hengquan-2025-tractor sets trump_bonus): "报2张主…加2级"
+    assert deal_change(0, 2, 160, 40, trump_bonus=True) == ("declarer", 7)
+    assert deal_change(160, 2, 160, 40, trump_bonus=True) == ("attackers", 2)
+    assert deal_change(200, 3, 160, 40, trump_bonus=True) == ("attackers", 4)
+    assert deal_change(0, 2, 160, 40) == ("declarer", 5)  # a notice without it
 
 
 def test_three_decks_of_seed_002():

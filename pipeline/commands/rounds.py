@@ -253,7 +253,7 @@ def template(kind: str, event: str, out_file: str) -> int:
     with db.reading(database()) as con:
         found = events.load(con, event)
     path = output_path(out_file)
-    export_template(kind, found.name, path)
+    export_template(kind, found.name, path, ruleset=found.ruleset)
     out(f"已导出模板 template written: {path}\n")
     return 0
 

@@ -40,14 +40,25 @@ EXAMPLES = {  # one example row per kind (its first cell is marked 示例)
 KINDS = list(EXAMPLES)
 
 
-def export_template(kind: str, event_name: str, out: Path, rows: int = 200) -> None:
-    """Write the template of one sheet kind (`rows` rows ready for input)."""
+def unread_columns(ruleset) -> set[str]:
+    """Sheet columns the ruleset's rules never read."""
+    if ruleset is not None and ruleset.discipline == "tractor" \
+            and not ruleset.tractor["trump_bonus"]:
+        return {"trump_cards"}
+    return set()
+
+
+def export_template(kind: str, event_name: str, out: Path, rows: int = 200,
+                    ruleset=None) -> None:
+    """Write the template of one sheet kind (`rows` rows ready for input); with the event's
+    `ruleset`, without the columns its rules never read (报主张数 where the notice has no
+    trump bonus)."""
     if kind not in EXAMPLES:
         raise UsageError(f"没有这种模板 no template for {kind!r}; 可用 available: "
                          f"{', '.join(KINDS)}")
     if out.suffix.lower() != ".xlsx":
         raise UsageError("模板导出为 .xlsx templates are .xlsx workbooks")
-    codes = list(ALIASES[kind])
+    codes = [c for c in ALIASES[kind] if c not in unread_columns(ruleset)]
     example = dict(EXAMPLES[kind])
     first = codes[0]
     example[first] = f"示例 example: {example.get(first, '')}".strip()

@@ -2,8 +2,10 @@
 
 >>> deal_change(0, 1, takeover=160, step=40)
 ('declarer', 5)
->>> deal_change(200, 2, takeover=160, step=40)
+>>> deal_change(200, 2, takeover=160, step=40, trump_bonus=True)
 ('attackers', 3)
+>>> deal_change(200, 2, takeover=160, step=40)
+('attackers', 1)
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ from dataclasses import dataclass, field
 from pipeline.levels import ACE, PASSED_A
 
 
-def deal_change(points: int, trump_cards: int, takeover: int, step: int) -> tuple[str, int]:
+def deal_change(points: int, trump_cards: int, takeover: int, step: int,
+                trump_bonus: bool = False) -> tuple[str, int]:
     """Which side gains and how many levels, from the attackers' captured points.
 
     Below `takeover` the declarer gains takeover/step + 1 − ceil(points/step); from
-    `takeover` on the attackers take over and gain floor((points − takeover)/step). Trump
+    `takeover` on the attackers take over and gain floor((points − takeover)/step). With
+    `trump_bonus` (seed 000: "报2张主…加2级", the ruleset's tractor.trump_bonus), trump
     declared or overturned with n ≥ 2 cards adds n levels to the side that gains.
     """
-    bonus = trump_cards if trump_cards >= 2 else 0
+    bonus = trump_cards if trump_bonus and trump_cards >= 2 else 0
     if points < takeover:
         return "declarer", takeover // step + 1 - math.ceil(points / step) + bonus
     return "attackers", (points - takeover) // step + bonus
@@ -59,7 +63,7 @@ class GameState:
 
 def replay_game(
     deals: list[TractorDeal], teams: tuple[str, str], start_level: int, takeover: int,
-    step: int,
+    step: int, trump_bonus: bool = False,
 ) -> GameState:
     """Replay a game deal by deal; the game ends when a side passes A.
 
@@ -83,7 +87,8 @@ def replay_game(
         if deal.lost_by is not None:
             gainer, gain = (b if deal.lost_by == a else a), 0  # the penalty says how many
         else:
-            side, gain = deal_change(deal.points, deal.trump_cards, takeover, step)
+            side, gain = deal_change(deal.points, deal.trump_cards, takeover, step,
+                                     trump_bonus)
             gainer = deal.declarer if side == "declarer" else attackers
         state.levels[gainer] += gain
         for team, change in deal.level_changes:

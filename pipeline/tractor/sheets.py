@@ -220,6 +220,8 @@ def penalised_deal(declarer: str, points: int, trump_cards: int, penalties: list
     20
     >>> penalised_deal("A", 40, 1, [Penalty("A", 60, 1, choice="levels")], 400)
     TractorDeal(declarer='A', points=40, trump_cards=1, lost_by=None, level_changes=(('A', 1),))
+    >>> penalised_deal("A", 40, 1, [Penalty("A", 60, 0, True, "points")], 400)  # 藏张: points
+    TractorDeal(declarer='A', points=100, trump_cards=1, lost_by=None, level_changes=())
     """
     lost_by = None
     changes = []
@@ -228,7 +230,7 @@ def penalised_deal(declarer: str, points: int, trump_cards: int, penalties: list
             points += p.points if p.team_no == declarer else -p.points
         if p.choice != "points" and p.levels:
             changes.append((p.team_no, p.levels))
-        if p.deal_lost:
+        if p.deal_lost and p.choice != "points":  # 藏张: the offended side chose points
             lost_by = p.team_no
     return TractorDeal(declarer, max(0, min(total, points)), trump_cards, lost_by,
                        tuple(changes))
@@ -267,7 +269,7 @@ def check_deals(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list
             for r in rows]
         try:
             state = replay_game(deals, (team_a, team_b), rules["start_level"],
-                                rules["takeover"], rules["step"])
+                                rules["takeover"], rules["step"], rules["trump_bonus"])
         except DealError as exc:
             row = rows[exc.index]
             problems.append(where.problem(row, "declarer_team" if "庄" in str(exc) else "deal",
@@ -397,7 +399,7 @@ def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None
                                    100 * rules["decks"]) for n, d, p, t in deals]
         try:
             state = replay_game(replayed, (team_a, team_b), rules["start_level"],
-                                rules["takeover"], rules["step"])
+                                rules["takeover"], rules["step"], rules["trump_bonus"])
         except DealError as exc:
             raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后无法成立 "
                               f"the game no longer stands with the penalties: {exc}") from None

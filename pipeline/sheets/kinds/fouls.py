@@ -1,4 +1,6 @@
-"""Fouls, warnings and violations per team per round (seeds 001 and 003)."""
+"""Fouls, warnings and violations per team per round (seeds 001 and 003). Rows of one team
+and round in one sheet (a team's pairs at two tables, two referees' notes) are added
+together: the team's record of the round is their sum, stored once."""
 
 from __future__ import annotations
 
@@ -21,4 +23,13 @@ def casts() -> list[pl.Expr]:
     ]
 
 
-check = check_team_refs
+COUNTS = ("fouls", "warnings", "violations")
+
+
+def check(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list]:
+    typed, problems = check_team_refs(typed, context, where)
+    keys = ["round", "team_no"]
+    summed = typed.group_by(keys, maintain_order=True).agg(
+        *(pl.col(c).sum() for c in COUNTS),
+        pl.all().exclude(*keys, *COUNTS).first())
+    return summed.select(typed.columns), problems
