@@ -42,10 +42,11 @@ def test_game_replay_rotation_and_end():
     deals = [TractorDeal("A", 0),       # A declares from 3, holds: +5 → 8, A declares again
              TractorDeal("A", 170),     # B takes over, +0; B declares next
              TractorDeal("B", 20),      # B holds: +4 → 7
-             TractorDeal("B", 0, 2)]    # B +5 +2 = 14 (A)
-    state = replay_game(deals, ("A", "B"), 3, 160, 40)
+             TractorDeal("B", 0, 2)]    # B +5 +2 = 14 (A): seed 000's trump bonus
+    state = replay_game(deals, ("A", "B"), 3, 160, 40, trump_bonus=True)
     assert state.levels == {"A": 8, "B": 14} and state.declarer == "B" and not state.finished
-    state = replay_game([*deals, TractorDeal("B", 100)], ("A", "B"), 3, 160, 40)
+    state = replay_game([*deals, TractorDeal("B", 100)], ("A", "B"), 3, 160, 40,
+                        trump_bonus=True)
     assert state.levels["B"] == 15 and state.finished  # +2 past A: the game is won
     with pytest.raises(DealError) as wrong_side:
         replay_game([TractorDeal("A", 170), TractorDeal("A", 0)], ("A", "B"), 3, 160, 40)
