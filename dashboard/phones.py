@@ -280,7 +280,7 @@ def _snapshot(event, current_version: str) -> Snapshot:
             seats[r["ns_team"]] = {"table": r["table"], "side": "南北 NS",
                                    "opponent": r["ew_team"]}
     return Snapshot(current_version, after, ranking, latest, pairs,
-                    why_here(ranking, list(event.ruleset.ranking["keys"])),
+                    why_here(ranking, scoring.published_keys(event, after)),
                     {r["team_no"]: r for r in ranking.iter_rows(named=True)}, seats,
                     results_by_team(played))
 

@@ -88,7 +88,7 @@ def _tie_notes(con: duckdb.DuckDBPyConnection, event: Event, ranking: pl.DataFra
 def _separating_key(con: duckdb.DuckDBPyConnection, event: Event, tied: list[str]) -> str:
     """The first key of SEPARATING_KEYS that, added to the chain, gives the tied teams
     different ranks; '' when none does."""
-    chain = list(event.ruleset.ranking["keys"])
+    chain = scoring.published_keys(event, scoring.latest_round(con, event.event_id))
     for key in SEPARATING_KEYS:
         if key in chain:
             continue

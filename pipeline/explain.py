@@ -82,10 +82,16 @@ KEY_NAMES = {
 }
 
 
+CREDIT_NAMES = {"match_points": "积分 points", "wins": "胜场 wins",
+                "net_wins": "胜负 wins − losses", "level_points": "牌级积分 level points"}
+
+
 def explain(con: duckdb.DuckDBPyConnection, event: Event, team_a: str, team_b: str,
             max_round: int | None = None) -> dict:
     """Which key decides between the two teams, with every key's values up to it."""
-    keys = list(event.ruleset.ranking["keys"])
+    if max_round is None:
+        max_round = scoring.latest_round(con, event.event_id)
+    keys = scoring.published_keys(event, max_round)
     ranking = scoring.standings(con, event, max_round)
     rows = {r["team_no"]: r for r in ranking.iter_rows(named=True)}
     for team in (team_a, team_b):
@@ -114,7 +120,14 @@ def _h2h_games(con, event: Event, ranking: pl.DataFrame, slices: dict[str, slice
     played = scoring.team_rounds(con, event, max_round)
     games = played.filter(pl.col("team_no").is_in([team_a, team_b])
                           & pl.col("opponent").is_in(sorted(group)))
-    return games.select("round", "team_no", "opponent", "outcome", "match_points").to_dicts()
+    counts = event.ruleset.ranking["head_to_head"]["counts"]
+    credit = {"match_points": pl.col("match_points"),
+              "wins": (pl.col("outcome") == "win").cast(pl.Float64),
+              "net_wins": pl.when(pl.col("outcome") == "win").then(1.0)
+                            .when(pl.col("outcome") == "loss").then(-1.0).otherwise(0.0),
+              "level_points": pl.col("levels").cast(pl.Float64)}[counts]
+    return games.select("round", "team_no", "opponent", "outcome", "match_points",
+                        credit.alias("credit"), pl.lit(counts).alias("counts")).to_dicts()
 
 
 def text(result: dict) -> str:
@@ -128,7 +141,7 @@ def text(result: dict) -> str:
         lines.append(f"  {name} {item['key']}: {a} {item[a]} · {b} {item[b]}{mark}")
     if result["decided_by"] is None:
         lines.append("  所有排名依据都相同，名次并列 equal on every key: they share the rank")
-    for g in result["games"]:
+    for g in result["games"]:  # what the game counts among the tied, as the ruleset says
         lines.append(f"  第 {g['round']} 轮 round {g['round']}: {g['team_no']} 对 {g['opponent']} "
-                     f"{g['outcome']} {g['match_points']}")
+                     f"{g['outcome']} · {CREDIT_NAMES[g['counts']]} {g['credit']:+g}")
     return "\n".join(lines) + "\n"

@@ -243,7 +243,7 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
         "site/teams.html", title=f"{event.name} · 各队", up="",
         teams=[(t, n, pages[t]) for t, n in ranking.select("team_no", "team_name").iter_rows()]))
     results_of = results_by_team(played)
-    why = why_here(ranking, list(event.ruleset.ranking["keys"]))
+    why = why_here(ranking, scoring.published_keys(event, after))
     on_page(f"{ranking.height} 个队页 team pages")
     teams = ranking.select(
         "team_no", pl.concat_str([pl.col("team_no"), pl.lit(" "),

@@ -86,8 +86,9 @@ def why_here(database: Path, event_id: str) -> dict[str, str]:
 
     with db.reading(database) as con:
         event = events.load(con, event_id)
-        ranking = scoring.standings(con, event)
-    return explain_places(ranking, list(event.ruleset.ranking["keys"]))
+        after = scoring.latest_round(con, event_id)
+        ranking = scoring.standings(con, event, after)
+    return explain_places(ranking, scoring.published_keys(event, after))
 
 
 def rank_progression(database: Path, event_id: str) -> pl.DataFrame:

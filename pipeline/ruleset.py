@@ -64,6 +64,10 @@ DEFAULTS: dict[str, Any] = {
     "ranking": {
         "keys": ["match_points", "level_diff_score", "levels", "team_no"],
         "pairing_keys": ["match_points", "level_diff_score", "levels", "team_no"],
+        # the ranking published before the last round, where a notice ranks the rounds
+        # before it by a shorter chain (seed 004: "第一轮，按胜负平积分→级差分→升级数→队编号
+        # 顺序号", the quiz only in the final ranking); [] : the keys above throughout
+        "interim_keys": [],
         "head_to_head": {
             # all_met: only when every tied team has played every other (FIDE); two_teams:
             # only when exactly two are tied and have met; mini_league: the games among all
@@ -320,6 +324,10 @@ def _merge(defaults: dict[str, Any], given: dict[str, Any], path: tuple[str, ...
             _check_ladder(value, where)
         elif isinstance(value, list) and default:
             _check_items(value, where, type(default[0]))
+        if key == "interim_keys" and value:
+            unknown = [k for k in value if not isinstance(k, str) or k not in RANKING_KEYS]
+            if unknown:
+                raise UsageError(f"规则设置 {where} 有不存在的排名依据 unknown tiebreak: {unknown}")
         if key in {"keys", "pairing_keys"}:
             if not value:
                 raise UsageError(f"规则设置 {where} 不能为空：至少要有一个排名依据 "

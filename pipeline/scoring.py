@@ -71,7 +71,7 @@ def standings(
     """
     if max_round is None:
         max_round = latest_round(con, event.event_id)
-    keys = list(keys or event.ruleset.ranking["keys"])
+    keys = list(keys or published_keys(event, max_round))
     ranking = _cached(con, event, max_round, keys)
     if ranking is None:
         ranking = _rank(con, event, max_round, keys)
@@ -80,6 +80,15 @@ def standings(
     if not event.ruleset.is_swiss:
         return bracket_ranking(con, event, ranking)
     return ranking
+
+
+def published_keys(event: Event, max_round: int) -> list[str]:
+    """The keys of the ranking published after `max_round`: the ruleset's `interim_keys`
+    before its last round where it has them (seed 004), else its ranking keys."""
+    ranking = event.ruleset.ranking
+    if ranking["interim_keys"] and max_round < event.ruleset.rounds:
+        return list(ranking["interim_keys"])
+    return list(ranking["keys"])
 
 
 def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
@@ -121,7 +130,7 @@ def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
     if not event.ruleset.is_swiss:
         return
     max_round = latest_round(con, event.event_id)
-    keys = list(event.ruleset.ranking["keys"])
+    keys = published_keys(event, max_round)
     blob = _rank(con, event, max_round, keys).write_ipc(None, compression="lz4").getvalue()
     con.execute("delete from standings_cache where event_id = ?", [event.event_id])
     con.execute("insert into standings_cache values (?, ?, ?, ?, ?)",

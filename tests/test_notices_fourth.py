@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import RESULT_HEADER, read_csv_output, write_csv
 
 MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
@@ -238,3 +240,62 @@ def test_two_foul_rows_of_a_team_in_a_round_add_up(cli, tmp_path, db_file):
     with db.reading(db_file) as con:
         assert db.rows(con, "select team_no, warnings from fouls order by team_no") == [
             ("T1", 2), ("T2", 1)]
+
+
+# 13, 15. each preset states the readings of this pass -----------------------------------------
+
+@pytest.mark.parametrize(("preset", "words"), [
+    ("hengquan-2025-guandan", "net_wins"), ("hengquan-2025-guandan", "unplayed_win_levels = 15"),
+    ("hengquan-2025-tractor", "到时领先方"), ("hengquan-2025-tractor", "trump_bonus = true"),
+    ("union-tractor", "trump_bonus = false"), ("jinling-2023-pairs", "below = 15"),
+    ("jinling-2023-pairs", "a_fail_limit = 3"), ("jinling-2023-team", "a_fail_limit = 3"),
+    ("jinling-2023-pairs-b", "a_fail_limit = 3"),
+])
+def test_each_preset_states_this_pass_s_readings(cli, preset, words):
+    assert words in cli("rulesets", "show", preset).out
+
+
+# 13. suzhou's rounds 1–2 without the quiz; explain counts head-to-head as the ranking does ---
+
+def test_suzhou_rounds_one_and_two_rank_without_the_quiz(cli, tmp_path):
+    """Seed 004: "第一轮，按胜负平积分→级差分→升级数→队编号顺序号；第二轮…排名规则同第一轮；
+    最终排名…掼蛋测试题". Round 1: both tables draw 9–9 (1 / 13 / 9 each); the quiz is in
+    (A3 5 in 150 s, A2 5 in 200 s, A1 4): after round 1 the published ranking is by team
+    number — A1, A2, A3, A4 — the quiz waits for the final ranking."""
+    assert cli("event", "create", "--id", "sz", "--name", "春茗会", "--ruleset",
+               "suzhou-2025").code == 0
+    teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 5)]
+    assert cli("ingest", "--event", "sz", write_csv(tmp_path / "e.csv", teams)).code == 0
+    rows = [RESULT_HEADER, [1, 1, "A1", "A2", "9", "9"], [1, 2, "A3", "A4", "9", "9"]]
+    assert cli("ingest", "--event", "sz", write_csv(tmp_path / "r.csv", rows)).code == 0
+    quiz = [["队号", "测试题得分", "答题用时"], ["A1", 4, 100], ["A2", 5, 200], ["A3", 5, 150]]
+    assert cli("ingest", "--event", "sz", write_csv(tmp_path / "q.csv", quiz)).code == 0
+    ranking = read_csv_output(cli("standings", "--event", "sz", "--format", "csv").out)
+    assert [(r["rank"], r["team_no"]) for r in ranking] == [
+        ("1", "A1"), ("2", "A2"), ("3", "A3"), ("4", "A4")]
+
+
+def test_explain_shows_head_to_head_as_the_ranking_counts_it(cli, tmp_path):
+    """Hengquan counts 胜负关系 as wins − losses among the tied (issue 38, case 1): A2 beat
+    A1 10–9 (round 1), so the explanation of A2 over A1 shows that game as +1 for A2 and −1
+    for A1 — not as match points ("win 2")."""
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-guandan").code == 0
+    teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
+    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
+    rows = [RESULT_HEADER,
+            [1, 1, "A2", "A1", "10", "9"], [1, 2, "A3", "A4", "J", "6"],
+            [1, 3, "A5", "A6", "6", "4"],
+            [2, 1, "A3", "A1", "10", "9"], [2, 2, "A2", "A5", "Q", "10"],
+            [2, 3, "A4", "A6", "7", "5"],
+            [3, 1, "A1", "A4", "Q", "8"], [3, 2, "A2", "A6", "8", "4"],
+            [3, 3, "A3", "A5", "9", "3"]]
+    assert cli("ingest", "--event", "h", "--force", write_csv(tmp_path / "r.csv", rows)
+               ).code == 0
+    said = cli("explain", "--event", "h", "A2", "A1")
+    assert said.code == 0, said.err
+    assert "A2 对 A1 win · 胜负 wins − losses +1" in said.out
+    assert "A1 对 A2 loss · 胜负 wins − losses -1" in said.out
+    games = json.loads(cli("explain", "--event", "h", "A2", "A1", "--format", "json").out)
+    assert {(g["team_no"], g["opponent"], g["credit"]) for g in games["games"]} >= {
+        ("A2", "A1", 1.0), ("A1", "A2", -1.0)}

@@ -170,10 +170,12 @@ def test_taihu_first_to_reach_and_fouls(cli, tmp_path):
 
 def test_suzhou_quiz_is_the_last_tiebreak(cli, tmp_path):
     _event(cli, tmp_path, "sz", "suzhou-2025", [(f"A{i}", "x") for i in range(1, 5)])
-    _results(cli, tmp_path, "sz", [[1, 1, "A1", "A2", "9", "9"], [1, 2, "A3", "A4", "9", "9"]])
+    _results(cli, tmp_path, "sz", [[1, 1, "A1", "A2", "9", "9"], [1, 2, "A3", "A4", "9", "9"],
+                                   [2, 1, "A1", "A3", "9", "9"], [2, 2, "A2", "A4", "9", "9"],
+                                   [3, 1, "A1", "A4", "9", "9"], [3, 2, "A2", "A3", "9", "9"]])
     quiz = [["队号", "测试题得分", "答题用时"], ["A1", 4, 100], ["A2", 5, 200], ["A3", 5, 150]]
     assert cli("ingest", "--event", "sz", write_csv(tmp_path / "q.csv", quiz)).code == 0
-    # all 1 / 13 / 9: score ↓ (A4 has none), then time ↑
+    # the final ranking, after round 3: all 3 / 39 / 27: score ↓ (A4 has none), then time ↑
     assert [r["team_no"] for r in _standings(cli, "sz")] == ["A3", "A2", "A1", "A4"]
 
 

@@ -18,8 +18,8 @@ def _fresh(database, event_id: str) -> list[dict]:
     """The ranking computed now, without the cache."""
     with db.reading(database) as con:
         event = events.load(con, event_id)
-        ranking = scoring._rank(con, event, scoring.latest_round(con, event_id),
-                                list(event.ruleset.ranking["keys"]))
+        after = scoring.latest_round(con, event_id)
+        ranking = scoring._rank(con, event, after, scoring.published_keys(event, after))
     return ranking.select("rank", "team_no").to_dicts()
 
 
@@ -37,7 +37,7 @@ def test_an_ingest_ranks_once_and_every_other_change_ranks_again(cli, event_with
     assert cli("pair", "--event", event_id).code == 0
     with db.reading(db_file) as con:
         event = events.load(con, event_id)
-        assert scoring._cached(con, event, 1, list(event.ruleset.ranking["keys"])) is not None
+        assert scoring._cached(con, event, 1, scoring.published_keys(event, 1)) is not None
     # a penalty sheet (not a round's results): the cache is not served, ranked again
     before = _shown(cli, event_id)
     run = cli("ingest", "--event", event_id, write_csv(tmp_path / "pen.csv", [
@@ -45,7 +45,7 @@ def test_an_ingest_ranks_once_and_every_other_change_ranks_again(cli, event_with
     assert run.code == 0, run.err
     with db.reading(db_file) as con:
         event = events.load(con, event_id)
-        assert scoring._cached(con, event, 1, list(event.ruleset.ranking["keys"])) is None
+        assert scoring._cached(con, event, 1, scoring.published_keys(event, 1)) is None
     after = _shown(cli, event_id)
     assert after == _fresh(db_file, event_id) and after != before
     # a corrected result by sheet: ranked again at that ingest
