@@ -84,14 +84,16 @@ def pair(
         affiliations = dict(db.rows(con, "select team_no, affiliation from teams "
                                          "where event_id = ?", [event_id]))
     played, byes, seat_counts = _history(con, event_id, round_no)
-    if round_no == 1:
+    carried = round_no == 1 and bool(db.scalar(
+        con, "select count(*) from carried_totals where event_id = ?", [event_id]))
+    if round_no == 1 and not carried:
         if rules["draw"] == "random" and seed is None:
             seed = secrets.randbelow(10**6)
         ranked = draw_order(teams, rules["draw"], seed)
         pairing = pair_round(ranked, "monrad", played=played, had_bye=byes,
                              affiliations=affiliations,
                              seats="draw_number" if rules["seats"] == "draw_number" else "rank")
-    else:
+    else:  # on the ranking so far — for round 1 of a carry-over event, the carried one
         keys = list(event.ruleset.ranking["pairing_keys"])
         if "team_no" not in keys:
             keys.append("team_no")
@@ -104,7 +106,7 @@ def pair(
             seat_counts=seat_counts,
         )
     pairing = team_match_tables(pairing, event.ruleset.team_size)
-    _store(con, event_id, round_no, pairing, rules["system"] if round_no > 1 else
+    _store(con, event_id, round_no, pairing, rules["system"] if round_no > 1 or carried else
            f"draw:{rules['draw']}", seed, force)
     oplog.write_on(con, event_id, "paired", f"round {round_no}"
                    + (f", draw seed {seed}" if seed is not None else ""))

@@ -299,3 +299,22 @@ def test_explain_shows_head_to_head_as_the_ranking_counts_it(cli, tmp_path):
     games = json.loads(cli("explain", "--event", "h", "A2", "A1", "--format", "json").out)
     assert {(g["team_no"], g["opponent"], g["credit"]) for g in games["games"]} >= {
         ("A2", "A1", 1.0), ("A1", "A2", -1.0)}
+
+
+def test_a_carry_over_event_pairs_its_first_round_on_the_carried_ranking(cli, tmp_path):
+    """Issue 38, 13: a final that carries the qualifying totals pairs round 1 on them, by the
+    preset's system — seed 004's snake: 1–3, 2–4 in each block of four, the higher-ranked
+    team East-West, tables in rank order — never by team number (the top two would meet at
+    once). Carried points: A8 21, A7 18, A6 15, A5 12, A4 9, A3 6, A2 3, A1 0 → A8–A6,
+    A7–A5, A4–A2, A3–A1."""
+    assert cli("event", "create", "--id", "f", "--name", "决赛", "--ruleset",
+               "suzhou-2025").code == 0
+    teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 9)]
+    assert cli("ingest", "--event", "f", write_csv(tmp_path / "e.csv", teams)).code == 0
+    carried = [["队号", "队名", "当前积分", "净积小分", "累积小分"]] + [
+        [f"A{i}", f"队{i}", str(3 * (i - 1)), "0", "0"] for i in range(1, 9)]
+    done = cli("ingest", "--event", "f", write_csv(tmp_path / "c.csv", carried))
+    assert done.code == 0 and "带入成绩" in done.out, done.err
+    pairs = read_csv_output(cli("pair", "--event", "f", "--format", "csv").out)
+    assert [(p["table"], p["ew_team"], p["ns_team"]) for p in pairs] == [
+        ("1", "A8", "A6"), ("2", "A7", "A5"), ("3", "A4", "A2"), ("4", "A3", "A1")]
