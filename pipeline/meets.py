@@ -48,6 +48,15 @@ def add(con: duckdb.DuckDBPyConnection, meet_id: str, event_id: str, points: lis
                 [meet_id, event_id, points, deduction])
 
 
+def _places(ranking: pl.DataFrame) -> pl.DataFrame:
+    """The placement order the prizes follow: teams that share a rank (a knockout's two
+    semi-final losers) are taken in the order the awards take them — the group-stage
+    record first (issue 38: a meet never gives both 12 points while the prize list gives one
+    of them third) — so place n earns the n-th placement points."""
+    ranked = ranking.filter(pl.col("rank").is_not_null())
+    return ranked.with_columns(pl.int_range(1, ranked.height + 1).alias("rank"))
+
+
 def standings(con: duckdb.DuckDBPyConnection, meet_id: str) -> tuple[str, pl.DataFrame]:
     name = _require(con, meet_id)
     ids = [r[0] for r in db.rows(con, "select event_id from meet_events where meet_id = ? "
@@ -55,7 +64,7 @@ def standings(con: duckdb.DuckDBPyConnection, meet_id: str) -> tuple[str, pl.Dat
     frames = []
     for event_id in ids:
         event = events.load(con, event_id)
-        frames.append(scoring.standings(con, event).select(
+        frames.append(_places(scoring.standings(con, event)).select(
             pl.lit(event_id).alias("event_id"), "rank", "team_no", "affiliation"))
     ranks = pl.concat(frames) if frames else pl.DataFrame(
         schema={"event_id": pl.String, "rank": pl.Int64, "team_no": pl.String,

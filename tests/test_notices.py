@@ -48,10 +48,10 @@ def _ruleset(tmp_path, preset, **changes) -> str:
 
 # -- seed 000: Tractor prizes come from the bracket ------------------------------------------
 
-def _four_team_knockout(cli, tmp_path, ruleset):
+def _four_team_knockout(cli, tmp_path, ruleset, units=None):
     """T1–T4 in one group, all four through: T1 3 wins, T2 2, T3 1, T4 0, each 2–0 by
     过A against 10. Then the semi-finals and the final, each won by the lower number."""
-    _event(cli, tmp_path, "tr", ruleset, ["T1", "T2", "T3", "T4"])
+    _event(cli, tmp_path, "tr", ruleset, ["T1", "T2", "T3", "T4"], units)
     assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "4",
                "--seed", "5").code == 0
     group = json.loads(cli("bracket", "--event", "tr", "--format", "json").out)["stages"][0]

@@ -318,3 +318,28 @@ def test_a_carry_over_event_pairs_its_first_round_on_the_carried_ranking(cli, tm
     pairs = read_csv_output(cli("pair", "--event", "f", "--format", "csv").out)
     assert [(p["table"], p["ew_team"], p["ns_team"]) for p in pairs] == [
         ("1", "A8", "A6"), ("2", "A7", "A5"), ("3", "A4", "A2"), ("4", "A3", "A1")]
+
+
+def test_a_meet_places_shared_third_as_the_prizes_do(cli, tmp_path):
+    """Issue 38, 13: the two semi-final losers share third in the bracket; one third prize
+    goes to the better group record (T3 over T4 when the lower number wins every match).
+    The meet follows the same order: 18, 14, then 12 for the prize's third and 10 for the
+    other — never 12 each while the prize list gives one of them third."""
+    from tests.test_notices import _four_team_knockout, _play_stage
+
+    unit = {f"T{i}": f"会{i}" for i in range(1, 5)}
+    _four_team_knockout(cli, tmp_path, "hengquan-2025-tractor", unit)
+    assert cli("bracket", "next", "--event", "tr", "--seed", "2").code == 0
+    semis = _play_stage(cli, tmp_path, "半决赛")
+    assert cli("bracket", "next", "--event", "tr").code == 0
+    _play_stage(cli, tmp_path, "决赛")
+    number = {t: int(t[1:]) for pair in semis for t in pair}
+    losers = sorted((max(m, key=number.get) for m in semis), key=number.get)
+    awards = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert awards[2]["team_no"] == losers[0]
+    assert cli("meet", "create", "--id", "m", "--name", "运动会").code == 0
+    assert cli("meet", "add", "m", "tr", "--placement-points", "18,14,12,10").code == 0
+    units = {r["affiliation"]: int(r["placement_points"]) for r in read_csv_output(
+        cli("meet", "standings", "m", "--format", "csv").out)}
+    assert units[unit[losers[0]]] == 12 and units[unit[losers[1]]] == 10
+    assert sorted(units.values()) == [10, 12, 14, 18]
