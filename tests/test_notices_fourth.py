@@ -343,3 +343,44 @@ def test_a_meet_places_shared_third_as_the_prizes_do(cli, tmp_path):
         cli("meet", "standings", "m", "--format", "csv").out)}
     assert units[unit[losers[0]]] == 12 and units[unit[losers[1]]] == 10
     assert sorted(units.values()) == [10, 12, 14, 18]
+
+
+# 12. a three-way tie in a Tractor group, reduced to two: their own match decides ----------
+
+def test_a_three_way_group_tie_reduced_to_two_returns_to_their_match(cli, tmp_path):
+    """Seed 000's group stage ("小组积分制，胜一场积分1分"; ties: our stated reading). T1, T2
+    and T3 each win two matches (a cycle: T2 beat T1 2–1, T1 beat T3 2–1, T3 beat T2 2–0;
+    all beat T4: T1 2–1, T2 2–0, T3 2–1). Every game is won 过A against 10 (5 levels).
+    Among the three, direct wins are 1 each; game difference: T1 −1 +1 +1 = 1, T2 +1 −2 +2
+    = 1, T3 −1 +2 +1 = 2 → T3 first. T1 and T2 are still equal (levels: 5 and 5): back to
+    their own match — T2 beat T1 — so T2 is second and goes through with T3 (team number
+    would have sent T1)."""
+    assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    teams = [["队号", "队名"]] + [[f"T{i}", f"队{i}"] for i in range(1, 5)]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = _bracket(cli, "tr")["stages"]
+    score = {frozenset(p): (w, games) for p, w, games in [
+        (("T1", "T2"), "T2", (2, 1)), (("T1", "T3"), "T1", (2, 1)),
+        (("T2", "T3"), "T3", (2, 0)), (("T1", "T4"), "T1", (2, 1)),
+        (("T2", "T4"), "T2", (2, 0)), (("T3", "T4"), "T3", (2, 1))]}
+    rows = []
+    for m in group["matches"]:
+        a, b = m["team_a"], m["team_b"]
+        winner, (won, lost) = score[frozenset((a, b))]
+        order = ["W", "L", "W"] if lost else ["W", "W"]
+        for game, who in enumerate(order, start=1):
+            first = (winner if who == "W" else (b if winner == a else a)) == a
+            rows.append([group["name"], m["match"], game, a, b, "过A" if first else "10",
+                         "10" if first else "过A"])
+    header = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数"]
+    done = cli("ingest", "--event", "tr", write_csv(tmp_path / "g.csv", [header, *rows]))
+    assert done.code == 0, done.err
+    table = sorted(_bracket(cli, "tr")["groups"], key=lambda r: r["rank"])
+    assert [(r["team_no"], r["points"]) for r in table] == [
+        ("T3", 2), ("T2", 2), ("T1", 2), ("T4", 0)]
+    assert cli("bracket", "next", "--event", "tr").code == 0
+    final = _bracket(cli, "tr")["stages"][-1]["matches"][0]
+    assert {final["team_a"], final["team_b"]} == {"T2", "T3"}

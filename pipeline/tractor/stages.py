@@ -34,12 +34,30 @@ def matches(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
 
 
 def group_tables(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
+    """Each group's table: totals from SQL, the order from `group_order` (ties broken by
+    direct results again within any smaller set still equal)."""
+    from pipeline.tractor.group_order import order_group
+
+    params = {"event_id": event.event_id,
+              "games_to_win": event.ruleset.tractor["games_to_win"],
+              "group_win_points": event.ruleset.stages["group_win_points"]}
     query = (f"with tractor_matches as ({db.sql('tractor_matches')}), "
              f"group_standings as ({db.sql('group_standings')}) "
              "select * from group_standings order by stage, rank")
-    return db.frame(con, query, {"event_id": event.event_id,
-                                 "games_to_win": event.ruleset.tractor["games_to_win"],
-                                 "group_win_points": event.ruleset.stages["group_win_points"]})
+    tables = db.frame(con, query, params)
+    if tables.is_empty():
+        return tables
+    played = db.rows(con, f"with tractor_matches as ({db.sql('tractor_matches')}) select stage, "
+                          "team_a, team_b, winner from tractor_matches where kind = 'group'",
+                     {k: params[k] for k in ("event_id", "games_to_win")})
+    ranks = {}
+    for stage in tables["stage"].unique(maintain_order=True).to_list():
+        rows = tables.filter(pl.col("stage") == stage).to_dicts()
+        order = order_group(rows, [(a, b, w) for s, a, b, w in played if s == stage])
+        ranks |= {(stage, team): n for n, team in enumerate(order, start=1)}
+    return tables.with_columns(pl.struct("stage", "team_no").map_elements(
+        lambda r: ranks[(r["stage"], r["team_no"])], return_dtype=pl.Int64).alias("rank")
+    ).sort("stage", "rank", maintain_order=True)
 
 
 def _add_stage(con, event_id: str, name: str, kind: str, position: int,
