@@ -103,6 +103,10 @@ DEFAULTS: dict[str, Any] = {
         # seed 000: "报2张主…加2级": trump shown with n ≥ 2 cards adds n levels to the side
         # that gains (a rule of that notice only: off unless a preset says so)
         "trump_bonus": False,
+        # equal levels when a game ends on the clock: "play_on" until one side leads (seed
+        # 000: "打平的則繼續進行，直到一方領先"), or "last_deal": the round simply ends and the
+        # side that won the last deal wins the game (seed 002: "再打一副牌，打完结束比赛")
+        "level_at_time": "play_on",
     },
     "stages": {
         "group_win_points": 1,
@@ -158,6 +162,7 @@ CHOICES = {
     ("format",): {"", "swiss", "knockout"},
     ("self_report",): {"both_sides", "organizer"},
     ("ranking", "head_to_head", "applies"): {"all_met", "two_teams", "mini_league"},
+    ("tractor", "level_at_time"): {"play_on", "last_deal"},
     ("ranking", "head_to_head", "counts"): {"match_points", "wins", "net_wins",
                                             "level_points"},
     ("ranking", "unplayed"): {"fide", "nothing"},

@@ -384,3 +384,31 @@ def test_a_three_way_group_tie_reduced_to_two_returns_to_their_match(cli, tmp_pa
     assert cli("bracket", "next", "--event", "tr").code == 0
     final = _bracket(cli, "tr")["stages"][-1]["matches"][0]
     assert {final["team_a"], final["team_b"]} == {"T2", "T3"}
+
+
+# 10. union Tractor: a level game when the last deal is played ------------------------------
+
+def test_union_a_level_game_at_the_end_goes_to_the_last_deal_s_winner(cli, tmp_path):
+    """Seed 002: "每轮比赛最后10分钟大会统一提醒，再打一（盘）副牌，打完结束比赛" — the round
+    ends; seed 000's "play on" is not imposed. Our reading: equal levels (7–7) go to the
+    side that won the last deal, named under 胜方 (refused, with the reason, when it is
+    missing). Seed 000 keeps "打平的則繼續進行" (a level game is refused there)."""
+    stage, a, b = _union_match(cli, tmp_path)
+    header = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "胜方"]
+    missing = cli("ingest", "--event", "u", write_csv(tmp_path / "m1.csv", [
+        header, [stage, 1, 1, a, b, "7", "7", ""]]))
+    assert missing.code == 2 and "最后一副的赢家" in missing.err
+    _sheet(cli, tmp_path, "m2.csv", header, [[stage, 1, 1, a, b, "7", "7", b]])
+    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    assert match["games"] == [[7, 7]] and match["winner"] == b
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    assert cli("ingest", "--event", "h", write_csv(tmp_path / "he.csv", [
+        ["队号", "队名"], ["T1", "一"], ["T2", "二"]])).code == 0
+    assert cli("bracket", "draw", "--event", "h", "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = _bracket(cli, "h")["stages"]
+    (m,) = group["matches"]
+    level = cli("ingest", "--event", "h", write_csv(tmp_path / "hm.csv", [
+        header, [group["name"], 1, 1, m["team_a"], m["team_b"], "7", "7", m["team_b"]]]))
+    assert level.code == 2 and "继续打到一方领先" in level.err

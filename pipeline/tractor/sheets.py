@@ -142,7 +142,12 @@ def check_matches(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, li
             problems.append(where.problem(row, "b_level", "过A", "双方都过A是不可能的 both "
                                                                  "sides cannot pass A"))
             continue
-        winner = game_winner(a, b)
+        winner = level_winner(a, b, rules, named=row["winner"], teams=(team_a, team_b))
+        if winner is None and rules["level_at_time"] == "last_deal":
+            problems.append(where.problem(row, "winner", row["winner"],
+                                          "级数相同：请在“胜方”列填最后一副的赢家 equal levels: "
+                                          "name the side that won the last deal under 胜方"))
+            continue
         if winner is None:
             problems.append(where.problem(row, "b_level", format_level(b),
                                           "一局结束时级数相同：应继续打到一方领先 equal levels "
@@ -211,6 +216,22 @@ def _game_order(rows: list[dict], context, where, games_to_win: int) -> list[Pro
     return problems
 
 
+def level_winner(a: int, b: int, rules: dict, state=None, named: str | None = None,
+                 teams: tuple[str, str] | None = None) -> str | None:
+    """'a' or 'b': the side ahead; at equal levels, under `level_at_time = "last_deal"`
+    (seed 002: the round simply ends), the side that won the game's last deal — from the
+    replayed deals (`state`), or as the sheet's 胜方 names it (`named`); else None (seed
+    000: play goes on until one side leads)."""
+    winner = game_winner(a, b)
+    if winner is not None or rules["level_at_time"] != "last_deal":
+        return winner
+    if state is not None and state.history:
+        return "a" if state.history[-1][0] == teams[0] else "b"
+    if named and teams:
+        return {teams[0]: "a", teams[1]: "b", "a": "a", "b": "b"}.get(named)
+    return None
+
+
 def penalised_deal(declarer: str, points: int, trump_cards: int, penalties: list[Penalty],
                    total: int) -> TractorDeal:
     """A deal with its penalties applied: points off the offending side's captured points
@@ -276,7 +297,7 @@ def check_deals(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list
                                           row["declarer_team"], str(exc)))
             continue
         a, b = state.levels[team_a], state.levels[team_b]
-        winner = game_winner(a, b)
+        winner = level_winner(a, b, rules, state, teams=(team_a, team_b))
         if winner is None:
             problems.append(where.problem(rows[-1], "deal", rows[-1]["deal"],
                                           "逐盘推算后双方级数相同，一局未完 the deals leave the "
@@ -404,7 +425,7 @@ def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None
             raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后无法成立 "
                               f"the game no longer stands with the penalties: {exc}") from None
         a, b = state.levels[team_a], state.levels[team_b]
-        winner = game_winner(a, b)
+        winner = level_winner(a, b, rules, state, teams=(team_a, team_b))
         if winner is None:
             raise PaisaiError(f"{stage} 第 {match_no} 场第 {game} 局加罚分后级数相同 "
                               "the penalties leave the game's levels equal")
