@@ -125,7 +125,8 @@ def _added_fouls(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, t
                  action: LateAction) -> dict:
     """The team's foul record of the round with this warning (and violations) added."""
     found = db.rows(con, "select fouls, warnings, violations from fouls where event_id = ? "
-                         "and round = ? and team_no = ?", [event_id, round_no, team_no])
+                         "and round = ? and team_no = ? and table_no = 0",
+                    [event_id, round_no, team_no])
     fouls, warnings, violations = found[0] if found else (0, 0, 0)
     return {"round": round_no, "team_no": team_no, "fouls": fouls or 0,
             "warnings": (warnings or 0) + 1, "violations": (violations or 0) + action.violations}

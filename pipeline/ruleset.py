@@ -52,6 +52,10 @@ DEFAULTS: dict[str, Any] = {
         "foul_limit": 0,  # fouls that lose the round (seed 003: 3); 0 off
         "warnings_per_violation": 0,  # warnings that make one violation (seed 001: 2)
         "violation_limit": 0,  # violations that lose the round (seed 001: 3); 0 off
+        # in a team event, fouls, warnings and violations count per "team" (its pairs add
+        # up, and the limit loses the whole team match) or per "pair" (each at its table,
+        # the limit loses that table only; a row without a table counts for the team)
+        "fouls_per": "team",
         # the level difference a round lost by ruling (fouls, violations) counts: "table",
         # the levels the table reached (the winner credited the higher side's); "forfeit",
         # as a forfeit (forfeit_level_diff)
@@ -163,6 +167,7 @@ CHOICES = {
     ("self_report",): {"both_sides", "organizer"},
     ("ranking", "head_to_head", "applies"): {"all_met", "two_teams", "mini_league"},
     ("tractor", "level_at_time"): {"play_on", "last_deal"},
+    ("scoring", "fouls_per"): {"team", "pair"},
     ("ranking", "head_to_head", "counts"): {"match_points", "wins", "net_wins",
                                             "level_points"},
     ("ranking", "unplayed"): {"fide", "nothing"},
@@ -293,6 +298,7 @@ class Ruleset:
             "foul_limit": s["foul_limit"],
             "warnings_per_violation": s["warnings_per_violation"],
             "violation_limit": s["violation_limit"],
+            "fouls_per_pair": s["fouls_per"] == "pair",
         }
 
 

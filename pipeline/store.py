@@ -196,5 +196,5 @@ def store_carried(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored
 
 def store_fouls(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     return _upsert(con, "fouls", event_id, rows,
-                   ["round", "team_no", "fouls", "warnings", "violations"],
-                   ["round", "team_no"], "fouls")
+                   ["round", "team_no", "table_no", "fouls", "warnings", "violations"],
+                   ["round", "team_no", "table_no"], "fouls")

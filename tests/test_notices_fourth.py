@@ -232,14 +232,43 @@ def test_two_foul_rows_of_a_team_in_a_round_add_up(cli, tmp_path, db_file):
                "jinling-2023-team").code == 0
     entries = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
     assert cli("ingest", "--event", "t", write_csv(tmp_path / "e.csv", entries)).code == 0
-    sheet = [["轮次", "队号", "警告"], [1, "T1", 1], [1, "T1", 1], [1, "T2", 1]]
+    sheet = [["轮次", "队号", "桌号", "警告"], [1, "T1", 2, 1], [1, "T1", 2, 1],
+             [1, "T2", "", 1]]
     done = cli("ingest", "--event", "t", write_csv(tmp_path / "f.csv", sheet))
     assert done.code == 0, done.err
     from pipeline import db
 
     with db.reading(db_file) as con:
-        assert db.rows(con, "select team_no, warnings from fouls order by team_no") == [
-            ("T1", 2), ("T2", 1)]
+        assert db.rows(con, "select team_no, table_no, warnings from fouls order by 1") == [
+            ("T1", 2, 2), ("T2", 0, 1)]
+
+
+def test_team_event_violations_count_per_pair(cli, tmp_path):
+    """Seed 001's "三次記違例判負" in a team match (jinling-2023-team, fouls_per = "pair": our
+    reading). Table 1: T1's pair beats T2's 10–8; table 2 (seats swapped): T2's pair beats
+    T1's Q–7. As played T2 wins the match by (12 − 7) − (10 − 8) = 3: 2 / 16, levels 8 + 12
+    = 20. Event a: T2's pairs have 2 violations at table 1 and 1 at table 2 — never 3 at one
+    table: the result stands. Event b: T2's pair at table 2 has 3: that table is lost, its
+    higher level (Q) going to T1: T1 (10 − 8) + (12 − 7) = +7 → T1 2 / 20, levels 10 + 12 =
+    22; T2 0 / 6, levels 8 + 7 = 15."""
+    for event, fouls in (("a", [[1, "T2", 1, 2], [1, "T2", 2, 1]]), ("b", [[1, "T2", 2, 3]])):
+        assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
+                   "jinling-2023-team").code == 0
+        entries = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+        assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}e.csv",
+                                                         entries)).code == 0
+        results = [RESULT_HEADER, [1, 1, "T1", "T2", "10", "8"], [1, 2, "T2", "T1", "Q", "7"]]
+        assert cli("ingest", "--event", event, "--force", write_csv(
+            tmp_path / f"{event}r.csv", results)).code == 0
+        done = cli("ingest", "--event", event, write_csv(
+            tmp_path / f"{event}f.csv", [["轮次", "队号", "桌号", "违例"], *fouls]))
+        assert done.code == 0, done.err
+    def table(event):
+        return [(r["team_no"], r["match_points"], r["level_diff_score"], r["levels"])
+                for r in read_csv_output(cli("standings", "--event", event, "--format",
+                                             "csv").out)]
+    assert table("a") == [("T2", "2", "16", "20"), ("T1", "0", "10", "17")]
+    assert table("b") == [("T1", "2", "20", "22"), ("T2", "0", "6", "15")]
 
 
 # 13, 15. each preset states the readings of this pass -----------------------------------------

@@ -141,6 +141,7 @@ ALIASES: dict[str, dict[str, list[str]]] = {
         "fouls": ["犯规次数", "犯规", "fouls"],
         "warnings": ["警告次数", "警告", "warnings"],
         "violations": ["违例次数", "违例", "记违例", "violations"],
+        "table": ["桌号", "桌", "table"],
     },
     "penalties": {
         "round": ["轮次", "轮", "round"],

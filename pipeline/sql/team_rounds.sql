@@ -4,19 +4,40 @@
 -- Ruleset values arrive as parameters.
 with
 
-round_fouls as (
-    -- a side is out of the round at $foul_limit fouls (seed 003), or at $violation_limit
-    -- violations, $warnings_per_violation warnings making one more (seed 001)
-    select round, team_no,
-           ($foul_limit > 0 and fouls >= $foul_limit)
-           or ($violation_limit > 0
-               and coalesce(violations, 0) + case when $warnings_per_violation > 0
-                   then coalesce(warnings, 0) // $warnings_per_violation else 0 end
-                   >= $violation_limit) as out_of_round
+counted_fouls as (
+    -- each record's totals: per team (a team's pairs add up), or with $fouls_per_pair per
+    -- pair at its table (table 0: a row for the team as a whole)
+    select round, team_no, case when $fouls_per_pair then table_no else 0 end as table_no,
+           sum(fouls) as fouls, sum(coalesce(warnings, 0)) as warnings,
+           sum(coalesce(violations, 0)) as violations
     from fouls where event_id = $event_id
+    group by all
 ),
 
-sides as (
+counted_out as (
+    -- a side is out at $foul_limit fouls (seed 003), or at $violation_limit violations,
+    -- $warnings_per_violation warnings making one more (seed 001)
+    select round, team_no, table_no,
+           ($foul_limit > 0 and fouls >= $foul_limit)
+           or ($violation_limit > 0
+               and violations + case when $warnings_per_violation > 0
+                   then warnings // $warnings_per_violation else 0 end
+                   >= $violation_limit) as out_of_round
+    from counted_fouls
+),
+
+round_fouls as (
+    -- the team out of its whole round (match)
+    select round, team_no, out_of_round from counted_out where table_no = 0
+),
+
+table_fouls as (
+    -- a pair out at its table ($fouls_per_pair): that table is lost, the rest stands
+    select round, team_no, table_no, out_of_round as out_at_table
+    from counted_out where table_no > 0 and out_of_round
+),
+
+sides_as_played as (
     select round, table_no, ew_team as team_no, ns_team as opponent, 'ew' as side,
            ew_level as own_level, ns_level as opp_level,
            coalesce(forfeit = 'ew', false) as forfeited,
@@ -36,6 +57,26 @@ sides as (
            is_bye
     from stg_results
     where not is_bye
+),
+
+sides as (
+    -- a pair ruled out at its table loses that table: the higher level goes to the other side
+    select s.* replace (
+        case when s.own_level is null or s.opp_level is null then s.own_level
+             when o.out_at_table and p.out_at_table is null then least(s.own_level, s.opp_level)
+             when p.out_at_table and o.out_at_table is null
+                 then greatest(s.own_level, s.opp_level)
+             else s.own_level end as own_level,
+        case when s.own_level is null or s.opp_level is null then s.opp_level
+             when o.out_at_table and p.out_at_table is null
+                 then greatest(s.own_level, s.opp_level)
+             when p.out_at_table and o.out_at_table is null then least(s.own_level, s.opp_level)
+             else s.opp_level end as opp_level)
+    from sides_as_played as s
+    left join table_fouls as o
+        on o.round = s.round and o.team_no = s.team_no and o.table_no = s.table_no
+    left join table_fouls as p
+        on p.round = s.round and p.team_no = s.opponent and p.table_no = s.table_no
 ),
 
 matches as (

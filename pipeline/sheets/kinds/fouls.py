@@ -20,6 +20,7 @@ def casts() -> list[pl.Expr]:
         ck.as_int("round").alias("round"),
         ck.normalized("team_no").alias("team_no"),
         *(ck.as_int(c).fill_null(0).alias(c) for c in ("fouls", "warnings", "violations")),
+        ck.as_int("table").fill_null(0).alias("table_no"),
     ]
 
 
@@ -28,7 +29,7 @@ COUNTS = ("fouls", "warnings", "violations")
 
 def check(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list]:
     typed, problems = check_team_refs(typed, context, where)
-    keys = ["round", "team_no"]
+    keys = ["round", "team_no", "table_no"]
     summed = typed.group_by(keys, maintain_order=True).agg(
         *(pl.col(c).sum() for c in COUNTS),
         pl.all().exclude(*keys, *COUNTS).first())
