@@ -37,7 +37,8 @@ def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
     params = {"e": event_id, "r": before}
     games = db.frame(con, db.sql("met_before"), params)
     byes = {r[0] for r in db.rows(
-        con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null",
+        con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null "
+             "and coalesce(bye_kind, 'allocated') = 'allocated'",
         params)}
     sides = pl.concat([games.select(pl.col("ew_team").alias("team"), pl.lit(1).alias("ew"),
                                     pl.lit(0).alias("ns")),
@@ -47,13 +48,36 @@ def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
     return games, byes, seats
 
 
+def parse_byes(given: tuple[str, ...] | list[str]) -> dict[str, float | None]:
+    """`TEAM` or `TEAM=POINTS` → {team: points or None (the draw points)}.
+
+    >>> parse_byes(["a5", "A7=0"])
+    {'A5': None, 'A7': 0.0}
+    """
+    found: dict[str, float | None] = {}
+    for text in given:
+        team, _, points = text.partition("=")
+        try:
+            value = float(points) if points.strip() else None
+        except ValueError:
+            raise UsageError(f"轮空得分应为数字 a bye's points must be a number: {text!r}") \
+                from None
+        if value is not None and not (0 <= value <= 1_000):
+            raise UsageError(f"轮空得分应在 0 到 1000 之间 a bye's points: {text!r}")
+        found[team.strip().upper()] = value
+    return found
+
+
 def pair(
     con: duckdb.DuckDBPyConnection, event: Event, round_no: int | None = None,
     seed: int | None = None, force: bool = False, separate_affiliations: bool = False,
+    requested_byes: dict[str, float | None] | None = None,
 ) -> tuple[int, Pairing, int | None]:
     """Pair round `round_no` (default: the next) and store it. Returns (round, pairing, seed).
     `separate_affiliations` keeps teams of one unit apart in this round where possible (as
-    the ruleset's `avoid_same_affiliation_rounds` does for its first rounds)."""
+    the ruleset's `avoid_same_affiliation_rounds` does for its first rounds).
+    `requested_byes` are teams that asked not to play this round (FIDE's requested byes):
+    left out of the pairing, each stored as a bye of its points (None: the draw points)."""
     event_id = event.event_id
     rules = event.ruleset.pairing
     if not event.ruleset.is_swiss:
@@ -71,6 +95,11 @@ def pair(
         raise UsageError(f"第 {round_no} 轮已有成绩，不能重新编排 round {round_no} has results "
                          "and cannot be paired again")
     teams = registration.playing(con, event_id, round_no)
+    requested_byes = requested_byes or {}
+    unknown = [t for t in requested_byes if t not in teams]
+    if unknown:
+        raise UsageError(f"请求轮空的队不在本轮 not playing this round: {', '.join(unknown)}")
+    teams = [t for t in teams if t not in requested_byes]
     if len(teams) < 2:
         waiting = registration.unnumbered(con, event_id)
         if waiting:
@@ -107,7 +136,7 @@ def pair(
         )
     pairing = team_match_tables(pairing, event.ruleset.team_size)
     _store(con, event_id, round_no, pairing, rules["system"] if round_no > 1 or carried else
-           f"draw:{rules['draw']}", seed, force)
+           f"draw:{rules['draw']}", seed, force, requested_byes)
     oplog.write_on(con, event_id, "paired", f"round {round_no}"
                    + (f", draw seed {seed}" if seed is not None else ""))
     return round_no, pairing, seed
@@ -166,19 +195,24 @@ def _require_complete(con, event_id: str, round_no: int, force: bool) -> None:
 
 
 def _store(con, event_id: str, round_no: int, pairing: Pairing, system: str,
-           seed: int | None, force: bool) -> None:
+           seed: int | None, force: bool,
+           requested_byes: dict[str, float | None] | None = None) -> None:
     con.execute("delete from pairings where event_id = ? and round = ?", [event_id, round_no])
     con.execute("delete from pairing_rounds where event_id = ? and round = ?",
                 [event_id, round_no])
-    rows = [(t.table, t.ew_team, t.ns_team) for t in pairing.tables]
+    rows = [(t.table, t.ew_team, t.ns_team, None, None) for t in pairing.tables]
     if pairing.bye:
-        rows.append((None, pairing.bye, None))
+        rows.append((None, pairing.bye, None, "allocated", None))
+    rows += [(None, team, None, "requested", points)
+             for team, points in (requested_byes or {}).items()]
     tables = pl.DataFrame(rows, schema={"table_no": pl.Int32, "ew_team": pl.String,
-                                        "ns_team": pl.String}, orient="row")
+                                        "ns_team": pl.String, "bye_kind": pl.String,
+                                        "bye_points": pl.Float64}, orient="row")
     con.register("new_tables", tables)
     try:
-        con.execute("insert into pairings (event_id, round, table_no, ew_team, ns_team) "
-                    "select ?, ?, table_no, ew_team, ns_team from new_tables",
+        con.execute("insert into pairings (event_id, round, table_no, ew_team, ns_team, "
+                    "bye_kind, bye_points) select ?, ?, table_no, ew_team, ns_team, "
+                    "coalesce(bye_kind, 'allocated'), bye_points from new_tables",
                     [event_id, round_no])
     finally:
         con.unregister("new_tables")

@@ -87,8 +87,9 @@ DEFAULTS: dict[str, Any] = {
         # its cuts and Sonneborn-Berger: "fide", as FIDE C.07 article 16 defines them (a
         # dummy opponent at the team's own score, capped; cuts take unplayed rounds first);
         # "nothing", the reading before it: a bye counts nothing, a forfeit the absent
-        # opponent's real score
-        "unplayed": "fide",
+        # opponent's real score; "auto" (the default): "fide" for Swiss rounds, "nothing"
+        # for a round robin (every team meets every other: rounds ≥ teams − 1), as FIDE does
+        "unplayed": "auto",
     },
     "pairing": {
         "system": "snake4",
@@ -170,7 +171,7 @@ CHOICES = {
     ("scoring", "fouls_per"): {"team", "pair"},
     ("ranking", "head_to_head", "counts"): {"match_points", "wins", "net_wins",
                                             "level_points"},
-    ("ranking", "unplayed"): {"fide", "nothing"},
+    ("ranking", "unplayed"): {"fide", "nothing", "auto"},
     ("scoring", "ruled_loss"): {"table", "forfeit"},
 }
 
@@ -281,7 +282,7 @@ class Ruleset:
             "h2h_applies": h2h["applies"],
             "h2h_counts": h2h["counts"],
             "h2h_reapply": h2h["reapply"],
-            "unplayed_fide": self.ranking["unplayed"] == "fide",
+            "unplayed": self.ranking["unplayed"],
             "planned_rounds": self.rounds,
             "ruled_as_forfeit": s["ruled_loss"] == "forfeit",
             "start_level": self.tractor["start_level"] if self.discipline == "tractor" else 2,

@@ -12,7 +12,9 @@ from pipeline.levels import ACCEPTED, level_mapping
 from schemas._pandera import pa
 
 LEVEL_SPELLINGS = sorted(level_mapping())
-FORFEIT_SIDES = {"ew": "ew", "ns": "ns", "东西": "ew", "南北": "ns", "EW": "ew", "NS": "ns"}
+FORFEIT_SIDES = {"ew": "ew", "ns": "ns", "东西": "ew", "南北": "ns", "EW": "ew", "NS": "ns",
+                 # a double forfeit: neither team came (each a forfeit loss)
+                 "双方": "both", "both": "both", "BOTH": "both"}
 PARTNER_FINISH = {"2": "2", "3": "3", "4": "4", "二游": "2", "三游": "3", "下游": "4",
                   "末游": "4"}
 YES_NO = {"是": True, "否": False, "Y": True, "N": False, "YES": True, "NO": False,

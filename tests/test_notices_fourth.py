@@ -441,3 +441,82 @@ def test_union_a_level_game_at_the_end_goes_to_the_last_deal_s_winner(cli, tmp_p
     level = cli("ingest", "--event", "h", write_csv(tmp_path / "hm.csv", [
         header, [group["name"], 1, 1, m["team_a"], m["team_b"], "7", "7", m["team_b"]]]))
     assert level.code == 2 and "继续打到一方领先" in level.err
+
+
+# 14. byes and forfeits as other tools write them -----------------------------------------------
+
+FIDE = """name = "fide-example"
+rounds = {rounds}
+[scoring]
+win = 1
+draw = 0.5
+loss = 0
+[ranking]
+keys = ["match_points", "buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger",
+        "progressive", "team_no"]
+pairing_keys = ["match_points", "team_no"]
+{unplayed}
+[pairing]
+system = "monrad"
+"""
+
+
+def _fide(cli, tmp_path, event: str, teams: int, rounds: int, unplayed: str = "") -> None:
+    ruleset = tmp_path / f"{event}.toml"
+    ruleset.write_text(FIDE.format(rounds=rounds, unplayed=unplayed), encoding="utf-8")
+    assert cli("event", "create", "--id", event, "--name", "赛", "--ruleset", ruleset).code == 0
+    rows = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, teams + 1)]
+    assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}e.csv", rows)).code == 0
+
+
+def test_a_half_point_bye_and_a_double_forfeit_with_fide_s_virtual_opponents(cli, tmp_path):
+    """FIDE C.07 (2026), article 16, worked by hand. Four teams, two rounds, 1/½/0.
+    R1 (by number): A1 beats A2; A3–A4 a double forfeit (双方: each a forfeit loss). R2: A4
+    asks for a half-point bye (`pair --bye A4`: the draw points, ½); A3 gets the pairing's
+    bye (1); A1–A2 again (the only pair left): A2 wins. Scores A1 1, A2 1, A3 1, A4 ½.
+    Opponents' adjusted scores (16.3): A4's requested bye in the last round counts as a
+    draw — it scored ½ already: ½. Values (16.4): a game → the opponent's adjusted score; a
+    forfeit → min(own score, the opponent's); a bye → min(own, ½ × 2 rounds = 1).
+    A1: 1 + 1 = 2, Cut-1 1, Median 0, SB 1 × 1 = 1, progressive 1 + 1 = 2.
+    A2: 2, 1, 0, SB 1, progressive 0 + 1 = 1.
+    A3: min(1, ½) + min(1, 1) = 1½; Cut-1 drops the unplayed first: 1; SB 1 × 1 = 1;
+    progressive 1. A4: min(½, 1) + min(½, 1) = 1, Cut-1 ½, SB ½ × ½ = ¼, progressive ½.
+    Order: A1 and A2 equal to SB, progressive decides: A1, A2, A3, A4."""
+    _fide(cli, tmp_path, "t", 4, 2)
+    assert cli("pair", "--event", "t").code == 0
+    r1 = [[*RESULT_HEADER, "弃权"], [1, 1, "A1", "A2", "10", "8", ""],
+          [1, 2, "A3", "A4", "", "", "双方"]]
+    assert cli("ingest", "--event", "t", write_csv(tmp_path / "r1.csv", r1)).code == 0
+    pairs = read_csv_output(cli("pair", "--event", "t", "--bye", "A4", "--format", "csv").out)
+    assert [(p["table"], p["ew_team"], p["ns_team"]) for p in pairs] == [
+        ("1", "A1", "A2"), ("", "A3", ""), ("", "A4", "")]
+    r2 = [RESULT_HEADER, [2, 1, "A1", "A2", "8", "10"]]
+    assert cli("ingest", "--event", "t", write_csv(tmp_path / "r2.csv", r2)).code == 0
+    ranking = read_csv_output(cli("standings", "--event", "t", "--format", "csv").out)
+    got = [(r["team_no"], r["match_points"], r["buchholz"], r["buchholz_cut1"],
+            r["median_buchholz"], r["sonneborn_berger"], r["progressive"]) for r in ranking]
+    assert got == [("A1", "1", "2", "1", "0", "1", "2"), ("A2", "1", "2", "1", "0", "1", "1"),
+                   ("A3", "1", "1.5", "1", "0", "1", "1"),
+                   ("A4", "0.5", "1", "0.5", "0", "0.25", "0.5")]
+    # a zero-point bye is asked for the same way, and an unknown team is refused
+    assert cli("pair", "--event", "t", "--round", "2", "--bye", "A9", "--force").code == 2
+
+
+def test_a_round_robin_counts_unplayed_rounds_as_nothing_by_default(cli, tmp_path):
+    """FIDE's practice for round robins (every team meets every other): unplayed rounds
+    count nothing. Four teams, three rounds, the default `unplayed = "auto"` reads the same
+    as `unplayed = "nothing"`; a Swiss field (six teams, two rounds) as `"fide"`."""
+    def keys(event: str) -> list[tuple]:
+        return [(r["team_no"], r["buchholz"], r["sonneborn_berger"]) for r in read_csv_output(
+            cli("standings", "--event", event, "--format", "csv").out)]
+
+    results = [[*RESULT_HEADER, "弃权"], [1, 1, "A1", "A2", "10", "8", ""],
+               [1, 2, "A3", "A4", "", "", "南北"], [2, 1, "A1", "A3", "9", "9", ""],
+               [2, 2, "A2", "A4", "K", "7", ""], [3, 1, "A1", "A4", "8", "10", ""],
+               [3, 2, "A2", "A3", "J", "9", ""]]
+    for event, unplayed in (("auto", ""), ("plain", 'unplayed = "nothing"'),
+                            ("fide", 'unplayed = "fide"')):
+        _fide(cli, tmp_path, event, 4, 3, unplayed)
+        assert cli("ingest", "--event", event, "--force", write_csv(
+            tmp_path / f"{event}r.csv", results)).code == 0
+    assert keys("auto") == keys("plain") and keys("auto") != keys("fide")

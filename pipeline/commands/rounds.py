@@ -28,15 +28,20 @@ from pipeline.errors import UsageError
 @click.option("--force", is_flag=True, help="上一轮未报完也编排 pair although tables are unreported")
 @click.option("--separate-affiliations", is_flag=True,
               help="同单位的队尽量不相遇 keep teams of one unit apart where possible")
+@click.option("--bye", "byes", multiple=True, metavar="TEAM[=POINTS]",
+              help="该队请求轮空（不编排；默认得平局分，即 FIDE 的半分轮空；=0 为零分轮空） a bye "
+                   "the team asked for: not paired, scoring the draw points (FIDE's half-point "
+                   "bye) or POINTS")
 @common
 def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bool,
-         separate_affiliations: bool) -> int:
+         separate_affiliations: bool, byes: tuple[str, ...]) -> int:
     from pipeline import rounds
 
+    requested = rounds.parse_byes(byes)
     with db.writing(database()) as con:
         found = events.load(con, event)
         round_no, pairing, seed = rounds.pair(con, found, round_no, seed, force,
-                                              separate_affiliations)
+                                              separate_affiliations, requested)
         listing = rounds.pairings(con, found.event_id, round_no)
         same = rounds.same_unit_tables(con, found.event_id, round_no)
     shown = listing.select(rounds.PAIRING_COLUMNS)

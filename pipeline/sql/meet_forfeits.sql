@@ -6,10 +6,14 @@
 with
 
 forfeited_tables as (
-    select res.event_id, res.round,
-           case res.forfeit when 'ew' then res.ew_team else res.ns_team end as team_no
+    -- each side that forfeited (both, in a double forfeit)
+    select res.event_id, res.round, side.team_no
     from results as res
     join meet_events as me on me.event_id = res.event_id and me.meet_id = $meet_id
+    cross join lateral (
+        select res.ew_team as team_no where res.forfeit in ('ew', 'both')
+        union all
+        select res.ns_team where res.forfeit in ('ns', 'both')) as side
     where res.forfeit is not null
 ),
 

@@ -4,6 +4,14 @@
 -- [ranking.head_to_head] ($h2h_applies, $h2h_counts, $h2h_reapply).
 with
 
+unplayed_rule as (
+    -- FIDE C.07 article 16 for unplayed rounds, or "nothing"; "auto": nothing in a round
+    -- robin (every team meets every other: the planned rounds reach teams − 1)
+    select $unplayed = 'fide' or ($unplayed = 'auto' and not (
+               $planned_rounds > 0 and (select count(*) from teams where event_id = $event_id)
+                   <= $planned_rounds + 1)) as fide
+),
+
 registered as (
     select team_no, team_name, player1, player2, affiliation,
            case
@@ -118,17 +126,19 @@ grid as (
     select j.team_no, j.match_points as own_score, a.round, tr.opponent,
            case
                when tr.round is null then 'requested'  -- not paired: absent or withdrawn
+               when tr.requested_bye then 'requested'  -- a half- or zero-point bye asked for
                when tr.is_bye then 'bye'
                when tr.forfeited then 'forfeit_loss'
                when tr.opponent_forfeited then 'forfeit_win'
                else 'played'
            end as kind,
            case coalesce(tr.outcome, 'loss') when 'win' then 1.0 when 'draw' then 0.5
-                                              else 0.0 end as scored
+                                              else 0.0 end as scored,
+           coalesce(tr.match_points, 0) as round_points
     from joined as j
     cross join (select unnest(range(1, $max_round + 1)) as round) as a
     left join team_rounds as tr on tr.team_no = j.team_no and tr.round = a.round
-    where $unplayed_fide and list_has_any($ranking_keys, ['buchholz', 'buchholz_cut1',
+    where (select fide from unplayed_rule) and list_has_any($ranking_keys, ['buchholz', 'buchholz_cut1',
                                                           'median_buchholz', 'sonneborn_berger'])
 ),
 
@@ -145,7 +155,9 @@ vur as (
 
 adjusted as (
     -- a team's score as its opponents' tie-breaks read it (16.3)
-    select team_no, any_value(own_score) + $draw_points * count(*) filter (where as_draw)
+    -- (a requested bye counted as a draw replaces what it scored: none, or half a point)
+    select team_no, any_value(own_score)
+               + coalesce(sum($draw_points - round_points) filter (where as_draw), 0)
                as adjusted_score
     from vur
     group by team_no
@@ -191,9 +203,9 @@ fide_keys as (
 
 opponent_keys as (
     select k.*, l.opponents_level_diff
-    from (select * from fide_keys where $unplayed_fide
+    from (select * from fide_keys where (select fide from unplayed_rule)
           union all
-          select * from plain_keys where not $unplayed_fide) as k
+          select * from plain_keys where not (select fide from unplayed_rule)) as k
     left join (select team_no, sum(level_diff_score)::bigint as opponents_level_diff
                from opponents group by team_no) as l using (team_no)
 ),

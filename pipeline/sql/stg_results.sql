@@ -4,7 +4,8 @@ with
 
 reported as (
     select round, table_no, ew_team, ns_team, ew_level, ns_level, deals, forfeit,
-           first_to_level, last_deal_side, false as is_bye
+           first_to_level, last_deal_side, false as is_bye, null::varchar as bye_kind,
+           null::double as bye_points
     from results
     where event_id = $event_id and round <= $max_round
 ),
@@ -13,7 +14,8 @@ byes as (
     select round, null::integer as table_no, ew_team, null::varchar as ns_team,
            null::integer as ew_level, null::integer as ns_level, null::integer as deals,
            null::varchar as forfeit, null::varchar as first_to_level,
-           null::varchar as last_deal_side, true as is_bye
+           null::varchar as last_deal_side, true as is_bye,
+           coalesce(bye_kind, 'allocated') as bye_kind, bye_points
     from pairings
     where event_id = $event_id and round <= $max_round and ns_team is null
 ),

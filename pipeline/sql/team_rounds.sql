@@ -40,21 +40,21 @@ table_fouls as (
 sides_as_played as (
     select round, table_no, ew_team as team_no, ns_team as opponent, 'ew' as side,
            ew_level as own_level, ns_level as opp_level,
-           coalesce(forfeit = 'ew', false) as forfeited,
+           coalesce(forfeit in ('ew', 'both'), false) as forfeited,
            coalesce(forfeit = 'ns', false) as opponent_forfeited,
            coalesce(first_to_level = 'ew', false) as reached_first,
            coalesce(first_to_level = 'ns', false) as opponent_reached_first,
            coalesce(last_deal_side = 'ew', false) as won_last_deal,
            coalesce(last_deal_side = 'ns', false) as opponent_won_last_deal,
-           is_bye
+           is_bye, bye_kind, bye_points
     from stg_results
     union all
     select round, table_no, ns_team, ew_team, 'ns',
            ns_level, ew_level,
-           coalesce(forfeit = 'ns', false), coalesce(forfeit = 'ew', false),
+           coalesce(forfeit in ('ns', 'both'), false), coalesce(forfeit = 'ew', false),
            coalesce(first_to_level = 'ns', false), coalesce(first_to_level = 'ew', false),
            coalesce(last_deal_side = 'ns', false), coalesce(last_deal_side = 'ew', false),
-           is_bye
+           is_bye, bye_kind, bye_points
     from stg_results
     where not is_bye
 ),
@@ -85,6 +85,8 @@ matches as (
         min(s.table_no) as table_no,
         any_value(s.side order by s.table_no) as side,
         bool_or(s.is_bye) as is_bye,
+        any_value(s.bye_kind) as bye_kind,
+        any_value(s.bye_points) as bye_points,
         bool_or(s.forfeited) as forfeited,
         bool_or(s.opponent_forfeited) as opponent_forfeited,
         bool_or(s.reached_first) as reached_first,
@@ -113,6 +115,11 @@ outcomes as (
     select
         *,
         case
+            -- a requested bye (FIDE: a half- or zero-point bye) scores what it was given
+            when is_bye and bye_kind = 'requested'
+                then (case when coalesce(bye_points, $draw_points) >= $win_points then 'win'
+                           when coalesce(bye_points, $draw_points) > $loss_points then 'draw'
+                           else 'loss' end)
             when is_bye then (case when $bye_is_win then 'win' else 'draw' end)
             when forfeited then 'loss'
             when opponent_forfeited then 'win'
@@ -127,6 +134,7 @@ outcomes as (
             else 'draw'
         end as outcome,
         case
+            when is_bye and bye_kind = 'requested' then 0
             when is_bye then (case when $bye_is_win then $bye_level_diff else 0 end)
             when forfeited or opponent_forfeited then $forfeit_level_diff
             when (fouled_out or opponent_fouled_out) and $ruled_as_forfeit
@@ -141,12 +149,13 @@ outcomes as (
 
 scored as (
     select
-        round, table_no, team_no, opponent, side, is_bye, forfeited, opponent_forfeited,
-        ruled, outcome, level_diff,
+        round, table_no, team_no, opponent, side, is_bye, bye_kind, forfeited,
+        opponent_forfeited, ruled, outcome, level_diff,
         case when ruled then (case outcome when 'win' then tables else 0 end)
              else games_won end as games_won,
         case
-            when is_bye then $bye_points
+            when is_bye and bye_kind = 'requested' then coalesce(bye_points, $draw_points)
+            when is_bye then coalesce(bye_points, $bye_points)
             when forfeited then $absent_points  -- a team that did not show
             when outcome = 'win' then $win_points
             when outcome = 'draw' then $draw_points
@@ -208,6 +217,7 @@ final as (
     select
         s.round, s.table_no, s.team_no, s.opponent, s.side, s.is_bye, s.forfeited,
         s.opponent_forfeited, s.ruled, s.outcome, s.level_diff, s.games_won,
+        coalesce(s.bye_kind = 'requested', false) as requested_bye,
         s.match_points - coalesce(p.match_points, 0) - coalesce(f.match_points, 0)
             as match_points,
         s.level_diff_score - coalesce(p.level_diff_score, 0) - coalesce(f.level_diff_score, 0)
