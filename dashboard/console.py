@@ -643,7 +643,21 @@ def base_url_input(language: str, key: str) -> str:
         lan = lan_addresses()
         st.warning(t("loopback", language) + (f"（{t('lan_address', language)}: "
                                               f"{', '.join(lan)}）" if lan else ""))
+    elif not listens_for(base):
+        st.error(t("not_listening", language))
     return base
+
+
+def listens_for(base: str) -> bool:
+    """Whether this server listens where `base` points: a loopback-only server (the
+    default `paisai dashboard`) cannot be reached at a LAN address."""
+    import os
+
+    from pipeline.serve import is_loopback
+
+    host = os.environ.get("PAISAI_LISTEN_HOST", "")
+    return not host or not is_loopback(f"http://{host}") or host == "0.0.0.0" \
+        or is_loopback(base)
 
 
 def clock(event_id: str, language: str) -> None:

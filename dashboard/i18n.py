@@ -15,6 +15,12 @@ TEXT: dict[str, dict[str, str]] = {
                         "想先看看效果，运行 make run 载入演示比赛日。",
                  "en": "No event yet. The organizer creates one in the console (/admin) or "
                        "with paisai event create; make run loads a demo day."},
+    "not_listening": {"zh": "手机连不上：看板只在本机（127.0.0.1）监听，二维码却指向局域网地址。请用 "
+                            "paisai dashboard --hall 重新启动看板（先设置自己的控制台密码），再打印。",
+                      "en": "Phones cannot connect: the dashboard listens on this machine only "
+                            "(127.0.0.1) while the QR codes point at the LAN. Restart it with "
+                            "paisai dashboard --hall (your own console password first), then "
+                            "print."},
     "busy": {"zh": "数据库正忙（正在备份、导入或恢复），几秒后自动重试……",
              "en": "The database is busy (a backup, an import or a restore): trying again in "
                    "a few seconds…"},

@@ -113,6 +113,28 @@ def is_loopback(url: str) -> bool:
     return host in ("localhost", "::1", "0.0.0.0", "") or host.startswith("127.")
 
 
+def hall_greeting(port: int) -> str:
+    """What `paisai dashboard --hall` prints: the address phones in the hall open (this
+    machine's LAN address) as text and as a QR code for the terminal, or a warning when
+    the machine has no network address."""
+    import io
+
+    import segno
+
+    addresses = lan_addresses()
+    if not addresses:
+        return ("注意 warning: 本机没有局域网地址，手机连不上 this machine has no network address: "
+                "phones cannot reach it\n")
+    url = f"http://{addresses[0]}:{port}/m/"
+    picture = io.StringIO()
+    segno.make(url, error="m").terminal(out=picture, compact=True)
+    others = "".join(f"  或 or http://{a}:{port}/m/\n" for a in addresses[1:])
+    return (f"手机请打开 phones open: {url}\n{others}"
+            f"控制台 console: http://{addresses[0]}:{port}/admin · "
+            f"大屏 projector: http://{addresses[0]}:{port}/live?projector=1\n"
+            f"{picture.getvalue()}")
+
+
 def checked_base_url(url: str) -> str:
     """`url` if it is an absolute http(s) address with a host and nothing a link could be
     abused with (no query, fragment, credentials, spaces or control characters); else a
@@ -182,7 +204,8 @@ def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
 
 
 def run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "") -> int:
-    env = {**os.environ, **dashboard_env(), "PAISAI_DB": str(database.resolve())}
+    env = {**os.environ, **dashboard_env(), "PAISAI_DB": str(database.resolve()),
+           "PAISAI_LISTEN_HOST": host}  # the console warns when QR codes point elsewhere
     print(f"看板 dashboard: http://{host}:{port}/live  (数据库 database {database})", flush=True)
     # its own session: Ctrl-C in a terminal reaches paisai alone, which asks the server to
     # stop once (a second signal in the middle of Streamlit's shutdown aborts it)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -51,17 +52,30 @@ def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: st
     return 0
 
 
-@click.command("dashboard", help="启动看板 start the dashboard")
+@click.command("dashboard", help="启动看板 start the dashboard（--hall：让场内手机能连上 phones "
+                                  "in the hall can reach it）")
 @click.option("--host", default="127.0.0.1", show_default=True, help="地址 address")
+@click.option("--hall", is_flag=True,
+              help="在局域网上开放（监听所有网卡），打印手机要打开的地址与二维码；须先设置自己的控制台密码 "
+                   "listen on the LAN (all interfaces), print the address phones open and its QR "
+                   "code; needs your own console password")
 @click.option("--port", type=int, default=8501, show_default=True, help="端口 port")
 @click.option("--forwarded-allow-ips", default="", metavar="IPS",
               help="只信任这些代理转发的客户地址（如 nginx 在本机：127.0.0.1）；默认不信任 trust "
                    "X-Forwarded-For only from these proxies (nginx on this machine: "
                    "127.0.0.1); none by default")
 @common
-def dashboard(host: str, port: int, forwarded_allow_ips: str) -> int:
-    from pipeline.serve import run_dashboard
+def dashboard(host: str, port: int, hall: bool, forwarded_allow_ips: str) -> int:
+    from pipeline.serve import hall_greeting, is_loopback, run_dashboard
 
+    host = "0.0.0.0" if hall else host
+    if not is_loopback(f"http://{host}") or host == "0.0.0.0":
+        password = os.environ.get("PAISAI_ADMIN_PASSWORD", "")
+        if not password or password == "demo":
+            raise UsageError("对局域网开放前请先设置自己的控制台密码（不能是 demo） set your own console "
+                             "password before listening beyond this machine (not `demo`): "
+                             "PAISAI_ADMIN_PASSWORD=你的密码 paisai dashboard --hall")
+        out(hall_greeting(port))
     return run_dashboard(database(), host, port, forwarded_allow_ips)
 
 
