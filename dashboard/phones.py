@@ -570,6 +570,7 @@ REPORT_WORDS = {
            "disagree": "与对方所报不一致，已交裁判裁定", "again": "改报",
            "busy": "系统正忙，成绩没有提交，请几秒后再提交一次",
            "code": "本方验证码（纸条上二维码旁的 4 位数字）",
+           "decided": "已裁定：本桌成绩已保存。如有异议请找裁判，由组织者重新打开本桌。",
            "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判"},
     "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
            "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
@@ -580,6 +581,8 @@ REPORT_WORDS = {
            "again": "Report again",
            "busy": "Busy for a moment: nothing was sent; send again in a few seconds",
            "code": "Your side's code (the 4 digits beside the QR code on your slip)",
+           "decided": "Decided: this table's result is stored. To dispute it, ask the referee: "
+                      "the organizer can reopen the table.",
            "too_many_codes": "Too many wrong codes: try again in 10 minutes or ask the "
                              "referee"},
 }
@@ -706,13 +709,18 @@ async def report(request: Request) -> Response:
         round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
         side = params.get("side") or None
         signature = params.get("sig", "")[:200]
-        ew, ns = await run_in_threadpool(_check_link, event_id, round_no, table_no,
-                                         signature, side)
+        ew, ns, decided = await run_in_threadpool(_check_link, event_id, round_no, table_no,
+                                                  signature, side)
     except BusyError:
         return _report_page(language, words["busy"], "", 503)
     except (PaisaiError, ValueError):
         return _report_page(language, words["bad_link"], "", 403)
     title = words["title"].format(r=round_no, n=table_no)
+    if decided is not None:  # reopening the link shows what is stored, never a blank form
+        return _report_page(language, title, f"<p class='card big' data-testid='said'>"
+                            f"{html.escape(words['decided'])}<br>{html.escape(ew)} – "
+                            f"{html.escape(ns or '')}: {html.escape(decided)}</p>",
+                            409 if request.method == "POST" else 200)
     if request.method == "POST":
         body = b""
         async for chunk in request.stream():
@@ -735,6 +743,9 @@ async def report(request: Request) -> Response:
                 form.get("ns_level", [""])[0][:8], side, form.get("code", [""])[0][:8]))
         except BusyError:
             return _report_page(language, words["busy"], "", 503)
+        except selfreport.Decided as exc:  # decided meanwhile: said, no form
+            return _report_page(language, title, f"<p class='card big' data-testid='said'>"
+                                f"{html.escape(str(exc))}</p>", 409)
         except PaisaiError as exc:
             if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
                 LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
@@ -748,11 +759,14 @@ async def report(request: Request) -> Response:
 
 
 def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
-                side: str | None) -> tuple[str, str]:
+                side: str | None) -> tuple[str, str, str | None]:
+    """The table's teams, and its stored result in words when it is decided (else None)."""
     from pipeline import selfreport
 
     with db.reading(database(), HALL_WAIT) as con:
-        return selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+        ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+        decided = selfreport.stored_result(con, event_id, round_no, table_no)
+    return ew, ns, selfreport.describe_stored(decided) if decided else None
 
 
 def _report_form(words: dict, ew: str, ns: str, format_level, side: str | None) -> str:

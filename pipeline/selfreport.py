@@ -166,6 +166,46 @@ class WrongCode(UsageError):
     """A side's report with a code that is not the one on its slip."""
 
 
+class Decided(UsageError):
+    """A report for a table whose result is stored (and not reopened by the organizer)."""
+
+
+def stored_result(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
+                  table_no: int) -> tuple | None:
+    """(ew_level, ns_level, forfeit, source) of a decided table, else None — a table the
+    organizer reopened is not decided."""
+    found = db.rows(con, "select ew_level, ns_level, forfeit, source_file from results where "
+                         "event_id = ? and round = ? and table_no = ? and not exists (select 1 "
+                         "from reopened_tables o where o.event_id = results.event_id and "
+                         "o.round = results.round and o.table_no = results.table_no)",
+                    [event_id, round_no, table_no])
+    return found[0] if found else None
+
+
+def describe_stored(found: tuple) -> str:
+    ew, ns, forfeit, source = found
+    if forfeit:
+        shown = {"ew": "东西弃权 EW forfeited", "ns": "南北弃权 NS forfeited",
+                 "both": "双方弃权 both forfeited"}[forfeit]
+    else:
+        shown = f"{format_level(ew)} – {format_level(ns)}"
+    return f"{shown}（{source or '控制台 console'}）"
+
+
+def reopen(database: Path, event_id: str, round_no: int, table_no: int) -> None:
+    """The organizer reopens a decided table: its sides may report again; the stored
+    result stands until a new one is stored. In paisai log."""
+    with db.writing(database) as con:
+        if not db.scalar(con, "select count(*) from results where event_id = ? and round = ? "
+                              "and table_no = ?", [event_id, round_no, table_no]):
+            raise UsageError(f"第 {round_no} 轮第 {table_no} 桌还没有成绩，无需重新打开 "
+                             "the table has no result: it is open already")
+        _require_open(con, event_id, round_no)
+        con.execute("insert or replace into reopened_tables (event_id, round, table_no) "
+                    "values (?, ?, ?)", [event_id, round_no, table_no])
+        oplog.write_on(con, event_id, "table reopened", f"round {round_no} table {table_no}")
+
+
 def submit_many(database: Path, reports: list[Report]) -> list[str | PaisaiError]:
     """Reports arriving together stored in one transaction (a hall's last minutes: one
     opening of the file for many phones), each with its outcome as `submit` gives it, or
@@ -202,6 +242,11 @@ def _submit(con: duckdb.DuckDBPyConnection, report: Report, agreed: dict) -> str
             (report.code or "").strip()[:8]):
         raise WrongCode("验证码不对：请输入本方纸条上印的 4 位验证码 the code is wrong: enter the "
                         "4 digits printed on your side's slip")
+    decided = stored_result(con, event_id, round_no, table_no)
+    if decided is not None:  # a sheet, the console, a decision or both sides: it stands
+        raise Decided(f"已裁定 decided: 本桌成绩已保存 {describe_stored(decided)}；如有异议请找裁判，"
+                      "由组织者重新打开本桌 the result is stored; to change it ask the referee: "
+                      "the organizer can reopen the table")
     con.execute("update pending_reports set status = 'rejected', decided_at = "
                 "current_timestamp, note = '被同桌新的桌报取代 replaced by a newer report' "
                 "where event_id = ? and round = ? and table_no = ? and status = 'pending' "
@@ -222,15 +267,7 @@ def _submit(con: duckdb.DuckDBPyConnection, report: Report, agreed: dict) -> str
     if (other_ew, other_ns) != (ew, ns):
         return "disagree"
     first, second = sorted((report_id, other_id))
-    stored = db.rows(con, "select ew_level, ns_level from results where event_id = ? and "
-                          "round = ? and table_no = ?", [event_id, round_no, table_no])
-    if stored and stored[0] != (ew, ns):  # a sheet or the organizer decided the table:
-        return "disagree"  # self-reports never replace it; both wait for the organizer
-    if stored:
-        con.execute("update pending_reports set status = 'accepted', decided_at = "
-                    "current_timestamp, note = '与已保存的成绩一致 the same as the stored "
-                    "result' where report_id in (?, ?)", [first, second])
-        return "stored"
+
     con.execute("update pending_reports set status = 'accepted', decided_at = "
                 "current_timestamp, note = '双方一致，自动保存 both sides agree: stored' "
                 "where report_id in (?, ?)", [first, second])

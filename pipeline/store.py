@@ -77,6 +77,9 @@ def store_results(
             """,
             [event_id, source, event_id],
         )
+        # a table stored again is decided again: a reopening ends here (issue 39)
+        con.execute("delete from reopened_tables where event_id = ? and (round, table_no) in "
+                    "(select round, table_no from incoming)", [event_id])
     finally:
         con.unregister("incoming")
     return Stored("results", *counts)

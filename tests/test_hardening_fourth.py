@@ -100,22 +100,32 @@ def test_one_card_cannot_speak_for_both_sides(cli, event16, db_file):
 
 
 def test_self_reports_never_replace_a_result_from_a_sheet(cli, event16, db_file, tmp_path):
+    """A table decided by its paper sheet (or the console, or a decision) stays decided: a
+    side's report is refused as decided, naming the stored result, until the organizer
+    reopens the table (issue 39); then both sides agreeing store the new result, and the
+    table is decided again."""
     assert cli("pair", "--event", "e").code == 0
     sheet = write_csv(tmp_path / "r1.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "10", "8"]])
     assert cli("ingest", "--event", "e", sheet).code == 0  # the table's paper sheet
     row = selfreport.links(db_file, "e", 1, "http://hall").row(0, named=True)
-    said = [selfreport.submit(db_file, "e", 1, 1, row[f"{side}_url"].rsplit("sig=", 1)[1],
-                              "K", "9", side, row[f"{side}_code"]) for side in ("ew", "ns")]
-    assert said == ["waiting", "disagree"]  # both sides alike, but not the sheet: it waits
-    with db.reading(db_file) as con:
-        assert db.rows(con, "select ew_level, ns_level from results") == [(10, 8)]
-    assert selfreport.pending(db_file, "e").height == 2  # for the organizer to decide
-    # the same result as the sheet is simply confirmed
+
+    def send(side: str, ew: str, ns: str) -> str:
+        return selfreport.submit(db_file, "e", 1, 1, row[f"{side}_url"].rsplit("sig=", 1)[1],
+                                 ew, ns, side, row[f"{side}_code"])
+
     for side in ("ew", "ns"):
-        selfreport.submit(db_file, "e", 1, 1, row[f"{side}_url"].rsplit("sig=", 1)[1], "10",
-                          "8", side, row[f"{side}_code"])
+        with pytest.raises(selfreport.Decided, match="已裁定.*10 – 8.*r1.csv"):
+            send(side, "K", "9")
     with db.reading(db_file) as con:
         assert db.rows(con, "select ew_level, ns_level from results") == [(10, 8)]
+    assert selfreport.pending(db_file, "e").is_empty()  # nothing offered to overturn it
+    selfreport.reopen(db_file, "e", 1, 1)
+    assert "table reopened" in "\n".join(oplog.read(db_file))
+    assert [send("ew", "K", "9"), send("ns", "K", "9")] == ["waiting", "stored"]
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select ew_level, ns_level from results") == [(13, 9)]
+    with pytest.raises(selfreport.Decided):  # stored again: decided again
+        send("ew", "A", "9")
 
 
 def test_guessing_a_side_s_code_is_stopped(cli, event16, db_file, monkeypatch):

@@ -117,11 +117,12 @@ def test_a_table_reports_from_both_sides_through_a_plain_form(client, db_file):
     forged = row["ew_url"].replace("table=1", "table=2")
     assert client.get(forged).status_code == 403
     assert "链接无效" in client.get(forged).text
-    too_long = client.post(row["ns_url"], content=b"ew_level=" + b"9" * 4000,
+    other = links.row(1, named=True)  # table 1 is decided now: another table's link
+    too_long = client.post(other["ns_url"], content=b"ew_level=" + b"9" * 4000,
                            headers={"content-type": "application/x-www-form-urlencoded"})
     assert too_long.status_code == 413
-    bad = client.post(row["ns_url"], data={"ew_level": "16", "ns_level": "9",
-                                           "code": row["ns_code"]})
+    bad = client.post(other["ns_url"], data={"ew_level": "16", "ns_level": "9",
+                                             "code": other["ns_code"]})
     assert bad.status_code == 400 and "有效的级数" in bad.text
 
 
@@ -136,3 +137,22 @@ def test_reports_are_rate_limited_per_link(client, db_file, monkeypatch):
                                     "code": row["ew_code"]}).status_code
              for _ in range(phones.PER_LINK + 1)]
     assert codes[:phones.PER_LINK] == [200] * phones.PER_LINK and codes[-1] == 429
+
+
+def test_a_decided_table_s_link_shows_what_is_stored(client, db_file, cli):
+    """Issue 39: reopening a side's link after the table was decided shows the stored
+    result, never a blank form; sending again is refused as decided."""
+    from pipeline import selfreport
+
+    row = selfreport.links(db_file, "e", 2, "http://testserver").row(0, named=True)
+    for side in ("ew", "ns"):
+        client.post(row[f"{side}_url"], data={"ew_level": "K", "ns_level": "9",
+                                               "code": row[f"{side}_code"]})
+    again = client.get(row["ew_url"])
+    assert again.status_code == 200 and "已裁定" in again.text and "K – 9" in again.text
+    assert "<form" not in again.text
+    resend = client.post(row["ns_url"], data={"ew_level": "A", "ns_level": "9",
+                                              "code": row["ns_code"]})
+    assert resend.status_code == 409 and "已裁定" in resend.text
+    assert cli("results", "reopen", "--event", "e", "--round", "2", "--table", "1").code == 0
+    assert "<form" in client.get(row["ew_url"]).text

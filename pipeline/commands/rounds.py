@@ -96,6 +96,23 @@ def results_delete(event: str, round_no: int, table: int | None) -> int:
     return 0
 
 
+@results.command("reopen", help="重新打开一桌（已裁定的桌可再由手机报成绩，记入日志） reopen a "
+                                "decided table for the sides' reports (in paisai log)")
+@event_option()
+@click.option("--round", "round_no", type=int, required=True, help="轮次 round")
+@click.option("--table", type=int, required=True, help="桌号 table")
+@common
+def results_reopen(event: str, round_no: int, table: int) -> int:
+    from pipeline import selfreport
+
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+    selfreport.reopen(database(), found.event_id, round_no, table)
+    out(f"已重新打开第 {round_no} 轮第 {table} 桌 reopened round {round_no} table {table}: "
+        "双方可再报成绩 the sides may report again\n")
+    return 0
+
+
 @click.group("export", help="导出对阵表、成绩登记表 export lists and sheets")
 def export() -> None:
     pass
