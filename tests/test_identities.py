@@ -65,13 +65,19 @@ def test_two_surnames_are_never_folded_into_one(register, db_file):
     assert set(ids(db_file, "於明").values()).isdisjoint(ids(db_file, "于明").values())
 
 
-def test_one_person_in_two_teams_is_refused_and_namesakes_give_member_ids(register, db_file):
-    refused = register("e1", "2025-01-05", [["A1", "甲", "王伟", "李强", "恒通"],
-                                            ["A2", "乙", "王伟", "吴二", "恒通"]])
-    assert refused.code == 2
-    assert "同一人不能参加两队" in flat(refused.err) and "第2行" in flat(refused.err)
-    with db.reading(db_file) as con:
-        assert db.scalar(con, "select count(*) from teams") == 0  # nothing stored
+def test_namesakes_of_one_unit_are_two_people_and_member_ids_are_one(register, db_file, cli):
+    """Issue 39: namesakes never block a registration — two 王伟 of one company are two
+    people, stored and flagged for review; a member id given twice is one person in two
+    teams (refused), and one name twice in one team is refused with its row."""
+    done = register("e1", "2025-01-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                         ["A2", "乙", "王伟", "吴二", "恒通"]])
+    assert done.code == 0 and "同名同单位，按两人登记" in flat(done.out + done.err)
+    assert len(set(ids(db_file, "王伟").values())) == 2  # two people
+    review = {r["player_id"]: r["review"] for r in read_csv_output(
+        cli("players", "--format", "csv").out) if r["name"] == "王伟"}
+    assert len(review) == 2 and all(review.values())  # each flagged for review
+    same_team = register("e0", "2025-01-04", [["A1", "甲", "赵敏", "赵敏", "恒通"]])
+    assert same_team.code == 2 and "同一队出现两次" in flat(same_team.err)
     twice = register("e2", "2025-01-06", [["A1", "王伟", "JS-1", "李强", "", "恒通"],
                                           ["A2", "周一", "JS-1", "吴二", "", "远航"]],
                      MEMBER_HEADER)
@@ -80,7 +86,8 @@ def test_one_person_in_two_teams_is_refused_and_namesakes_give_member_ids(regist
     assert register("e3", "2025-01-07", [["A1", "王伟", "js-1", "李强", "", "恒通"],
                                          ["A2", "王伟", "JS-2", "吴二", "", "恒通"]],
                     MEMBER_HEADER).code == 0
-    assert ids(db_file, "王伟") == {("e3", "A1"): "JS-1", ("e3", "A2"): "JS-2"}
+    assert {k: v for k, v in ids(db_file, "王伟").items() if k[0] == "e3"} == {
+        ("e3", "A1"): "JS-1", ("e3", "A2"): "JS-2"}
 
 
 def test_the_member_id_decides_over_the_name(register, db_file):

@@ -152,11 +152,18 @@ def appearances(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl
         "event_id", "team_no", "slot", pl.lit(True).alias("apart"))
     frame = frame.join(apart, on=["event_id", "team_no", "slot"], how="left",
                        maintain_order="left")
-    by_unit = {(e, t, s): association_id(name, None, unit if normalize_name(unit) else
-                                         f"{e}/{t}")  # no unit: the team tells them apart
-               for e, t, s, name, unit in frame.filter(
-                   pl.col("apart").fill_null(False) & pl.col("member_id").is_null()).select(
-                   "event_id", "team_no", "slot", "name", "affiliation").iter_rows()}
+    separated = frame.filter(pl.col("apart").fill_null(False) & pl.col("member_id").is_null())
+    # namesakes of one unit in one event (two 王伟 of one company): two people, told apart
+    # by their teams (issue 39: never refused, flagged for review)
+    one_unit = separated.group_by("event_id", "norm_name", "unit").agg(
+        pl.col("team_no").n_unique().alias("teams")).filter(pl.col("teams") > 1)
+    shared = {(e, n, u) for e, n, u, _ in one_unit.iter_rows()}
+    by_unit = {(e, t, s): association_id(
+                   name, None, f"{unit}|{e}/{t}" if (e, n, u) in shared
+                   else unit if u else f"{e}/{t}")  # no unit: the team tells them apart
+               for e, t, s, name, unit, n, u in separated.select(
+                   "event_id", "team_no", "slot", "name", "affiliation", "norm_name",
+                   "unit").iter_rows()}
     ids = pl.when(pl.col("member_id").is_not_null()).then(pl.col("member_id")).otherwise(
         _each(frame["norm_name"], _name_id))
     frame = frame.with_columns(ids.alias("player_id"))

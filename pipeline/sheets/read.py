@@ -39,6 +39,7 @@ class RawSheet:
     frame: pl.DataFrame
     ignored: list[str] = field(default_factory=list)  # header cells no column is read from
     unfilled: list[str] = field(default_factory=list)  # tables whose result is not filled in
+    warnings: list[str] = field(default_factory=list)  # what to review; nothing is refused
 
     @property
     def lacks_players(self) -> bool:
@@ -56,6 +57,7 @@ class RawSheet:
             tables = "、".join(self.unfilled[:30]) + ("…" if len(self.unfilled) > 30 else "")
             said.append(f"{where}第 {tables} 桌未填，已跳过 tables not filled in, skipped: "
                         f"{', '.join(self.unfilled[:30])}")
+        said += [f"{where}{warning}" for warning in self.warnings]
         if self.lacks_players:
             said.append(f"{where}报名表没有队员姓名列（队员1、选手一、姓名1…），对阵表与证书上将没有"
                         "队员姓名 the registration has no player column: pairings and "

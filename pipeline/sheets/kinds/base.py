@@ -50,6 +50,7 @@ class Where:
 
     def __init__(self, sheets: list[RawSheet]):
         self.written = {s.sheet: s.written for s in sheets}
+        self.sheets = {s.sheet: s for s in sheets}
         self.kind = sheets[0].kind
         self.more: dict[str, int] = {}
 
@@ -69,6 +70,13 @@ class Where:
     def column(self, sheet: str, code: str) -> str:
         written = self.written.get(sheet, {})
         return written.get(code) or ALIASES[self.kind][code][0]
+
+    def warn(self, row: dict, code: str, message: str) -> None:
+        """A note for the organizer to review on the preview and the report: the row is
+        stored all the same."""
+        sheet = self.sheets.get(row[SHEET]) or next(iter(self.sheets.values()))
+        sheet.warnings.append(f"第 {row[ROW]} 行 row {row[ROW]}, {self.column(row[SHEET], code)}："
+                              f"{message}")
 
     def problem(self, row: dict, code: str, value: object, message: str) -> Problem:
         shown = "" if value is None else str(value)

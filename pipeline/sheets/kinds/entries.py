@@ -53,30 +53,38 @@ def _check_entries(
 
 
 def _one_person_two_teams(typed: pl.DataFrame, where: Where) -> Iterator[Problem]:
-    """One person in two teams of the event is refused: a member id given twice, or the same
-    folded name with the same unit in two rows (namesakes of other units, or where no unit is
-    given, are two people; namesakes of one unit need their member ids)."""
+    """A member id given twice (one person in two teams) and one name twice in one team are
+    refused. Namesakes never block a registration (issue 39): the same name with the same
+    unit in two teams are two people — stored, and flagged for review in the preview."""
     from pipeline.history.identity import member_key, normalize_name, person_key
 
     seen: dict[tuple, int] = {}
     for row in typed.iter_rows(named=True):
+        in_team: dict[str, str] = {}
         for slot, member in zip(SLOTS, MEMBERS, strict=True):
             name = row.get(slot)
             if not name:
                 continue
             given = member_key(row.get(member))
-            unit = normalize_name(row.get("affiliation"))
-            if not (given or unit):  # namesakes without units: two people, told apart later
+            folded = person_key(name)
+            if folded in in_team and not (given and given != in_team[folded]):
+                yield where.problem(row, slot, name, f"{name} 在同一队出现两次 the same person "
+                                                     "twice in one team")
                 continue
-            key = ("member", given) if given else ("name", person_key(name), unit)
-            first = seen.setdefault(key, row[ROW])
-            if first != row[ROW]:
-                why = (f"会员号 {given} 已在第 {first} 行 member id already on row {first}"
-                       if given else
-                       f"{name} 与第 {first} 行同名同单位：同一人不能参加两队（同名的两人请填会员号） "
-                       f"the same person as on row {first}: one person plays in one team "
-                       f"(two namesakes of one unit: give their member ids)")
-                yield where.problem(row, member if given else slot, given or name, why)
+            in_team[folded] = given
+            unit = normalize_name(row.get("affiliation"))
+            if given:
+                first = seen.setdefault(("member", given), row[ROW])
+                if first != row[ROW]:
+                    yield where.problem(row, member, given, f"会员号 {given} 已在第 {first} 行 "
+                                                            f"member id already on row {first}")
+            elif unit:
+                first = seen.setdefault(("name", folded, unit), row[ROW])
+                if first != row[ROW]:
+                    where.warn(row, slot, f"{name} 与第 {first} 行同名同单位，按两人登记，请核对"
+                                          f"（是同一人请改正，两人可填会员号区分） a namesake of row "
+                                          f"{first} in one unit: registered as two people, "
+                                          "flagged for review")
 
 
 def _confusable(typed: pl.DataFrame, context: EventContext, where: Where,
