@@ -33,4 +33,7 @@ def carry_from(con: duckdb.DuckDBPyConnection, event_id: str, source_id: str,
     totals = ranking.select(pl.col("team_no"), pl.col("match_points").cast(pl.Float64),
                             "level_diff_score", "levels", "net_levels", "levels_gained")
     store_carried(con, event_id, totals, f"带入 carried from {source_id}")
+    from pipeline.history import identity
+
+    identity.refresh(con)  # the carried teams' players are in this event's history too
     return ranking.height

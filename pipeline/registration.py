@@ -13,6 +13,7 @@ import polars as pl
 
 from pipeline import db, oplog
 from pipeline.errors import UsageError
+from pipeline.history import identity
 from pipeline.history.identity import normalize_name
 from pipeline.pairing.swiss import natural_key
 from pipeline.store import Stored, store_entries
@@ -146,6 +147,7 @@ def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
         [*DRAW_COLUMNS, "player3", "player4"], pl.String))
     if frame.height:
         store_entries(con, event_id, frame, "draw")
+        identity.refresh(con)  # the drawn teams' players enter the history (issue 39)
     con.execute("insert into draws (event_id, seed, prefix, in_order) values (?, ?, ?, ?)",
                 [event_id, seed, prefix.upper(), in_order])
     oplog.write_on(con, event_id, "drawn", f"{frame.height} teams numbered"

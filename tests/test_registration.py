@@ -157,3 +157,27 @@ def test_a_registration_without_players_and_with_extra_columns_says_so(cli, tmp_
     assert preview_file(db_file, "r", "teams.csv", sheet.read_bytes()).lacks_players
     named = write_csv(tmp_path / "named.csv", [["队号", "选手一", "选手二"], ["A3", "赵", "钱"]])
     assert not preview_file(db_file, "r", "named.csv", named.read_bytes()).lacks_players
+
+
+def test_a_drawn_event_enters_the_player_history(cli, tmp_path):
+    """Issue 39: teams numbered by the draw (the console's or the CLI's: the same step) enter
+    the history: after the event its winners are found by `paisai player` and rated."""
+    assert cli("event", "create", "--id", "d", "--name", "抽签赛", "--ruleset",
+               "suzhou-2025", "--date", "2025-03-01").code == 0
+    rows = [["队伍名称", "选手1", "选手2", "单位"]] + [
+        [f"队{i}", f"甲{i}", f"乙{i}", f"单位{i}"] for i in range(1, 5)]
+    assert cli("ingest", "--event", "d", write_csv(tmp_path / "reg.csv", rows)).code == 0
+    assert cli("draw", "--event", "d", "--seed", "3").code == 0
+    for round_no in (1, 2, 3):
+        pairs = read_csv_output(cli("pair", "--event", "d", "--format", "csv").out)
+        sheet = [["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"]] + [
+            [round_no, p["table"], p["ew_team"], p["ns_team"], "A", "9"] for p in pairs]
+        assert cli("ingest", "--event", "d", write_csv(tmp_path / f"r{round_no}.csv",
+                                                        sheet)).code == 0
+    winner = read_csv_output(cli("standings", "--event", "d", "--format", "csv").out)[0]
+    name = winner["team_name"].replace("队", "甲")  # 队3 → its first player 甲3
+    profile = cli("player", name)
+    assert profile.code == 0 and "抽签赛" in profile.out, profile.err
+    rated = {r["name"] for r in read_csv_output(cli("ratings", "--min-games", "0", "--format",
+                                                    "csv").out)}
+    assert name in rated and len(rated) == 8
