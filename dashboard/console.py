@@ -185,7 +185,11 @@ def upload(event_id: str, language: str, entries: bool) -> None:
             st.error(f"{file.name}: {type(exc).__name__}: {exc}")
             continue
         for line in report.skipped:
-            st.caption(line)
+            if "是否同一单位" in line or "按两人登记" in line:  # to review: said loudly
+                st.warning(line)
+            else:
+                st.caption(line)
+            _fold_button(line, language, key)
         if report.lacks_players:
             st.warning(t("no_players", language))
             needs_players = True
@@ -208,10 +212,29 @@ def upload(event_id: str, language: str, entries: bool) -> None:
         _problems(errors)
 
 
+def _fold_button(line: str, language: str, key: str) -> None:
+    """For a unit spelled like another ("fold: 昆山海官=昆山海关"): a toggle to fold it into
+    the other when the files are stored (one click, no retyping)."""
+    import re
+
+    found = re.search(r"fold: (.+?)=(.+?)）", line)
+    if not found:
+        return
+    alias, unit = found.groups()
+    folds = st.session_state.setdefault(f"folds-{key}", {})
+    if st.checkbox(t("fold_unit", language).format(alias=alias, unit=unit),
+                   key=f"fold-{key}-{alias}-{unit}"):
+        folds[alias] = unit
+    else:
+        folds.pop(alias, None)
+
+
 def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
                  key: str) -> None:
     """The confirmed files stored — before the page is drawn again (a button's callback),
-    so one redraw shows the new state."""
+    so one redraw shows the new state; the units the organizer chose to fold, folded."""
+    from pipeline import registration
+
     stored, refused = [], []
     for name, data in ready:
         try:
@@ -220,6 +243,13 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
             stored.append(name)
         except SheetErrors as errors:
             refused.append(errors)
+    for alias, unit in st.session_state.pop(f"folds-{key}", {}).items():
+        try:
+            with db.writing(database()) as con:
+                registration.fold_unit(con, event_id, alias, unit)
+            stored.append(f"{alias} → {unit}")
+        except PaisaiError as exc:
+            st.session_state.setdefault("fold_errors", []).append(str(exc))
     st.session_state[f"refused-{key}"] = refused
     _republish(event_id, language)
     if stored:

@@ -21,6 +21,8 @@ TEXT: dict[str, dict[str, str]] = {
                             "(127.0.0.1) while the QR codes point at the LAN. Restart it with "
                             "paisai dashboard --hall (your own console password first), then "
                             "print."},
+    "fold_unit": {"zh": "保存时把“{alias}”并入“{unit}”（同一单位）",
+                  "en": "Fold “{alias}” into “{unit}” (one unit) when storing"},
     "busy": {"zh": "数据库正忙（正在备份、导入或恢复），几秒后自动重试……",
              "en": "The database is busy (a backup, an import or a restore): trying again in "
                    "a few seconds…"},

@@ -97,7 +97,11 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool =
         else None
     named = db.frame(con, "select team_no, team_name, player1, player2, player3, player4 "
                           "from teams where event_id = $e", {"e": event_id})
-    return EventContext(teams, pairings, results, event.ruleset, tractor, any_round, named)
+    units = frozenset(r[0] for r in db.rows(
+        con, "select distinct affiliation from teams where event_id = ? and affiliation is not "
+             "null", [event_id]))
+    return EventContext(teams, pairings, results, event.ruleset, tractor, any_round, named,
+                        units)
 
 
 def apply(

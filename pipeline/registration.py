@@ -205,6 +205,28 @@ def reinstate(con: duckdb.DuckDBPyConnection, event_id: str, team: str) -> None:
     oplog.write_on(con, event_id, "reinstated", team)
 
 
+def fold_unit(con: duckdb.DuckDBPyConnection, event_id: str, alias: str, unit: str) -> int:
+    """One unit written two ways (昆山海官 for 昆山海关): every team and registration of the
+    event under `alias` is put under `unit` — units kept apart in pairing and the meets'
+    unit standings then see one unit. Returns the teams changed; in paisai log."""
+    alias, unit = alias.strip(), unit.strip()
+    if not alias or not unit or alias == unit:
+        raise UsageError("合并单位须写 写错的=正确的 fold as ALIAS=UNIT (two different names)")
+    changed = db.scalar(con, "select count(*) from teams where event_id = ? and affiliation "
+                             "= ?", [event_id, alias])
+    waiting = db.scalar(con, "select count(*) from registrations where event_id = ? and "
+                             "affiliation = ?", [event_id, alias])
+    if not changed and not waiting:
+        raise UsageError(f"本赛事没有单位“{alias}” no team of the event is under {alias!r}")
+    con.execute("update teams set affiliation = ? where event_id = ? and affiliation = ?",
+                [unit, event_id, alias])
+    con.execute("update registrations set affiliation = ? where event_id = ? and "
+                "affiliation = ?", [unit, event_id, alias])
+    identity.refresh(con)
+    oplog.write_on(con, event_id, "units folded", f"{alias} → {unit} ({changed} teams)")
+    return int(changed)
+
+
 def playing(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> list[str]:
     """The teams to pair in a round: not withdrawn before it; checked in, when check-in is
     used."""

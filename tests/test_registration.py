@@ -181,3 +181,28 @@ def test_a_drawn_event_enters_the_player_history(cli, tmp_path):
     rated = {r["name"] for r in read_csv_output(cli("ratings", "--min-games", "0", "--format",
                                                     "csv").out)}
     assert name in rated and len(rated) == 8
+
+
+def test_a_unit_spelled_like_another_is_flagged_and_folded(cli, tmp_path, db_file):
+    """Issue 39: 昆山海官 beside 昆山海关 is asked about ("是否同一单位？") — not refused, not
+    silently another unit — and the organizer folds it in one step; units kept apart in
+    pairing then see one unit."""
+    assert cli("event", "create", "--id", "u", "--name", "单位", "--ruleset",
+               "suzhou-2025").code == 0
+    first = [["队号", "队员1", "队员2", "单位"], ["A1", "甲", "乙", "昆山海关"],
+             ["A2", "丙", "丁", "苏州工业园区"]]
+    assert cli("ingest", "--event", "u", write_csv(tmp_path / "a.csv", first)).code == 0
+    more = [["队号", "队员1", "队员2", "单位"], ["A3", "戊", "己", "昆山海官"],
+            ["A4", "庚", "辛", "苏州工业园去"], ["A5", "壬", "癸", "无锡"]]
+    done = cli("ingest", "--event", "u", write_csv(tmp_path / "b.csv", more))
+    said = done.out + done.err
+    assert done.code == 0 and "昆山海官" in said and "是否同一单位" in said
+    assert "苏州工业园去" in said and said.count("是否同一单位") == 2  # 无锡 is like no other
+    folded = cli("units", "--event", "u", "--fold", "昆山海官=昆山海关")
+    assert folded.code == 0 and "1 队" in folded.out
+    from pipeline import db
+
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select team_no from teams where affiliation = '昆山海关' "
+                            "order by team_no") == [("A1",), ("A3",)]
+    assert cli("units", "--event", "u", "--fold", "不存在=昆山海关").code == 2

@@ -173,13 +173,35 @@ def ratings(min_games: int, unit: str | None, as_of, top: int | None, fmt: str) 
     return 0
 
 
-@click.command("units", help="各单位历届成绩 units over time")
+@click.command("units", help="各单位历届成绩；--fold 合并一场赛事里写法不同的同一单位 units over "
+                             "time; --fold: one unit written two ways in an event")
 @click.option("--totals", is_flag=True, help="各单位历届合计（写法不同的同一单位合并）each unit's "
                                              "totals across events, spellings folded")
+@click.option("--event", "event_id", help="--fold 所在赛事 the event of --fold")
+@click.option("--fold", "folds", multiple=True, metavar="ALIAS=UNIT",
+              help="把写错的单位并入正确的（如 昆山海官=昆山海关） fold a misspelt unit into the "
+                   "right one")
 @format_option()
 @common
-def units(totals: bool, fmt: str) -> int:
+def units(totals: bool, event_id: str | None, folds: tuple[str, ...], fmt: str) -> int:
     from pipeline.history import stats
+
+    if folds:
+        from pipeline import events, registration
+
+        if not event_id:
+            raise UsageError("--fold 须同时给 --event the event of the fold: --event ID")
+        said = []
+        with db.writing(database()) as con:
+            found = events.load(con, event_id)
+            for fold in folds:
+                alias, _, unit = fold.partition("=")
+                changed = registration.fold_unit(con, found.event_id, alias, unit)
+                said.append(f"已合并单位 folded {alias.strip()} → {unit.strip()}（{changed} 队 "
+                            "teams）\n")
+        for line in said:
+            out(line)
+        return 0
 
     stats.keep_ranks_current(database())
     with db.reading(database()) as con:

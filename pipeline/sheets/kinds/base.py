@@ -30,6 +30,7 @@ class EventContext:
     tractor: object = None  # pipeline.tractor.sheets.TractorContext for Tractor events
     any_round: bool = False  # --force: results for a round beyond the next one are taken
     named: pl.DataFrame | None = None  # team_no, team_name, player1…player4 as registered
+    units: frozenset[str] = frozenset()  # the units (affiliations) registered so far
 
     @cached_property
     def names(self) -> dict[str, frozenset[str]]:

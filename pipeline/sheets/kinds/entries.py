@@ -49,7 +49,66 @@ def _check_entries(
             first_row[team] = row[ROW]
     problems += _confusable(typed, context, where, first_row)
     problems += _one_person_two_teams(typed, where)
+    _alike_units(typed, context, where)
     return typed, problems
+
+
+def near(a: str, b: str) -> bool:
+    """Two spellings within one character of each other (two in a name of six or more):
+    昆山海官 beside 昆山海关.
+
+    >>> near("昆山海官", "昆山海关"), near("恒通", "华信"), near("苏州恒格关务", "苏州恒隔关物")
+    (True, False, True)
+    """
+    if a == b or min(len(a), len(b)) < 3 or abs(len(a) - len(b)) > 2:
+        return False
+    limit = 2 if min(len(a), len(b)) >= 6 else 1
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        current = [i]
+        for j, y in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1] <= limit
+
+
+def _alike_units(typed: pl.DataFrame, context: EventContext, where: Where) -> None:
+    """A unit spelled within a character or two of another is flagged for review ("是否同一
+    单位？"), once per pair: kept apart as written until the organizer folds one into the
+    other (`paisai units --event E --fold 写错的=正确的`, or the console's button)."""
+    from itertools import combinations
+
+    from pipeline.history.identity import normalize_name
+
+    def keys(text: str) -> set[str]:  # deletion neighbourhood: near spellings share a key
+        drop = 2 if len(text) >= 6 else 1
+        return {"".join(c for i, c in enumerate(text) if i not in gone)
+                for n in range(drop + 1) for gone in combinations(range(len(text)), n)}
+
+    by_key: dict[str, set[str]] = {}
+    spelled: dict[str, str] = {}
+    first_rows = typed.filter(pl.col("affiliation").is_not_null()).unique(
+        "affiliation", keep="first", maintain_order=True)
+    new = [(normalize_name(r["affiliation"]), r) for r in first_rows.iter_rows(named=True)]
+    for folded, unit in [(normalize_name(u), u) for u in context.units if u] + \
+            [(f, r["affiliation"]) for f, r in new]:
+        spelled.setdefault(folded, unit)
+        for key in keys(folded) if len(folded) >= 3 else ():
+            by_key.setdefault(key, set()).add(folded)
+    said: set[frozenset] = set()
+    for folded, row in new:
+        candidates = {o for key in keys(folded) if len(folded) >= 3
+                      for o in by_key.get(key, ())} - {folded}
+        for other in sorted(candidates):
+            pair = frozenset((folded, other))
+            if pair in said or not near(folded, other):
+                continue
+            said.add(pair)
+            unit, shown = row["affiliation"], spelled[other]
+            where.warn(row, "affiliation", f"单位“{unit}”与“{shown}”只差一两个字：是否同一单位？"
+                                           f"（是则合并 fold: {unit}={shown}） the unit is "
+                                           f"spelled within a character of {shown}: the same "
+                                           "unit?")
 
 
 def _one_person_two_teams(typed: pl.DataFrame, where: Where) -> Iterator[Problem]:
