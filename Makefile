@@ -9,7 +9,7 @@ DB ?= data/demo.duckdb
 HOST ?= 127.0.0.1
 PORT ?= 8501
 
-.PHONY: run test install install-dev browser-deps demo bench lint clean guide
+.PHONY: run hall test install install-dev browser-deps demo bench lint clean guide
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ run: install demo
 	@echo "控制台 console: http://$(HOST):$(PORT)/admin · 密码 password: $${PAISAI_ADMIN_PASSWORD:-demo}"
 	@echo "演示数据 demo data: $(DB) · 正式比赛的数据库 real events: data/paisai.duckdb (paisai dashboard)"
 	PAISAI_ADMIN_PASSWORD="$${PAISAI_ADMIN_PASSWORD:-demo}" $(VENV)/bin/paisai dashboard --db $(DB) --host $(HOST) --port $(PORT)
+
+# The hall: the dashboard on every interface, for the phones of the room (paisai refuses it
+# without a console password of your own): PAISAI_ADMIN_PASSWORD=… make hall
+hall: install demo
+	$(VENV)/bin/paisai dashboard --hall --db $(DB) --port $(PORT)
 
 # two workers, a test file each at a time: the suite in about half the time on two cores
 test: install-dev browser-deps

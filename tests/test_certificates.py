@@ -172,3 +172,33 @@ def test_each_player_s_association_id_is_printed(finished, cli, paisai, tmp_path
     assert run.code == 0, run.err
     text = _pdf_pages(out)[0].get_textpage().get_text_range()
     assert "赵甲、钱乙" in text and "编号 JS-0001、JS-0002" in text
+
+
+def test_fonts_are_found_on_windows_and_macos_and_the_error_names_the_remedy(
+        tmp_path, monkeypatch):
+    """Issue 39: a laptop without fontconfig finds its system's Chinese font (Windows'
+    fonts folder, macOS's system fonts); without one, the error says that platform's fix."""
+    import sys
+
+    from pipeline.errors import UsageError
+    from pipeline.export import certificates
+
+    monkeypatch.delenv("PAISAI_CJK_FONT", raising=False)
+    monkeypatch.setattr(certificates, "_fc_match", lambda: iter(()))
+    fonts = tmp_path / "Windows" / "Fonts"
+    fonts.mkdir(parents=True)
+    (fonts / "simhei.ttf").write_bytes(b"font")
+    monkeypatch.setenv("WINDIR", str(tmp_path / "Windows"))
+    assert certificates.find_font().path == fonts / "simhei.ttf"
+    (fonts / "simhei.ttf").unlink()
+    monkeypatch.setattr(certificates, "MACOS_FILES", ())
+    monkeypatch.setattr(certificates, "KNOWN_FILES", ())
+    for platform, words in (("win32", "微软雅黑"), ("darwin", "PingFang"),
+                            ("linux", "fonts-noto-cjk")):
+        monkeypatch.setattr(sys, "platform", platform)
+        try:
+            certificates.find_font()
+        except UsageError as exc:
+            assert words in str(exc)
+        else:
+            raise AssertionError("no font, no error")

@@ -85,16 +85,22 @@ def dashboard(host: str, port: int, hall: bool, forwarded_allow_ips: str) -> int
 def demo() -> int:
     from pipeline.demo import DEMO_ID, build_demo, demo_ids
 
-    if build_demo(database()) is None:
-        err(f"{database()} 里已有正式赛事，未载入演示（虚构选手会混进历史与评分）；演示请用另一个"
+    given = click.get_current_context().meta.get("paisai.db") or os.environ.get("PAISAI_DB")
+    target = Path(given) if given else DEMO_DB  # never the real database by default
+    if build_demo(target) is None:
+        err(f"{target} 里已有正式赛事，未载入演示（虚构选手会混进历史与评分）；演示请用另一个"
             f"文件：make run DB=data/demo-2.duckdb  the database holds other events: the demo is "
             f"not loaded (its invented players would join the history and ratings); use "
             f"another file: make run DB=data/demo-2.duckdb")
         return 0
     listed = ", ".join(demo_ids())
-    out(f"演示赛事已载入 demo event loaded: {DEMO_ID} → {database()}\n"
-        f"演示比赛日 the demo day: {listed}；本轮计时已开始 the demo round's clock is running\n")
+    out(f"演示赛事已载入 demo event loaded: {DEMO_ID} → {target}\n"
+        f"演示比赛日 the demo day: {listed}；本轮计时已开始 the demo round's clock is running\n"
+        f"打开看板 open it: PAISAI_ADMIN_PASSWORD=demo paisai dashboard --db {target}\n")
     return 0
+
+
+DEMO_DB = Path("data/demo.duckdb")  # the demo's own file: a first real event starts clean
 
 
 COMMANDS = [publish, simulate, dashboard, demo]

@@ -3,7 +3,9 @@ players, the date — in a PDF with a Chinese font embedded (the glyphs used, su
 so it prints the same on any computer.
 
 The font: env PAISAI_CJK_FONT (a .ttf/.otf/.ttc file), else Noto Serif/Sans CJK as Debian's
-fonts-noto-cjk installs it (`make test` installs it; `apt-get install fonts-noto-cjk`).
+fonts-noto-cjk installs it (`make test` installs it; `apt-get install fonts-noto-cjk`), else
+the system fonts of Windows (Microsoft YaHei, SimHei, SimSun) or macOS (PingFang, Hiragino,
+STHeiti); the error names the platform's remedy.
 """
 
 from __future__ import annotations
@@ -29,9 +31,38 @@ FAMILIES = ("Noto Serif CJK SC", "Noto Sans CJK SC", "Source Han Serif SC", "Sou
 KNOWN_FILES = ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
                "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
                "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
-FONT_MISSING = ("证书需要一个中文字体：apt-get install fonts-noto-cjk，或设置环境变量 "
-                f"{FONT_ENV}=字体文件 certificates need a Chinese font: install fonts-noto-cjk "
-                f"or set {FONT_ENV} to a .ttf/.otf/.ttc file")
+# the fonts every Windows and macOS laptop has (issue 39: no fontconfig there)
+WINDOWS_FILES = ("msyh.ttc", "msyh.ttf", "simhei.ttf", "simsun.ttc", "simsun.ttf")
+MACOS_FILES = ("/System/Library/Fonts/PingFang.ttc", "/System/Library/Fonts/Hiragino Sans GB.ttc",
+               "/Library/Fonts/Songti.ttc", "/System/Library/Fonts/STHeiti Medium.ttc",
+               "/System/Library/Fonts/STHeiti Light.ttc", "/System/Library/Fonts/Supplemental/"
+               "Songti.ttc")
+REMEDIES = {
+    "linux": "apt-get install fonts-noto-cjk（或发行版的 Noto CJK 字体包 or your distribution's "
+             "Noto CJK fonts）",
+    "win32": "Windows：安装微软雅黑或黑体（控制面板 → 字体） install Microsoft YaHei or SimHei "
+             "(Control Panel → Fonts)",
+    "darwin": "macOS：系统自带苹方 PingFang；若已删除，用“字体册”重新安装 reinstall it with Font Book",
+}
+
+
+def font_missing() -> str:
+    """The error when no CJK font is found, with this platform's remedy."""
+    import sys
+
+    remedy = REMEDIES.get(sys.platform, REMEDIES["linux"])
+    return (f"证书、桌牌与图片需要一个中文字体：{remedy}；或设置环境变量 {FONT_ENV}=字体文件 "
+            "certificates, cards and pictures need a Chinese font: "
+            f"{remedy}; or set {FONT_ENV} to a .ttf/.otf/.ttc file")
+
+
+def _platform_files() -> Iterator[Path]:
+    """The system fonts of Windows (the fonts folder) and macOS, then Linux's known paths."""
+    windows = Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts"
+    for name in WINDOWS_FILES:
+        yield windows / name
+    yield from map(Path, MACOS_FILES)
+    yield from map(Path, KNOWN_FILES)
 
 
 @dataclass(frozen=True)
@@ -48,10 +79,10 @@ def find_font() -> Font:
             raise UsageError(f"{FONT_ENV} 指向的字体文件不存在 the font file does not exist: "
                              f"{chosen}")
         return Font(Path(chosen), _simplified_face(Path(chosen)))
-    for path in itertools.chain(_fc_match(), map(Path, KNOWN_FILES)):
+    for path in itertools.chain(_fc_match(), _platform_files()):
         if path.is_file():
             return Font(path, _simplified_face(path))
-    raise UsageError(FONT_MISSING)
+    raise UsageError(font_missing())
 
 
 def _fc_match() -> Iterator[Path]:
