@@ -71,3 +71,32 @@ def test_history_page_in_the_browser(demo_server, page, capsys):
     expect(page.locator("table[data-testid=leaderboard] tbody tr")).to_have_count(
         min(len(rated), 100), timeout=30_000)
     shot(page, "history")
+
+
+def test_projector_pairings_follow_a_new_round_without_a_reload(tmp_path, page):
+    """Issue 39: /pairings?projector=1 showed round 2's tables under round 3's header until
+    reloaded. The demo's round 2 is paired; its results and round 3's pairing are stored
+    from outside (the CLI): the projector shows round 3's tables by itself."""
+    database = tmp_path / "demo.duckdb"
+    build_demo(database)
+    server = Server(database)
+    try:
+        page.goto(f"{server.url}/pairings?event=demo&projector=1")
+        expect(page.locator("h1")).to_contain_text("第 2 轮对阵", timeout=60_000)
+        from pipeline import db, rounds
+
+        with db.reading(database) as con:
+            pairs = rounds.pairings(con, "demo", 2)
+        sheet = tmp_path / "r2.csv"
+        sheet.write_text("轮次,桌号,东西队号,南北队号,东西级数,南北级数\n" + "".join(
+            f"2,{r['table']},{r['ew_team']},{r['ns_team']},A,9\n"
+            for r in pairs.iter_rows(named=True) if r["ns_team"]), encoding="utf-8")
+        assert main(["ingest", "--event", "demo", str(sheet), "--db", str(database)]) == 0
+        assert main(["pair", "--event", "demo", "--db", str(database)]) == 0
+        with db.reading(database) as con:
+            first = rounds.pairings(con, "demo", 3).row(0, named=True)
+        expect(page.locator("h1")).to_contain_text("第 3 轮对阵", timeout=30_000)
+        expect(page.locator("table[data-testid=pairings] tbody tr").first).to_contain_text(
+            first["ew_team"], timeout=30_000)
+    finally:
+        server.stop()
