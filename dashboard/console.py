@@ -96,6 +96,17 @@ PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
                  "pair_next": "pairing", "done": "after"}
 
 
+STATUS_SECONDS = 3  # the status follows the event (a hall's reports, the CLI) by itself
+
+
+@st.fragment(run_every=STATUS_SECONDS)
+def live_status(event_id: str, language: str) -> str:
+    """`round_status`, drawn again every few seconds without a reload (reports stored by
+    the phones, a sheet or a pairing from the command line); returns the suggested phase
+    on the page's own runs."""
+    return round_status(event_id, language)
+
+
 def round_status(event_id: str, language: str) -> str:
     """The console opens on the current round: where it stands and what comes next, and
     what waits for the organizer (disagreeing self-reports, a suspension) in a banner.
@@ -611,6 +622,13 @@ def self_report(event_id: str, language: str) -> None:
                              f"{row['ew_team']} – 南北 {row['ns_team']}  \n"
                              f"[东西 EW]({row['ew_url']}) · [南北 NS]({row['ns_url']}) · "
                              f"[{t('table_link', language)}]({row['url']})")
+    pending_reports(event_id, language)
+
+
+@st.fragment(run_every=STATUS_SECONDS)
+def pending_reports(event_id: str, language: str) -> None:
+    """The reports waiting for the organizer, disagreements first: drawn again every few
+    seconds, so a phone's report shows without a reload."""
     waiting = selfreport.pending(database(), event_id)
     st.markdown(f"**{t('pending', language)}: {waiting.height}**")
     sides = {"ew": "东西报 EW", "ns": "南北报 NS", None: "桌报 table"}
