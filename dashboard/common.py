@@ -24,7 +24,7 @@ table.paisai td, table.paisai th { font-size: 28px !important; padding: 1px 14px
   line-height: 1.25; }
 h1 { font-size: 40px !important; padding: 0 0 .2rem 0 !important; }
 .progress { font-size: 28px !important; }
-.feed { font-size: 24px !important; }
+.feed { font-size: 28px !important; }
 </style>
 """
 
@@ -164,13 +164,56 @@ ROTATION = ["live", "pairings", "bracket"]
 ROTATE_SECONDS = 30
 
 
+def phones_url(event_id: str) -> str:
+    """The address of the event's phone pages as phones in the hall reach it: the browser's
+    own host, or this machine's LAN address when the page was opened on loopback."""
+    from urllib.parse import urlsplit
+
+    from pipeline.serve import is_loopback, lan_addresses
+
+    try:
+        host = st.context.headers.get("Host") or "127.0.0.1:8501"
+    except Exception:  # outside a browser session (AppTest)
+        host = "127.0.0.1:8501"
+    base = f"http://{host}"
+    if is_loopback(base):
+        lan = lan_addresses()
+        base = f"http://{lan[0]}:{urlsplit(base).port or 8501}" if lan else base
+    return f"{base}/m/{event_id}/"
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _qr_img(url: str) -> str:
+    """A QR code as an image tag with a data address (st.html keeps images, not SVG)."""
+    import segno
+
+    return f"<img alt='QR' src='{segno.make(url, error='m').png_data_uri(scale=4, border=2)}'>"
+
+
+def phones_qr(event_id: str, language: str) -> None:
+    """On the projector: a QR code to the event's phone pages (ranking, seats, each team)."""
+    url = phones_url(event_id)
+    st.html(f"<div data-testid='phones-qr' style='position:fixed;right:18px;bottom:14px;"
+            f"background:#fff;padding:6px;border-radius:8px;text-align:center;z-index:10'>"
+            f"{_qr_img(url)}<div style='font-size:16px'>{html.escape(t('phones_qr', language))}"
+            f"</div></div>")
+
+
 def rotate_if_due(current: str) -> None:
     """With `&rotate=1`, the projector moves ranking → pairings → bracket every 30 s; with
     two events (`?event=ID1,ID2`), across both events' pages."""
     if st.query_params.get("rotate") != "1":
         return
     hall = hall_slot()
-    slot = hall[1] if hall else ROTATION[int(now() // ROTATE_SECONDS) % len(ROTATION)]
+    if hall:
+        slot = hall[1]
+    else:  # one event: only the pages it has (a Swiss event has no bracket, a Tractor
+        # event's rounds are its bracket)
+        formats = queries.event_formats(database())
+        event = st.query_params.get("event") or next(iter(formats), "")
+        pages = ROTATION if event not in formats else \
+            ("live", "pairings") if formats[event] else ("bracket",)
+        slot = pages[int(now() // ROTATE_SECONDS) % len(pages)]
     if slot != current:
         st.switch_page(Path(__file__).parent / "views" / f"{slot}.py",
                        query_params=dict(st.query_params))

@@ -10,6 +10,10 @@ TEXT: dict[str, dict[str, str]] = {
     "round": {"zh": "轮次", "en": "Round"},
     "after_round": {"zh": "第 {n} 轮后", "en": "After round {n}"},
     "reported": {"zh": "已报 {x}/{y} 桌", "en": "{x}/{y} tables reported"},
+    "in_progress": {"zh": "第 {n} 轮进行中 · 已报 {x}/{y} 桌",
+                    "en": "Round {n} in play · {x}/{y} tables reported"},
+    "prizes": {"zh": "获奖名单", "en": "Prizes"},
+    "phones_qr": {"zh": "手机扫码看排名与座位", "en": "Ranking & seats on your phone"},
     "updated": {"zh": "更新于 {t}", "en": "updated {t}"},
     "no_event": {"zh": "还没有赛事。组织者请在控制台 /admin 创建赛事，或运行 paisai event create；"
                         "想先看看效果，运行 make run 载入演示比赛日。",

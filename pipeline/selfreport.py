@@ -89,7 +89,8 @@ def table_cards(database: Path, event_id: str, round_no: int, base_url: str) -> 
         names = rounds.pairings(con, event_id, round_no).select("table", "ew_name", "ns_name")
     return signed.join(names, on="table", how="left").select(
         "table", "ew_team", "ns_team", "ew_name", "ns_name", "ew_url", "ns_url", "ew_code",
-        "ns_code")
+        "ns_code").with_columns(  # the phones' pages of the event: rankings, seats, teams
+        pl.lit(f"{base_url.rstrip('/')}/m/{event_id}/").alias("phones_url"))
 
 
 def link_hours() -> float:

@@ -4,6 +4,7 @@ import html
 import math
 import time
 
+import polars as pl
 import streamlit as st
 
 from dashboard import charts
@@ -12,6 +13,7 @@ from dashboard.common import (
     event_version,
     html_table,
     lang,
+    phones_qr,
     projector,
     public_page_event,
     rotate_if_due,
@@ -21,6 +23,7 @@ from pipeline import queries
 from pipeline.scoring import STANDINGS_COLUMNS
 
 PAGE_ROWS = 20
+PODIUM_ROWS = 14  # rows a page beside the podium, still within 1080 pixels
 PAGE_SECONDS = 10
 
 language = lang()
@@ -38,30 +41,47 @@ def _live(path: str, event: str, version: str) -> queries.LiveView:
     return queries.live(Path(path), event)
 
 
+if projector():
+    phones_qr(event_id, language)
+
+
 @st.fragment(run_every=2)  # a cheap look at the event's version; the ranking when it changed
 def ranking() -> None:
     rotate_if_due("live")
     view = _live(str(database()), event_id, event_version(event_id))
     st.title(view.event_name)
     updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
+    if view.round == 0:  # nothing reported yet: the round's tables, not a ranking of zeros
+        round_pairings(view)
+        return
     if view.over:
         parts = [t("event_over", language)]
+    elif view.reported < view.expected:  # "after round N" only once round N is complete
+        parts = [t("in_progress", language, n=view.round, x=view.reported, y=view.expected)]
     else:
         parts = [t("after_round", language, n=view.round),
                  t("reported", language, x=view.reported, y=view.expected)]
     parts.append(t("updated", language, t=updated))
     table = view.standings.select(STANDINGS_COLUMNS)
+    prizes = None
     if view.over:
-        podium(table)
-    if projector() and table.height > PAGE_ROWS:
-        pages = math.ceil(table.height / PAGE_ROWS)
+        prizes = prize_list(str(database()), event_id, event_version(event_id))
+        podium(prizes)
+    rows = PODIUM_ROWS if view.over else PAGE_ROWS  # everything within 1080 pixels
+    if projector() and (table.height > rows or prizes is not None):
+        chunks = math.ceil(table.height / rows)
+        pages = chunks + (1 if prizes is not None else 0)  # the prize list: a page too
         page = int(time.time() // PAGE_SECONDS) % pages
-        table = table.slice(page * PAGE_ROWS, PAGE_ROWS)
         parts.append(t("page_of", language, p=page + 1, n=pages))
+        if page == chunks:
+            st.html(f"<div class='progress' data-testid='progress'>"
+                    f"{html.escape(' · '.join([t('prizes', language), *parts[1:]]))}</div>")
+            st.html(html_table(prizes.select("award", "rank", "team_no", "team_name"),
+                               language, "prizes"))
+            return
+        table = table.slice(page * rows, rows)
     st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
             "</div>")
-    if view.round == 0:
-        st.info(t("no_results", language))
     if projector() and view.latest_results and not view.over:
         feed = "　".join(f"{t('table', language)} {tb}: {ew} {el} – {ns} {nl}"
                         for _, tb, ew, el, ns, nl in view.latest_results[:4])
@@ -70,18 +90,56 @@ def ranking() -> None:
     st.html(html_table(table, language, "ranking", ESSENTIAL))
 
 
-def podium(table) -> None:
-    """The first three, large, once the event is over."""
-    top = table.filter(table["rank"] <= 3).head(4)
-    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+def round_pairings(view) -> None:
+    """Before the first result: the round's tables, so that players find their seats."""
+    round_no, pairs = queries.current_pairings(database(), event_id)
+    if round_no is None:
+        st.info(t("no_results", language))
+        return
+    st.html(f"<div class='progress' data-testid='progress'>"
+            f"{html.escape(t('round_pairing', language, n=round_no))} · "
+            f"{html.escape(t('reported', language, x=view.reported, y=view.expected))}</div>")
+    shown = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+        pl.col("ns_team").fill_null(t("bye", language)))
+    st.html(html_table(shown, language, "pairings"))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def prize_list(path: str, event: str, version: str):
+    """The prizes as awarded (shared places shown as shared), once per version."""
+    from pathlib import Path
+
+    from pipeline import awards, db, events
+
+    with db.reading(Path(path)) as con:
+        return awards.award_list(con, events.load(con, event))
+
+
+PLACE_COLOURS = ["#d4a017", "#a8a9ad", "#b0793f"]  # gold, silver, bronze: plain CSS
+
+
+def podium(prizes) -> None:
+    """The podium as the prizes were awarded — the first three awards' teams (two 季军 make
+    two cards), a coloured badge instead of emoji a projector's fonts may lack — and the
+    prize list itself."""
+    names = list(dict.fromkeys(prizes["award"].to_list()))[:3]
+    top = prizes.filter(pl.col("award").is_in(names))
+    big = "36px" if projector() else "1.4em"
     cards = "".join(
         f"<div style='flex:1;min-width:150px;background:#fff7e0;border-radius:10px;"
-        f"padding:10px 14px;text-align:center'><div style='font-size:2em'>"
-        f"{medals.get(r['rank'], '')}</div><div style='font-size:1.4em;font-weight:700'>"
+        f"padding:8px 14px;text-align:center'><div style='display:inline-block;"
+        f"background:{PLACE_COLOURS[names.index(r['award'])]};color:#fff;border-radius:18px;"
+        f"padding:2px 16px;font-size:24px;font-weight:700'>{html.escape(r['award'])}</div>"
+        f"<div style='font-size:{big};font-weight:700'>"
         f"{html.escape(str(r['team_name'] or r['team_no']))}</div>"
-        f"<div>{html.escape(r['team_no'])}</div></div>" for r in top.iter_rows(named=True))
+        f"<div style='font-size:24px'>{html.escape(r['team_no'])}</div></div>"
+        for r in top.iter_rows(named=True))
     st.html(f"<div data-testid='podium' style='display:flex;gap:12px;flex-wrap:wrap;"
-            f"margin-bottom:10px'>{cards}</div>")
+            f"margin-bottom:8px'>{cards}</div>")
+    if not projector():  # the projector shows the prize list as a page of its own
+        with st.expander(t("prizes", language), expanded=True):
+            st.html(html_table(prizes.select("award", "rank", "team_no", "team_name"),
+                               language, "prizes"))
 
 
 ranking()

@@ -8,6 +8,7 @@ from dashboard.common import (
     event_version,
     html_table,
     lang,
+    phones_qr,
     projector,
     public_page_event,
     rotate_if_due,
@@ -27,6 +28,8 @@ def rotation() -> None:
 
 
 rotation()
+if projector():
+    phones_qr(event_id, language)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

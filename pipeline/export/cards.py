@@ -44,7 +44,12 @@ def _card(pdf, row: dict, event_name: str, round_no: int) -> None:
     pdf.set_text_color(*GREY)
     fit(pdf, f"{event_name} · 第 {round_no} 轮 round {round_no}", 15, 14, width - 30, 10, 16)
     pdf.set_text_color(*INK)
-    fit(pdf, f"第 {row['table']} 桌", 15, 28, width - 30, 40, 96)
+    fit(pdf, f"第 {row['table']} 桌", 15, 28, width - 58, 40, 96)
+    if row.get("phones_url"):  # the phone pages of the event: ranking, seats, each team
+        pdf.image(_qr_png(row["phones_url"]), x=width - 42, y=24, w=30, h=30)
+        pdf.set_text_color(*GREY)
+        fit(pdf, "扫码看排名与对阵 ranking & seats", width - 48, 55, 42, 6, 8, 6)
+        pdf.set_text_color(*INK)
     pdf.set_font("cjk", size=14)
     pdf.set_xy(15, 66)
     pdf.cell(width - 30, 8, f"TABLE {row['table']}", align="C")

@@ -100,3 +100,38 @@ def test_projector_pairings_follow_a_new_round_without_a_reload(tmp_path, page):
             first["ew_team"], timeout=30_000)
     finally:
         server.stop()
+
+
+def test_the_final_projector_shows_the_prizes_as_awarded(demo_server, browser):
+    """Issue 39: the end of the day at 1920×1080 — a podium that matches the prize list (two
+    季军, two cards), no emoji a projector's fonts may lack, every team on some page, the
+    prize list a page of its own, legible sizes, and a QR code to the phones' pages."""
+    from pipeline import awards, db, events
+
+    with db.reading(demo_server.database) as con:
+        prizes = awards.award_list(con, events.load(con, "demo-2026-spring"))
+    top = list(dict.fromkeys(prizes["award"].to_list()))[:3]
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
+    page = context.new_page()
+    try:
+        page.goto(f"{demo_server.url}/live?event=demo-2026-spring&projector=1")
+        cards = page.locator("[data-testid=podium] > div")
+        expect(cards).to_have_count(prizes.filter(prizes["award"].is_in(top)).height,
+                                    timeout=60_000)
+        text = page.locator("[data-testid=podium]").inner_text()
+        assert not any(ord(c) >= 0x1F000 for c in text)  # no emoji
+        name_size = page.eval_on_selector("[data-testid=podium] > div > div:nth-child(2)",
+                                          "e => parseFloat(getComputedStyle(e).fontSize)")
+        line_size = page.eval_on_selector("[data-testid=progress]",
+                                          "e => parseFloat(getComputedStyle(e).fontSize)")
+        assert name_size >= 32 and line_size >= 28
+        page.wait_for_selector("table[data-testid=ranking]", timeout=45_000)  # pages turn
+        bottom = page.eval_on_selector("table[data-testid=ranking]",
+                                       "t => t.getBoundingClientRect().bottom")
+        assert bottom <= 1080  # the page's rows all on screen
+        expect(page.locator("[data-testid=phones-qr] img")).to_be_visible()
+        expect(page.locator("table[data-testid=prizes]")).to_contain_text(top[0],
+                                                                           timeout=45_000)
+        shot(page, "live-final-prizes")
+    finally:
+        context.close()
