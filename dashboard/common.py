@@ -22,9 +22,10 @@ PROJECTOR_CSS = """
 .block-container { padding-top: .6rem; padding-bottom: 0; max-width: 100% !important; }
 table.paisai td, table.paisai th { font-size: 28px !important; padding: 1px 14px !important;
   line-height: 1.25; }
-h1 { font-size: 40px !important; padding: 0 0 .2rem 0 !important; }
-.progress { font-size: 28px !important; }
-.feed { font-size: 28px !important; }
+h1 { font-size: 38px !important; padding: 0 !important; }
+.progress { font-size: 28px !important; margin: 0 0 .1rem 0 !important; }
+.feed { font-size: 28px !important; margin: 0 0 .2rem 0 !important; line-height: 1.2;
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 </style>
 """
 

@@ -125,9 +125,10 @@ def test_the_final_projector_shows_the_prizes_as_awarded(demo_server, browser):
         line_size = page.eval_on_selector("[data-testid=progress]",
                                           "e => parseFloat(getComputedStyle(e).fontSize)")
         assert name_size >= 32 and line_size >= 28
-        page.wait_for_selector("table[data-testid=ranking]", timeout=45_000)  # pages turn
-        bottom = page.eval_on_selector("table[data-testid=ranking]",
-                                       "t => t.getBoundingClientRect().bottom")
+        bottom = page.wait_for_function(  # read when a page of the ranking is on (pages turn)
+            "() => { const t = document.querySelector('table[data-testid=ranking]');"
+            " return t && t.rows.length > 1 && t.getBoundingClientRect().bottom; }",
+            timeout=45_000).json_value()
         assert bottom <= 1080  # the page's rows all on screen
         expect(page.locator("[data-testid=phones-qr] img")).to_be_visible()
         expect(page.locator("table[data-testid=prizes]")).to_contain_text(top[0],
