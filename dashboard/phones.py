@@ -411,6 +411,7 @@ def pairings_page(request: Request) -> Response:
         words = WORDS[language]
         latest, pairs = seen.latest, seen.pairs
         common = _common(event, language)
+        common["refresh"] = None  # a search being typed is never wiped by a reload
         if pairs is None:
             return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
                           rows=None, **common)
@@ -571,6 +572,8 @@ REPORT_WORDS = {
            "busy": "系统正忙，成绩没有提交，请几秒后再提交一次",
            "code": "本方验证码（纸条上二维码旁的 4 位数字）",
            "decided": "已裁定：本桌成绩已保存。如有异议请找裁判，由组织者重新打开本桌。",
+           "closed": "这个链接已关闭", "ask_referee": "请把成绩交给裁判或组织者（纸质记分表）。",
+           "you_sent": "你提交的成绩",
            "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判"},
     "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
            "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
@@ -583,6 +586,10 @@ REPORT_WORDS = {
            "code": "Your side's code (the 4 digits beside the QR code on your slip)",
            "decided": "Decided: this table's result is stored. To dispute it, ask the referee: "
                       "the organizer can reopen the table.",
+           "closed": "This link is closed",
+           "ask_referee": "Give your result to the referee or the organizer (the paper "
+                          "score sheet).",
+           "you_sent": "You sent",
            "too_many_codes": "Too many wrong codes: try again in 10 minutes or ask the "
                              "referee"},
 }
@@ -713,8 +720,11 @@ async def report(request: Request) -> Response:
                                                   signature, side)
     except BusyError:
         return _report_page(language, words["busy"], "", 503)
+    except selfreport.LinkClosed as exc:  # genuine, but its round or event is over
+        return _report_page(language, words["closed"], f"<p class='card'>"
+                            f"{html.escape(str(exc))}</p><p>{words['ask_referee']}</p>", 410)
     except (PaisaiError, ValueError):
-        return _report_page(language, words["bad_link"], "", 403)
+        return _report_page(language, words["bad_link"], f"<p>{words['ask_referee']}</p>", 403)
     title = words["title"].format(r=round_no, n=table_no)
     if decided is not None:  # reopening the link shows what is stored, never a blank form
         return _report_page(language, title, f"<p class='card big' data-testid='said'>"
@@ -752,8 +762,12 @@ async def report(request: Request) -> Response:
             return _report_page(language, title, f"<p class='card'>{html.escape(str(exc))}</p>"
                                 + _report_form(words, ew, ns, format_level, side), 400)
         said = words["sent"] if side is None else words[outcome]
+        sent = (f"{words['you_sent']}：{words['ew']} {html.escape(ew)} "
+                f"{html.escape(form.get('ew_level', [''])[0][:8])} – {words['ns']} "
+                f"{html.escape(ns or '')} {html.escape(form.get('ns_level', [''])[0][:8])}")
         return _report_page(language, title, f"<p class='card big' data-testid='said'>"
-                            f"{html.escape(said)}</p><p><a href='{html.escape(str(request.url))}'>"
+                            f"{html.escape(said)}</p><p class='card' data-testid='sent'>{sent}"
+                            f"</p><p><a href='{html.escape(str(request.url))}'>"
                             f"{words['again']}</a></p>")
     return _report_page(language, title, _report_form(words, ew, ns, format_level, side))
 
@@ -766,6 +780,10 @@ def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
     with db.reading(database(), HALL_WAIT) as con:
         ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
         decided = selfreport.stored_result(con, event_id, round_no, table_no)
+        names = dict(db.rows(con, "select team_no, team_name from teams where event_id = ? "
+                                  "and team_no in (?, ?)", [event_id, ew, ns or ""]))
+    # each side as the players know it: its number and its name
+    ew, ns = (f"{team} {names.get(team) or ''}".strip() if team else team for team in (ew, ns))
     return ew, ns, selfreport.describe_stored(decided) if decided else None
 
 

@@ -99,20 +99,24 @@ def link_hours() -> float:
     return float(os.environ.get("PAISAI_LINK_HOURS", "12"))
 
 
+class LinkClosed(UsageError):
+    """A genuine link whose round or event is over (or whose time has run out)."""
+
+
 def _require_open(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> None:
     """A round takes reports until a later round is paired, the event is closed, or its
     links have grown older than link_hours()."""
     if db.scalar(con, "select closed_at is not null from events where event_id = ?",
                  [event_id]):
-        raise UsageError("比赛已结束，链接已失效 the event is closed; the link has expired")
+        raise LinkClosed("比赛已结束，链接已失效 the event is closed; the link has expired")
     later = db.scalar(con, "select count(*) from pairings where event_id = ? and round > ?",
                       [event_id, round_no])
     if later:
-        raise UsageError("本轮已结束，链接已失效 the round is closed; the link has expired")
+        raise LinkClosed("本轮已结束，链接已失效 the round is closed; the link has expired")
     age = db.scalar(con, "select epoch(current_timestamp::timestamp) - epoch(max(paired_at)) "
                          "from pairings where event_id = ? and round = ?", [event_id, round_no])
     if age is not None and age > link_hours() * 3600:
-        raise UsageError(f"链接已超过 {link_hours():g} 小时，已失效 the link is older than "
+        raise LinkClosed(f"链接已超过 {link_hours():g} 小时，已失效 the link is older than "
                          f"{link_hours():g} hours and has expired")
 
 

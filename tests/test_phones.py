@@ -156,3 +156,24 @@ def test_a_decided_table_s_link_shows_what_is_stored(client, db_file, cli):
     assert resend.status_code == 409 and "已裁定" in resend.text
     assert cli("results", "reopen", "--event", "e", "--round", "2", "--table", "1").code == 0
     assert "<form" in client.get(row["ew_url"]).text
+
+
+def test_the_report_form_names_the_teams_and_repeats_what_was_sent(client, db_file, cli):
+    """Issue 39: the form shows team names, the answer repeats the result sent, a closed
+    link says why and what to do, and the pairings page (with its search box) never reloads
+    itself under a player typing."""
+    from pipeline import selfreport
+
+    row = selfreport.links(db_file, "e", 2, "http://testserver").row(0, named=True)
+    form = client.get(row["ew_url"]).text
+    assert f"东西 {row['ew_team']} 队伍" in form and f"南北 {row['ns_team']} 队伍" in form
+    sent = client.post(row["ew_url"], data={"ew_level": "K", "ns_level": "9",
+                                            "code": row["ew_code"]})
+    assert "你提交的成绩" in sent.text and "K" in sent.text and "9" in sent.text
+    old = selfreport.links(db_file, "e", 1, "http://testserver").row(0, named=True)
+    closed = client.get(old["ew_url"])  # round 1's link, round 2 paired since
+    assert closed.status_code == 410
+    assert "本轮已结束" in closed.text and "请把成绩交给裁判" in closed.text
+    pairings = client.get("/m/e/pairings").text
+    assert 'name="q"' in pairings and 'http-equiv="refresh"' not in pairings
+    assert 'http-equiv="refresh"' in client.get("/m/e/").text  # the ranking follows by itself
