@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+import time
 from pathlib import Path
 
 import polars as pl
@@ -542,6 +543,7 @@ def downloads(event_id: str, language: str) -> None:
         col.download_button(label, path.read_bytes(), file_name=name, key=f"dl-{name}")
     certificates(event, certified, not_final, folder, language)
     ranking_picture(event, ranking, after, folder, language)
+    backup(folder, language)
     from pipeline.export.template import KINDS, export_template
 
     with st.expander(t("templates", language)):
@@ -551,6 +553,27 @@ def downloads(event_id: str, language: str) -> None:
             export_template(kind, event.name, path, ruleset=event.ruleset)
             cols[index % 4].download_button(kind, path.read_bytes(), file_name=path.name,
                                             key=f"template-{kind}")
+
+
+def backup(folder: Path, language: str) -> None:
+    """The day's backup, one click: a consistent copy of the whole database to download
+    (the next step says 备份: here it is)."""
+    from pipeline import maintenance
+
+    st.markdown(f"**{t('backup', language)}**")
+    if st.button(t("backup_make", language), key="backup-make"):
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = folder / f"paisai-{stamp}.duckdb"
+        try:
+            maintenance.backup(database(), path)
+        except PaisaiError as exc:
+            st.error(str(exc))
+            return
+        st.session_state["backup"] = (path.name, path.read_bytes())
+    made = st.session_state.get("backup")
+    if made:
+        st.download_button(f"{t('backup_download', language)} {made[0]}", made[1],
+                           file_name=made[0], key="backup-download")
 
 
 def ranking_picture(event, ranking: pl.DataFrame, after: int, folder: Path,
@@ -780,8 +803,8 @@ def registration_desk(event_id: str, language: str) -> None:
                 drawn, used, unpaired = registration.draw(
                     con, event_id, prefix, int(seed) if seed is not None else None, in_order,
                     apart)
-            st.markdown(f"<div data-testid='draw-seed' style='font-size:72px;font-weight:800'>"
-                        f"抽签种子 {used}</div>", unsafe_allow_html=True)
+            st.caption(f"抽签种子 draw seed: {used}（记下它，抽签可重现 keep it: the draw can "
+                       "be made again）")
             st.html(html_table(drawn, language, "drawn"))
             for name in unpaired:
                 st.warning(f"{name}: 单人报名暂无搭档 single without a partner")

@@ -13,6 +13,9 @@ TEXT: dict[str, dict[str, str]] = {
     "in_progress": {"zh": "第 {n} 轮进行中 · 已报 {x}/{y} 桌",
                     "en": "Round {n} in play · {x}/{y} tables reported"},
     "prizes": {"zh": "获奖名单", "en": "Prizes"},
+    "backup": {"zh": "备份", "en": "Backup"},
+    "backup_make": {"zh": "备份整个数据库", "en": "Back up the whole database"},
+    "backup_download": {"zh": "下载备份", "en": "Download the backup"},
     "phones_qr": {"zh": "手机扫码看排名与座位", "en": "Ranking & seats on your phone"},
     "updated": {"zh": "更新于 {t}", "en": "updated {t}"},
     "no_event": {"zh": "还没有赛事。组织者请在控制台 /admin 创建赛事，或运行 paisai event create；"

@@ -146,7 +146,7 @@ def test_console_draw_and_checkin(monkeypatch, tmp_path):
     draw = next(b for b in at.button if b.label == "抽签编号")
     draw.click().run()
     assert not at.exception
-    assert any("抽签种子" in m.value for m in at.markdown)
+    assert any("抽签种子" in c.value for c in at.caption)  # a caption, not a heading
     search = next(x for x in at.text_input if "报到" in x.label)
     search.input("A1").run()
     next(b for b in at.button if b.label == "报到").click().run()
@@ -342,3 +342,27 @@ def test_history_flags_namesakes_for_review(monkeypatch, tmp_path):
     assert not at.exception
     options = at.selectbox[0].options
     assert len(options) == 2 and all("⚠" in o for o in options)
+
+
+def test_the_after_phase_makes_a_backup(monkeypatch, demo_db):
+    """Issue 39: the next step says 备份 — the 赛后 phase has the button: a whole copy of
+    the database, offered for download, that opens as a DuckDB file with the events."""
+    import duckdb
+
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "pw")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = run_page(monkeypatch, demo_db, "admin", event="demo")
+    at.text_input[0].input("pw")
+    at.button[0].click().run()
+    at.session_state["phase"] = "after"
+    at.run()
+    assert not at.exception
+    next(b for b in at.button if b.label == "备份整个数据库").click().run()
+    assert not at.exception
+    name, data = at.session_state["backup"]
+    copy = demo_db.parent / name
+    copy.write_bytes(data)
+    with duckdb.connect(str(copy), read_only=True) as con:
+        assert con.execute("select count(*) from events where event_id = 'demo'").fetchone()[0]
