@@ -836,10 +836,10 @@ def without_slash(request: Request) -> Response:
 
 def routes() -> list[Route]:
     return [
-        Route("/m/{event}", without_slash),
         Route("/admin/session", console_session, methods=["POST", "DELETE"]),
         Route("/r", report, methods=["GET", "POST"]),
-        Route("/m/style.css", style),
+        Route("/m/style.css", style),  # before /m/{event}: the style sheet is no event
+        Route("/m/{event}", without_slash),
         Route("/m/{event}/", ranking_page),
         Route("/m/{event}/pairings", pairings_page),
         Route("/m/{event}/teams/{team}", team_page),

@@ -177,3 +177,11 @@ def test_the_report_form_names_the_teams_and_repeats_what_was_sent(client, db_fi
     pairings = client.get("/m/e/pairings").text
     assert 'name="q"' in pairings and 'http-equiv="refresh"' not in pairings
     assert 'http-equiv="refresh"' in client.get("/m/e/").text  # the ranking follows by itself
+
+
+def test_the_phones_style_sheet_is_served(client):
+    """The pages' style sheet is no event: /m/style.css is answered, /m/e redirects."""
+    sheet = client.get("/m/style.css")
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/css")
+    moved = client.get("/m/e", follow_redirects=False)
+    assert moved.status_code == 308 and moved.headers["location"] == "/m/e/"
