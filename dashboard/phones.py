@@ -46,6 +46,9 @@ WORDS = {
            "none": "没有找到", "no_event": "没有这个赛事", "no_team": "没有这个队",
            "not_paired": "还没有编排", "bye": "轮空", "bracket": "赛程与淘汰赛",
            "not_bracket": "本赛事没有淘汰赛",
+           "team_round": "第 {n} 轮", "team_table": "{n} 号桌", "team_opponent": "对手",
+           "team_rank": "名次", "team_points": "积分", "team_lds": "级差分",
+           "东西 EW": "东西", "南北 NS": "南北",
            "busy": "系统正忙（数据库正在备份、导入或恢复），请几秒后再刷新"},
     "en": {"ranking": "Ranking", "pairings": "Pairings", "teams": "Teams",
            "after": "Ranking after round {n}", "round": "Round {n} pairings",
@@ -53,6 +56,9 @@ WORDS = {
            "none": "Not found", "no_event": "No such event", "no_team": "No such team",
            "not_paired": "Not paired yet", "bye": "bye", "bracket": "Bracket",
            "not_bracket": "This event has no bracket",
+           "team_round": "Round {n}", "team_table": "Table {n}", "team_opponent": "Opponent",
+           "team_rank": "Rank", "team_points": "Points", "team_lds": "Level diff. score",
+           "东西 EW": "East-West", "南北 NS": "North-South",
            "busy": "Busy for a moment (a backup, an import or a restore): refresh in a few "
                    "seconds"},
 }

@@ -20,6 +20,8 @@ import polars as pl
 from pipeline.errors import PROBLEM_COLUMNS, SheetErrors
 
 HEADERS_ZH = {
+    "opponent": "对手",
+    "outcome": "胜负",
     "rank": "名次",
     "team_no": "队号",
     "team_name": "队名",
