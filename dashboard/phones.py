@@ -69,7 +69,8 @@ HEADERS_EN = {"rank": "Rank", "team_no": "No.", "team_name": "Team", "played": "
               "ns_team": "NS", "ns_name": "NS team", "round": "Round", "opponent": "Opponent",
               "outcome": "Result"}
 PHONE_COLUMNS = ["rank", "team_no", "team_name", "match_points", "level_diff_score"]
-PHONE_CSS = CSS + ("td,th{white-space:nowrap}.wrap{overflow-x:auto}form{margin:8px 0}"
+PHONE_CSS = CSS + ("td{white-space:nowrap}th{white-space:normal}.wrap{overflow-x:auto}"
+                   "table{max-width:100%}form{margin:8px 0}"
                    "input{font-size:16px;padding:6px;max-width:70%}button{font-size:16px}")
 
 

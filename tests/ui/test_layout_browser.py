@@ -140,3 +140,20 @@ def test_a_phone_finds_its_table_and_its_team_on_the_plain_pages(demo_server, br
     assert "号桌" in page.inner_text("body") and "名次" in page.inner_text("body")
     page.screenshot(path=str(ARTIFACTS / "layout" / "phone-plain-team.png"))
     context.close()
+
+
+def test_every_phone_page_fits_360_pixels_in_both_languages(demo_server, browser):
+    """Issue 39: no sideways scroll on a 360-px phone, in Chinese or in English."""
+    context = browser.new_context(viewport={"width": 360, "height": 740},
+                                  java_script_enabled=False)
+    page = context.new_page()
+    try:
+        for path in ("/m/demo/", "/m/demo/pairings", "/m/demo/teams/A6",
+                     "/m/demo-tractor/bracket"):
+            for suffix in ("", "?lang=en"):
+                page.goto(f"{demo_server.url}{path}{suffix}")
+                page.locator("h1").wait_for(timeout=30_000)
+                width = page.evaluate("() => document.documentElement.scrollWidth")
+                assert width <= 361, (path, suffix, width)
+    finally:
+        context.close()
