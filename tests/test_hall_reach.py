@@ -57,3 +57,14 @@ def test_the_hall_listens_on_every_interface_and_says_where_phones_go(tmp_path):
         assert "▀" in said or "█" in said or "▄" in said  # the QR code, drawn in the terminal
     else:
         assert "没有局域网地址" in said
+
+
+def test_printed_pairings_carry_the_phone_pages_qr_code(cli, event16, tmp_path):
+    """Issue 39: the printed pairings point players to the hall's phone pages."""
+    assert cli("pair", "--event", "e").code == 0
+    out = tmp_path / "p.html"
+    done = cli("export", "pairings", "--event", "e", "--round", "1", "--out", out,
+               "--base-url", "http://192.168.1.5:8501")
+    assert done.code == 0, done.err
+    text = out.read_text(encoding="utf-8")
+    assert "http://192.168.1.5:8501/m/e/" in text and "<svg" in text

@@ -144,14 +144,19 @@ def _export_options(suffixes: str):
 
 @export.command("pairings", help="对阵表与查找座位 table list and seat index")
 @_export_options(".xlsx .csv .html")
-def export_pairings(event: str, round_no: int, out_file: str) -> int:
+@click.option("--base-url", help="看板的地址：打印件带手机页 /m/赛事/ 的二维码 the dashboard's "
+                                 "address: the printout carries the QR code of its phone pages")
+def export_pairings(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
     from pipeline.export.pairings import export_pairings as write
     from pipeline.publish import target
+    from pipeline.serve import checked_base_url
 
     site = target(database(), event)  # the phones' address on the printout, when published
+    phones = site[1] if site else None
+    if base_url is not None:  # the hall's own phone pages
+        phones = f"{checked_base_url(base_url).rstrip('/')}/m/{event}/"
     return _export(event, round_no, out_file,
-                   lambda pairs, title, path: write(pairs, title, path,
-                                                    site[1] if site else None), "对阵表")
+                   lambda pairs, title, path: write(pairs, title, path, phones), "对阵表")
 
 
 @export.command("scoresheet", help="预填的成绩登记表 pre-filled score sheet")
