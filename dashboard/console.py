@@ -117,6 +117,7 @@ def round_status(event_id: str, language: str) -> str:
     if disagreeing:
         st.error(t("disagreements", language, n=len(disagreeing)) + "：" +
                  "、".join(f"{t('table', language)} {n}" for n in disagreeing))
+        _pending_rows(event_id, language, only_disagreeing=True, where="banner")
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")
     cols[1].metric(t("reported_short", language), f"{status.reported}/{status.expected}")
@@ -652,10 +653,20 @@ def self_report(event_id: str, language: str) -> None:
 def pending_reports(event_id: str, language: str) -> None:
     """The reports waiting for the organizer, disagreements first: drawn again every few
     seconds, so a phone's report shows without a reload."""
+    _pending_rows(event_id, language)
+
+
+def _pending_rows(event_id: str, language: str, only_disagreeing: bool = False,
+                  where: str = "list") -> None:
+    """Each waiting report with its 接受 / 拒绝 buttons. `only_disagreeing`: the tables whose
+    sides disagree, right under the banner that announces them (the buttons beside it)."""
     waiting = selfreport.pending(database(), event_id)
-    st.markdown(f"**{t('pending', language)}: {waiting.height}**")
-    sides = {"ew": "东西报 EW", "ns": "南北报 NS", None: "桌报 table"}
     disagreeing = set(_disagreeing_tables(event_id))
+    if only_disagreeing:
+        waiting = waiting.filter(pl.col("table_no").is_in(sorted(disagreeing)))
+    else:
+        st.markdown(f"**{t('pending', language)}: {waiting.height}**")
+    sides = {"ew": "东西报 EW", "ns": "南北报 NS", None: "桌报 table"}
     ordered = waiting.with_columns(pl.col("table_no").is_in(sorted(disagreeing)).alias("d")) \
         .sort("d", "table_no", descending=[True, False])
     for row in ordered.iter_rows(named=True):
@@ -665,7 +676,7 @@ def pending_reports(event_id: str, language: str) -> None:
                       f"{row['ns_level']}" + (f" ⚠ {t('sides_disagree', language)}"
                                               if row["table_no"] in disagreeing else ""))
         for col, accept, key in ((cols[1], True, "accept"), (cols[2], False, "reject")):
-            if col.button(t(key, language), key=f"{key}-{row['report_id']}"):
+            if col.button(t(key, language), key=f"{where}-{key}-{row['report_id']}"):
                 try:
                     with undo.undoable(database(), event_id,
                                        f"桌报 report #{row['report_id']} "

@@ -43,6 +43,13 @@ def test_the_console_follows_the_hall_without_a_reload(tmp_path, browser):
                               links[f"{side}_code"])
         expect(page.locator("body")).to_contain_text("双方报的成绩不一致", timeout=20_000)
         expect(page.locator("body")).to_contain_text("待确认的桌报: 2", timeout=20_000)
+        # the decision is taken right under the banner (not a page further down)
+        banner = page.locator("[data-testid=stAlertContentError]").first
+        accept = page.get_by_role("button", name="接受").first
+        gap = accept.bounding_box()["y"] - banner.bounding_box()["y"]
+        assert 0 < gap < 400, gap
+        accept.click()
+        expect(page.locator("body")).to_contain_text("待确认的桌报: 0", timeout=20_000)
     finally:
         context.close()
         server.stop()
