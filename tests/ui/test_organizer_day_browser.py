@@ -70,7 +70,8 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
     assert main(["event", "create", "--id", "day", "--name", "春茗会", "--ruleset",
                  "suzhou-2025", "--db", str(database)]) == 0
     capsys.readouterr()
-    server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD})
+    # the server bound for the hall (every interface); this test asks it on loopback only
+    server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD}, args=["--hall"])
     try:
         context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
         page = context.new_page()
@@ -140,6 +141,14 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         # the QR codes are images; the address is the LAN's, not loopback
         page.get_by_text("轮次 1: 6 × 2 QR").click()  # a toggle
         expect(page.locator("[data-testid=stImage] img").first).to_be_visible(timeout=WAIT)
+        # the QR codes point at this machine's LAN address, where the hall's server listens
+        # (every interface): no "phones cannot connect" (nothing here is sent to that address)
+        from pipeline.serve import lan_addresses
+
+        base = page.get_by_label("看板地址").first.input_value()
+        if lan_addresses():
+            assert base.startswith(f"http://{lan_addresses()[0]}:"), base
+        assert page.get_by_text("手机连不上").count() == 0
         # tables 4–6 from the players' phones; at table 6 the sides disagree
         links = selfreport.links(database, "day", 1, server.url)
         side = {(r["table"], s): (r[f"{s}_url"], r[f"{s}_code"])
