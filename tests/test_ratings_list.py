@@ -149,3 +149,27 @@ def test_kept_current_by_refitting_from_the_change_on_equals_a_full_refit(league
     assert _stored(db_file) == corrected
     jia = json.loads(cli("player", "甲", "--format", "json").out)
     assert [step["event_id"] for step in jia["rating_history"]] == ["e1", "e2", "e3"]
+
+
+def test_the_list_is_written_for_excel(cli, tmp_path):
+    """Issue 40: a list a secretary can publish — an .xlsx workbook, or a CSV with a BOM so
+    that Excel on Windows keeps the Chinese names."""
+    from python_calamine import CalamineWorkbook
+
+    from tests.conftest import RESULT_HEADER, write_csv
+
+    assert cli("event", "create", "--id", "r", "--name", "评分", "--ruleset", "suzhou-2025",
+               "--date", "2025-05-01").code == 0
+    teams = [["队号", "队员1", "队员2"], ["A1", "张三", "李四"], ["A2", "王五", "赵六"]]
+    assert cli("ingest", "--event", "r", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("ingest", "--event", "r", write_csv(tmp_path / "r.csv", [
+        RESULT_HEADER, [1, 1, "A1", "A2", "A", "9"]])).code == 0
+    sheet = tmp_path / "list.csv"
+    assert cli("ratings", "--out", sheet).code == 0
+    raw = sheet.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and "张三".encode() in raw
+    book = tmp_path / "list.xlsx"
+    assert cli("ratings", "--out", book).code == 0
+    rows = CalamineWorkbook.from_path(str(book)).get_sheet_by_index(0).to_python()
+    assert any("张三" in [str(c) for c in row] for row in rows)
+    assert cli("ratings", "--out", tmp_path / "list.txt").code == 2

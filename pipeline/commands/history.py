@@ -156,9 +156,12 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
 @click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]),
               help="截至某日的评分 the list as of a date (YYYY-MM-DD)")
 @click.option("--top", type=click.IntRange(1), help="前几名 the first N")
+@click.option("--out", "out_file", help="写成文件发布：.xlsx，或 Excel 能直接打开的 .csv（带 BOM） "
+                                        "a file to publish: .xlsx, or .csv with a BOM for Excel")
 @format_option(FORMATS)
 @common
-def ratings(min_games: int, unit: str | None, as_of, top: int | None, fmt: str) -> int:
+def ratings(min_games: int, unit: str | None, as_of, top: int | None, out_file: str | None,
+            fmt: str) -> int:
     from pipeline.history import ratings as rating
 
     _identities_current()
@@ -166,10 +169,32 @@ def ratings(min_games: int, unit: str | None, as_of, top: int | None, fmt: str) 
         rating.keep_current(database())  # the stored list serves it
     with db.reading(database()) as con:
         board = rating.leaderboard(con, top, as_of.date() if as_of else None, min_games, unit)
+    title = "选手评分 ratings (级差模型 level-margin model, see README)"
+    if out_file:
+        return _publish_list(board, out_file, title)
     if fmt == "table":
         board = board.with_columns(pl.col("provisional").replace_strict(
             {True: "暂定", False: ""}, return_dtype=pl.String))
-    out(output.render(board, fmt, "选手评分 ratings (级差模型 level-margin model, see README)"))
+    out(output.render(board, fmt, title))
+    return 0
+
+
+def _publish_list(board: pl.DataFrame, out_file: str, title: str) -> int:
+    """The rating list as a secretary publishes it: an Excel workbook, or a CSV that Excel on
+    Windows opens with its Chinese names intact (UTF-8 with a BOM)."""
+    from pathlib import Path
+
+    from pipeline.cli_support import output_path
+    from pipeline.export.standings import export_frame
+
+    path = Path(output_path(out_file))
+    if path.suffix.lower() == ".xlsx":
+        export_frame(board, title, "评分 ratings", path)
+    elif path.suffix.lower() == ".csv":
+        path.write_text(output.to_csv(board), encoding="utf-8-sig")
+    else:
+        raise UsageError("评分榜导出为 .xlsx 或 .csv the list is written as .xlsx or .csv")
+    out(f"已导出评分榜 rating list written: {path}（{board.height} 人 players）\n")
     return 0
 
 
