@@ -100,8 +100,11 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool =
     units = frozenset(r[0] for r in db.rows(
         con, "select distinct affiliation from teams where event_id = ? and affiliation is not "
              "null", [event_id]))
+    members = dict(db.rows(con, "select member_id, any_value(name) from player_map where "
+                                "member_id is not null and event_id <> ? group by member_id",
+                           [event_id]))
     return EventContext(teams, pairings, results, event.ruleset, tractor, any_round, named,
-                        units)
+                        units, members)
 
 
 def apply(

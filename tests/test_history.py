@@ -169,6 +169,8 @@ def test_import_event_folder_and_error(cli, tmp_path):
     assert run.code == 0, run.err
     rows = read_csv_output(cli("standings", "--event", "old", "--format", "csv").out)
     assert rows[0]["team_no"] == "A1" and rows[0]["level_diff_score"] == "15"
+    logged = cli("log", "--event", "old").out  # issue 40: every import in paisai log
+    assert "imported" in logged and "往届" in logged
     write_csv(folder / "3-bad.csv", [RESULT_HEADER, [2, 1, "A1", "A2", "B", "9"]])
     bad = cli("import-event", "--id", "old2", "--name", "x", "--ruleset", "suzhou-2025", folder)
     assert bad.code == 2 and "不是有效的级数" in bad.err

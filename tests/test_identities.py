@@ -172,3 +172,18 @@ def test_two_events_of_one_game_on_one_day_are_flagged_a_meet_s_two_games_are_no
     listing = {r["name"]: r for r in read_csv_output(cli("players", "--format", "csv").out)}
     assert "2026-05-01" in listing["王伟"]["review"]  # two Guandan events that day
     assert "2026-05-01" not in listing["李明"]["review"]  # Guandan and Tractor: a meet
+
+
+def test_a_member_id_given_for_another_name_is_flagged_and_imports_are_logged(register, cli,
+                                                                              db_file):
+    """Issue 40: 李四 given 张三's member id is flagged in the report with both names (the
+    id would hold both men's games); an imported event is in paisai log."""
+    register("e1", "2025-01-05", [["A1", "张三", "JS-1", "李强", "", "恒通"],
+                                  ["A2", "周一", "", "吴二", "", "远航"]], MEMBER_HEADER)
+    done = register("e2", "2025-02-05", [["A1", "李四", "JS-1", "王五", "", "恒通"],
+                                         ["A2", "周一", "", "吴二", "", "远航"]], MEMBER_HEADER)
+    said = flat(done.out + done.err)
+    assert done.code == 0 and "会员号JS-1登记的是“张三”，这里写的是“李四”" in said
+    same = register("e3", "2025-03-05", [["A1", "张 三", "JS-1", "王五", "", "恒通"],
+                                         ["A2", "周一", "", "吴二", "", "远航"]], MEMBER_HEADER)
+    assert "登记的是" not in flat(same.out + same.err)  # the same name, written apart

@@ -165,6 +165,10 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
     for report in reports:
         for stored in report.stored:
             out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
+    from pipeline import oplog
+
+    oplog.write(database(), event_id, "imported", f"{name} ({ruleset}) from {Path(source).name}: "
+                + "; ".join(f"{s.kind} +{s.new}" for r in reports for s in r.stored))
     out(f"已导入赛事 imported event {event_id}\n")
     return 0
 

@@ -31,6 +31,7 @@ class EventContext:
     any_round: bool = False  # --force: results for a round beyond the next one are taken
     named: pl.DataFrame | None = None  # team_no, team_name, player1…player4 as registered
     units: frozenset[str] = frozenset()  # the units (affiliations) registered so far
+    member_names: dict | None = None  # member id → the name it was registered with
 
     @cached_property
     def names(self) -> dict[str, frozenset[str]]:

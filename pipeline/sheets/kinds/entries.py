@@ -50,7 +50,26 @@ def _check_entries(
     problems += _confusable(typed, context, where, first_row)
     problems += _one_person_two_teams(typed, where)
     _alike_units(typed, context, where)
+    _member_names(typed, context, where)
     return typed, problems
+
+
+def _member_names(typed: pl.DataFrame, context: EventContext, where: Where) -> None:
+    """A member id given for a name other than the one it was registered with (李四 given
+    张三's id) is flagged with both names: the id would hold both men's games."""
+    from pipeline.history.identity import member_key, person_key
+
+    known = context.member_names or {}
+    if not known:
+        return
+    for row in typed.iter_rows(named=True):
+        for slot, member in zip(SLOTS, MEMBERS, strict=True):
+            given, name = member_key(row.get(member)), row.get(slot)
+            registered = known.get(given) if given else None
+            if registered and name and person_key(registered) != person_key(name):
+                where.warn(row, member, f"会员号 {given} 登记的是“{registered}”，这里写的是“{name}”："
+                                        f"请核对 member id {given} is {registered}'s, given "
+                                        f"here for {name}")
 
 
 def near(a: str, b: str) -> bool:
