@@ -173,3 +173,28 @@ def test_the_list_is_written_for_excel(cli, tmp_path):
     rows = CalamineWorkbook.from_path(str(book)).get_sheet_by_index(0).to_python()
     assert any("张三" in [str(c) for c in row] for row in rows)
     assert cli("ratings", "--out", tmp_path / "list.txt").code == 2
+
+
+def test_provisional_by_games_and_events_and_inactive_after_twelve_months(cli, tmp_path):
+    """Issue 40: ten games in one event are still provisional (fewer than 4 events); a player
+    whose last event is more than 12 months before the list is marked inactive."""
+    from tests.conftest import RESULT_HEADER, read_csv_output, write_csv
+
+    for event, date, names, rounds in (("old", "2023-06-01", ("钱七", "孙八", "周九", "吴十"), 1),
+                                       ("big", "2025-02-01", ("张三", "李四", "王五", "赵六"), 10)):
+        assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
+                   "suzhou-2025", "--date", date).code == 0
+        teams = [["队号", "队员1", "队员2"], ["A1", *names[:2]], ["A2", *names[2:]]]
+        assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}e.csv",
+                                                         teams)).code == 0
+        rows = [RESULT_HEADER] + [[r, 1, "A1", "A2", "A" if r % 2 else "9", "9" if r % 2
+                                   else "A"] for r in range(1, rounds + 1)]
+        assert cli("ingest", "--event", event, "--force", write_csv(
+            tmp_path / f"{event}r.csv", rows)).code == 0
+    listed = {r["name"]: r for r in read_csv_output(
+        cli("ratings", "--format", "csv").out)}
+    assert listed["张三"]["games"] == "10" and listed["张三"]["events"] == "1"
+    assert listed["张三"]["provisional"] == "True" and listed["张三"]["inactive"] == "False"
+    assert listed["钱七"]["inactive"] == "True"  # 20 months before the list's day
+    assert {r["name"]: r["inactive"] for r in read_csv_output(cli(
+        "ratings", "--inactive-months", "24", "--format", "csv").out)}["钱七"] == "False"

@@ -156,25 +156,32 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
 @click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]),
               help="截至某日的评分 the list as of a date (YYYY-MM-DD)")
 @click.option("--top", type=click.IntRange(1), help="前几名 the first N")
+@click.option("--inactive-months", type=click.IntRange(1), default=12, show_default=True,
+              help="多少个月没有参赛记为不活跃 months without an event before a player is "
+                   "marked inactive")
 @click.option("--out", "out_file", help="写成文件发布：.xlsx，或 Excel 能直接打开的 .csv（带 BOM） "
                                         "a file to publish: .xlsx, or .csv with a BOM for Excel")
 @format_option(FORMATS)
 @common
-def ratings(min_games: int, unit: str | None, as_of, top: int | None, out_file: str | None,
-            fmt: str) -> int:
+def ratings(min_games: int, unit: str | None, as_of, top: int | None, inactive_months: int,
+            out_file: str | None, fmt: str) -> int:
     from pipeline.history import ratings as rating
 
     _identities_current()
     if as_of is None:
         rating.keep_current(database())  # the stored list serves it
     with db.reading(database()) as con:
-        board = rating.leaderboard(con, top, as_of.date() if as_of else None, min_games, unit)
+        board = rating.leaderboard(con, top, as_of.date() if as_of else None, min_games, unit,
+                                   inactive_months)
     title = "选手评分 ratings (级差模型 level-margin model, see README)"
     if out_file:
         return _publish_list(board, out_file, title)
     if fmt == "table":
-        board = board.with_columns(pl.col("provisional").replace_strict(
-            {True: "暂定", False: ""}, return_dtype=pl.String))
+        board = board.with_columns(
+            pl.col("provisional").replace_strict({True: "暂定", False: ""},
+                                                 return_dtype=pl.String),
+            pl.col("inactive").replace_strict({True: "不活跃", False: ""},
+                                              return_dtype=pl.String))
     out(output.render(board, fmt, title))
     return 0
 

@@ -11,7 +11,8 @@ are the ridge least-squares fit of all games up to a date:
 with w = ½^(age / HALF_LIFE_DAYS): older games count less, so a player who stops playing
 grows less certain (σ = the games' residual spread / √(PRIOR_GAMES + Σ w of their games)).
 The list is ordered by the rating itself (1500 + 100 × levels a game, an integer), players
-with fewer than MIN_GAMES games are marked provisional; the change is against the list as of
+with fewer than MIN_GAMES games or MIN_EVENTS events are marked provisional, those with no
+event in the INACTIVE_MONTHS before the list inactive; the change is against the list as of
 the day before the latest event. Solved by conjugate gradients on the sparse system (each
 step two `bincount`s over the games' seats), so the whole history is refitted in seconds.
 """
@@ -30,6 +31,8 @@ MARGIN_CAP = 6  # levels: a rout says no more than this about strength
 HALF_LIFE_DAYS = 730  # a game two years old counts half
 PRIOR_GAMES = 2.0  # ridge: a newcomer is pulled to the average as if by two level games
 MIN_GAMES = 10  # fewer games: provisional
+MIN_EVENTS = 4  # or fewer events: provisional (ten games in two events say little)
+INACTIVE_MONTHS = 12  # no event in this many months before the list: marked inactive
 BASE, SCALE = 1500, 100  # displayed: BASE + SCALE × (levels a game)
 HISTORY_POINTS = 40  # a history of more event days is refitted at this many, evenly spread
 
@@ -335,7 +338,8 @@ def _rewrite(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame,
 
 def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
                 as_of: dt.date | None = None, min_games: int = 0,
-                unit: str | None = None) -> pl.DataFrame:
+                unit: str | None = None, inactive_months: int = INACTIVE_MONTHS
+                ) -> pl.DataFrame:
     """The list as an association publishes it: rank (ties share it), person, current unit,
     rating, games, events, last played, change since the list before the latest event,
     provisional."""
@@ -369,9 +373,11 @@ def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
         from player_map m join events e using (event_id)
         where coalesce(e.event_date, e.created_at::date) <= $d
         group by m.player_id""", {"d": as_of})
+    quiet_since = as_of - dt.timedelta(days=round(inactive_months * 30.44))
     board = rated.join(people, on="player_id", how="left").with_columns(
         (pl.col("rating") - pl.col("previous")).alias("change"),
-        (pl.col("games") < MIN_GAMES).alias("provisional")).filter(
+        ((pl.col("games") < MIN_GAMES) | (pl.col("events") < MIN_EVENTS)).alias("provisional"),
+        (pl.col("last_played") < quiet_since).alias("inactive")).filter(
         pl.col("games") >= min_games)
     if unit:
         board = board.filter(pl.col("affiliation").map_elements(
@@ -384,4 +390,4 @@ def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
 
 
 LIST_COLUMNS = ["rank", "player_id", "name", "affiliation", "rating", "games", "events",
-                "last_played", "change", "provisional"]
+                "last_played", "change", "provisional", "inactive"]
