@@ -100,6 +100,30 @@ PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
 STATUS_SECONDS = 3  # the status follows the event (a hall's reports, the CLI) by itself
 
 
+def _console_version(event_id: str) -> str:
+    """One small query: a value that changes whenever the status or the waiting reports
+    would (the fragments redraw from the cache until it does)."""
+    with db.reading(database()) as con:
+        shown = queries.event_version(con, event_id)
+        reports = db.rows(con, "select count(*), max(report_id), max(decided_at)::varchar "
+                               "from pending_reports where event_id = ?", [event_id])
+    return f"{shown}:{reports}"
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _status_data(path: str, event_id: str, version: str):
+    """The round's status and the waiting reports, read once per version of the event."""
+    return (queries.round_status(Path(path), event_id),
+            selfreport.pending(Path(path), event_id))
+
+
+def _disagreeing(waiting: pl.DataFrame) -> list[int]:
+    """Tables whose two sides sent different results (waiting for the organizer)."""
+    sides = waiting.filter(pl.col("side").is_not_null()).group_by("table_no").agg(
+        pl.struct("ew_level", "ns_level").n_unique().alias("results"))
+    return sorted(sides.filter(pl.col("results") > 1)["table_no"].to_list())
+
+
 @st.fragment(run_every=STATUS_SECONDS)
 def live_status(event_id: str, language: str) -> str:
     """`round_status`, drawn again every few seconds without a reload (reports stored by
@@ -112,12 +136,12 @@ def round_status(event_id: str, language: str) -> str:
     """The console opens on the current round: where it stands and what comes next, and
     what waits for the organizer (disagreeing self-reports, a suspension) in a banner.
     Returns the phase of the console that holds the next step."""
-    status = queries.round_status(database(), event_id)
-    disagreeing = _disagreeing_tables(event_id)
+    status, waiting = _status_data(str(database()), event_id, _console_version(event_id))
+    disagreeing = _disagreeing(waiting)
     if disagreeing:
         st.error(t("disagreements", language, n=len(disagreeing)) + "：" +
                  "、".join(f"{t('table', language)} {n}" for n in disagreeing))
-        _pending_rows(event_id, language, only_disagreeing=True, where="banner")
+        _pending_rows(event_id, language, waiting, only_disagreeing=True, where="banner")
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")
     cols[1].metric(t("reported_short", language), f"{status.reported}/{status.expected}")
@@ -360,14 +384,6 @@ def _stored_result(event_id: str, round_no: int, table: int) -> bool:
     with db.reading(database()) as con:
         return bool(db.scalar(con, "select count(*) from results where event_id = ? and "
                                    "round = ? and table_no = ?", [event_id, round_no, table]))
-
-
-def _disagreeing_tables(event_id: str) -> list[int]:
-    """Tables whose two sides sent different results (waiting for the organizer)."""
-    waiting = selfreport.pending(database(), event_id)
-    sides = waiting.filter(pl.col("side").is_not_null()).group_by("table_no").agg(
-        pl.struct("ew_level", "ns_level").n_unique().alias("results"))
-    return sorted(sides.filter(pl.col("results") > 1)["table_no"].to_list())
 
 
 def pair_next(event_id: str, language: str) -> None:
@@ -653,15 +669,15 @@ def self_report(event_id: str, language: str) -> None:
 def pending_reports(event_id: str, language: str) -> None:
     """The reports waiting for the organizer, disagreements first: drawn again every few
     seconds, so a phone's report shows without a reload."""
-    _pending_rows(event_id, language)
+    _, waiting = _status_data(str(database()), event_id, _console_version(event_id))
+    _pending_rows(event_id, language, waiting)
 
 
-def _pending_rows(event_id: str, language: str, only_disagreeing: bool = False,
-                  where: str = "list") -> None:
+def _pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
+                  only_disagreeing: bool = False, where: str = "list") -> None:
     """Each waiting report with its 接受 / 拒绝 buttons. `only_disagreeing`: the tables whose
     sides disagree, right under the banner that announces them (the buttons beside it)."""
-    waiting = selfreport.pending(database(), event_id)
-    disagreeing = set(_disagreeing_tables(event_id))
+    disagreeing = set(_disagreeing(waiting))
     if only_disagreeing:
         waiting = waiting.filter(pl.col("table_no").is_in(sorted(disagreeing)))
     else:
