@@ -60,6 +60,7 @@ def test_the_session_cookie_is_http_only_and_its_grant_is_spent_once():
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert client.post("/admin/session", content=grant).status_code == 403  # spent
         assert client.post("/admin/session", content="made-up").status_code == 403
+        assert client.post("/admin/session", content="x" * 100_000).status_code == 413
         cleared = client.delete("/admin/session").headers["set-cookie"]
         assert "Max-Age=0" in cleared and "HttpOnly" in cleared
 
