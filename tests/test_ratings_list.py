@@ -198,3 +198,26 @@ def test_provisional_by_games_and_events_and_inactive_after_twelve_months(cli, t
     assert listed["钱七"]["inactive"] == "True"  # 20 months before the list's day
     assert {r["name"]: r["inactive"] for r in read_csv_output(cli(
         "ratings", "--inactive-months", "24", "--format", "csv").out)}["钱七"] == "False"
+
+
+def test_a_player_s_profile_shows_the_list_s_rating(cli, tmp_path):
+    """Issue 40: `player` and `ratings` disagreed (1891 against 1886): the profile showed the
+    rating as of the player's last event. Now one value everywhere — the list's. 钱七 played
+    in 2023 only; the list is of 2025 (his games weigh less by then)."""
+    import re
+
+    from tests.conftest import RESULT_HEADER, read_csv_output, write_csv
+
+    for event, date, names in (("old", "2023-06-01", ("钱七", "孙八", "周九", "吴十")),
+                               ("new", "2025-02-01", ("张三", "李四", "王五", "赵六"))):
+        assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
+                   "suzhou-2025", "--date", date).code == 0
+        teams = [["队号", "队员1", "队员2"], ["A1", *names[:2]], ["A2", *names[2:]]]
+        assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}e.csv",
+                                                         teams)).code == 0
+        assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}r.csv", [
+            RESULT_HEADER, [1, 1, "A1", "A2", "A", "5"]])).code == 0
+    listed = {r["name"]: r["rating"] for r in read_csv_output(
+        cli("ratings", "--format", "csv").out)}
+    shown = re.search(r"评分 rating (\d+)", cli("player", "钱七").out).group(1)
+    assert shown == listed["钱七"]

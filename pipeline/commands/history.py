@@ -111,7 +111,7 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
     import json
 
     from pipeline.history import identity, ratings, stats
-    from pipeline.history.ratings import MIN_GAMES
+    from pipeline.history.ratings import MIN_EVENTS, MIN_GAMES
 
     _identities_current()
     stats.keep_ranks_current(database())
@@ -136,8 +136,10 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
     if steps.height:
         shown = [int(v) for v in steps["ordinal"].to_list()]
         changes = [b - a for a, b in zip([1500, *shown], shown, strict=False)]
-        lines.append(f"评分 rating {shown[-1]}" + (" 暂定 provisional" if profile["games_rated"]
-                                                  < MIN_GAMES else "") + " · 各场变化 per event: "
+        now = profile["rating"] if profile["rating"] is not None else shown[-1]
+        lines.append(f"评分 rating {now}" + (" 暂定 provisional" if profile["games_rated"]
+                                            < MIN_GAMES or profile["events"] < MIN_EVENTS
+                                            else "") + " · 各场变化 per event: "
                      + ", ".join(f"{e} {c:+d}" for e, c in zip(steps["event_id"].to_list(),
                                                               changes, strict=True)))
     for label, key in (("最好名次 best", "best_finish"), ("最近名次 latest", "latest_finish")):

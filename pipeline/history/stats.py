@@ -56,7 +56,11 @@ def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
         order by coalesce(e.event_date, e.created_at::date), e.created_at, h.event_id""",
                       {"p": player_id})
     rated = db.scalar(con, "select games from ratings where player_id = ?", [player_id]) or 0
+    # the rating as the list shows it (one value everywhere: list, profile, /history)
+    listed = db.scalar(con, "select ordinal::bigint from ratings where player_id = ?",
+                       [player_id])
     return {"player_id": player_id, "name": names[0], "affiliations": names[1], **summary,
+            "rating": listed,
             "best_finish": best[0] if best else None,
             "latest_finish": ranked.head(1).to_dicts()[0] if ranked.height else None,
             "finishes": finishes, "partners": partners, "rating_history": rating,
