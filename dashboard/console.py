@@ -97,7 +97,6 @@ PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
                  "pair_next": "pairing", "done": "after"}
 
 
-STATUS_SECONDS = 3  # the status follows the event (a hall's reports, the CLI) by itself
 
 
 def _console_version(event_id: str) -> str:
@@ -122,14 +121,6 @@ def _disagreeing(waiting: pl.DataFrame) -> list[int]:
     sides = waiting.filter(pl.col("side").is_not_null()).group_by("table_no").agg(
         pl.struct("ew_level", "ns_level").n_unique().alias("results"))
     return sorted(sides.filter(pl.col("results") > 1)["table_no"].to_list())
-
-
-@st.fragment(run_every=STATUS_SECONDS)
-def live_status(event_id: str, language: str) -> str:
-    """`round_status`, drawn again every few seconds without a reload (reports stored by
-    the phones, a sheet or a pairing from the command line); returns the suggested phase
-    on the page's own runs."""
-    return round_status(event_id, language)
 
 
 def round_status(event_id: str, language: str) -> str:
@@ -665,10 +656,9 @@ def self_report(event_id: str, language: str) -> None:
     pending_reports(event_id, language)
 
 
-@st.fragment(run_every=STATUS_SECONDS)
 def pending_reports(event_id: str, language: str) -> None:
-    """The reports waiting for the organizer, disagreements first: drawn again every few
-    seconds, so a phone's report shows without a reload."""
+    """The reports waiting for the organizer, disagreements first (read once per version
+    of the event)."""
     _, waiting = _status_data(str(database()), event_id, _console_version(event_id))
     _pending_rows(event_id, language, waiting)
 

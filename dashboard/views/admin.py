@@ -23,7 +23,7 @@ demo_banner(event_id, language)
 console.flash()
 suggested = "before"
 if event_id is not None:
-    suggested = console.live_status(event_id, language)
+    suggested = console.round_status(event_id, language)
     console.undo_last(event_id, language)
 if st.session_state.get("phase") not in PHASES:  # a new session, or after an action
     st.session_state["phase"] = suggested
