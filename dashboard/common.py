@@ -165,9 +165,9 @@ ROTATION = ["live", "pairings", "bracket"]
 ROTATE_SECONDS = 30
 
 
-def phones_url(event_id: str) -> str:
-    """The address of the event's phone pages as phones in the hall reach it: the browser's
-    own host, or this machine's LAN address when the page was opened on loopback."""
+def hall_base() -> str:
+    """The dashboard's address as phones in the hall reach it: the browser's own host, or
+    this machine's LAN address when the page was opened on loopback (QR codes, cards)."""
     from urllib.parse import urlsplit
 
     from pipeline.serve import is_loopback, lan_addresses
@@ -180,7 +180,12 @@ def phones_url(event_id: str) -> str:
     if is_loopback(base):
         lan = lan_addresses()
         base = f"http://{lan[0]}:{urlsplit(base).port or 8501}" if lan else base
-    return f"{base}/m/{event_id}/"
+    return base
+
+
+def phones_url(event_id: str) -> str:
+    """The address of the event's phone pages as phones in the hall reach it."""
+    return f"{hall_base()}/m/{event_id}/"
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

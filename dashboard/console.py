@@ -12,7 +12,7 @@ import polars as pl
 import segno
 import streamlit as st
 
-from dashboard.common import database, html_table, lang
+from dashboard.common import database, hall_base, html_table, lang
 from dashboard.i18n import t
 from pipeline import db, events, queries, rounds, scoring, selfreport, undo
 from pipeline.awards import award_list, unfinished, with_member_ids
@@ -706,27 +706,12 @@ def _qr_png(url: str) -> bytes:
     return out.getvalue()
 
 
-def _default_base() -> str:
-    try:
-        host = st.context.headers.get("Host") or "127.0.0.1:8501"
-    except Exception:  # outside a browser session (AppTest)
-        host = "127.0.0.1:8501"
-    return f"http://{host}"
-
-
 def base_url_input(language: str, key: str) -> str:
     """The address phones open (for QR codes): the browser's own by default; a loopback
     address is refused in words, with this computer's LAN address offered."""
-    from urllib.parse import urlsplit
-
     from pipeline.serve import is_loopback, lan_addresses
 
-    default = _default_base()
-    if is_loopback(default):
-        port = urlsplit(default).port or 8501
-        lan = [f"http://{a}:{port}" for a in lan_addresses()]
-        default = lan[0] if lan else default
-    base = st.text_input(t("base_url", language), value=default, key=key)
+    base = st.text_input(t("base_url", language), value=hall_base(), key=key)
     if is_loopback(base):
         lan = lan_addresses()
         st.warning(t("loopback", language) + (f"（{t('lan_address', language)}: "

@@ -17,6 +17,20 @@ def _bracket(cli, event: str) -> dict:
     return json.loads(cli("bracket", "--event", event, "--format", "json").out)
 
 
+def _two_teams(cli, tmp_path, event: str, ruleset: str) -> tuple[str, str, str]:
+    """T1 and T2 drawn into one group of a Tractor event: (group, team A, team B)."""
+    assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
+               ruleset).code == 0
+    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+    assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}-e.csv",
+                                                     teams)).code == 0
+    assert cli("bracket", "draw", "--event", event, "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = _bracket(cli, event)["stages"]
+    (match,) = group["matches"]
+    return group["name"], match["team_a"], match["team_b"]
+
+
 # 2. a Tractor match decided by the clock ---------------------------------------------------
 
 def test_a_tractor_match_decided_by_the_clock_needs_no_invented_game(cli, tmp_path):
@@ -25,27 +39,16 @@ def test_a_tractor_match_decided_by_the_clock_needs_no_invented_game(cli, tmp_pa
     still in play: T1 is ahead (one game to none) and wins the match. Its group record: one
     match won, one game won (the unfinished game counts nothing), level difference
     15 − 9 = 6. Naming T2 — a game behind — is refused with the reason."""
-    assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
-               "hengquan-2025-tractor").code == 0
-    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
-    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
-    assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
-               "--seed", "1").code == 0
-    (group,) = _bracket(cli, "tr")["stages"]
-    (match,) = group["matches"]
-    a, b = match["team_a"], match["team_b"]
+    stage, a, b = _two_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
     t1_is_a = a == "T1"
-    game1 = [group["name"], match["match"], 1, a, b, "过A" if t1_is_a else "9",
-             "9" if t1_is_a else "过A", ""]
+    game1 = [stage, 1, 1, a, b, "过A" if t1_is_a else "9", "9" if t1_is_a else "过A", ""]
     wrong = write_csv(tmp_path / "wrong.csv", [MATCH_SHEET, game1,
-                                                [group["name"], match["match"], "", a, b, "", "",
-                                                 "T2"]])
+                                                [stage, 1, "", a, b, "", "", "T2"]])
     refused = cli("ingest", "--event", "tr", wrong)
     assert refused.code != 0 and "局数落后" in refused.err
     assert cli("bracket", "next", "--event", "tr").code != 0  # still undecided: nothing kept
-    sheet = write_csv(tmp_path / "m.csv", [MATCH_SHEET, game1,
-                                           [group["name"], match["match"], "", a, b, "", "",
-                                            "T1"]])
+    sheet = write_csv(tmp_path / "m.csv", [MATCH_SHEET, game1, [stage, 1, "", a, b, "", "",
+                                                                "T1"]])
     done = cli("ingest", "--event", "tr", sheet)
     assert done.code == 0, done.err
     (group,) = _bracket(cli, "tr")["stages"]
@@ -167,15 +170,7 @@ def test_hengquan_a_forfeit_win_scores_a_won_game(cli, tmp_path):
 # 6, 7. seed 002: 藏张's points option, and no trump bonus of seed 000 -----------------------
 
 def _union_match(cli, tmp_path) -> tuple[str, str, str]:
-    assert cli("event", "create", "--id", "u", "--name", "工会", "--ruleset",
-               "union-tractor").code == 0
-    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
-    assert cli("ingest", "--event", "u", write_csv(tmp_path / "e.csv", teams)).code == 0
-    assert cli("bracket", "draw", "--event", "u", "--groups", "1", "--advance", "2",
-               "--seed", "1").code == 0
-    (group,) = _bracket(cli, "u")["stages"]
-    (match,) = group["matches"]
-    return group["name"], match["team_a"], match["team_b"]
+    return _two_teams(cli, tmp_path, "u", "union-tractor")
 
 
 def _sheet(cli, tmp_path, name: str, header: list, rows: list) -> None:
@@ -308,19 +303,9 @@ def test_explain_shows_head_to_head_as_the_ranking_counts_it(cli, tmp_path):
     """Hengquan counts 胜负关系 as wins − losses among the tied (issue 38, case 1): A2 beat
     A1 10–9 (round 1), so the explanation of A2 over A1 shows that game as +1 for A2 and −1
     for A1 — not as match points ("win 2")."""
-    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
-               "hengquan-2025-guandan").code == 0
-    teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
-    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
-    rows = [RESULT_HEADER,
-            [1, 1, "A2", "A1", "10", "9"], [1, 2, "A3", "A4", "J", "6"],
-            [1, 3, "A5", "A6", "6", "4"],
-            [2, 1, "A3", "A1", "10", "9"], [2, 2, "A2", "A5", "Q", "10"],
-            [2, 3, "A4", "A6", "7", "5"],
-            [3, 1, "A1", "A4", "Q", "8"], [3, 2, "A2", "A6", "8", "4"],
-            [3, 3, "A3", "A5", "9", "3"]]
-    assert cli("ingest", "--event", "h", "--force", write_csv(tmp_path / "r.csv", rows)
-               ).code == 0
+    from tests.test_notices_third import hengquan_three_tied
+
+    hengquan_three_tied(cli, tmp_path)
     said = cli("explain", "--event", "h", "A2", "A1")
     assert said.code == 0, said.err
     assert "A2 对 A1 win · 胜负 wins − losses +1" in said.out
@@ -430,16 +415,9 @@ def test_union_a_level_game_at_the_end_goes_to_the_last_deal_s_winner(cli, tmp_p
     _sheet(cli, tmp_path, "m2.csv", header, [[stage, 1, 1, a, b, "7", "7", b]])
     (match,) = _bracket(cli, "u")["stages"][0]["matches"]
     assert match["games"] == [[7, 7]] and match["winner"] == b
-    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
-               "hengquan-2025-tractor").code == 0
-    assert cli("ingest", "--event", "h", write_csv(tmp_path / "he.csv", [
-        ["队号", "队名"], ["T1", "一"], ["T2", "二"]])).code == 0
-    assert cli("bracket", "draw", "--event", "h", "--groups", "1", "--advance", "2",
-               "--seed", "1").code == 0
-    (group,) = _bracket(cli, "h")["stages"]
-    (m,) = group["matches"]
+    stage, a, b = _two_teams(cli, tmp_path, "h", "hengquan-2025-tractor")
     level = cli("ingest", "--event", "h", write_csv(tmp_path / "hm.csv", [
-        header, [group["name"], 1, 1, m["team_a"], m["team_b"], "7", "7", m["team_b"]]]))
+        header, [stage, 1, 1, a, b, "7", "7", b]]))
     assert level.code == 2 and "继续打到一方领先" in level.err
 
 

@@ -124,6 +124,25 @@ def test_hengquan_head_to_head_in_a_cycle_falls_to_net_levels(cli, tmp_path):
     assert order[:3] == ["A1", "A5", "A3"]
 
 
+THREE_TIED = [RESULT_HEADER,
+              [1, 1, "A2", "A1", "10", "9"], [1, 2, "A3", "A4", "J", "6"],
+              [1, 3, "A5", "A6", "6", "4"],
+              [2, 1, "A3", "A1", "10", "9"], [2, 2, "A2", "A5", "Q", "10"],
+              [2, 3, "A4", "A6", "7", "5"],
+              [3, 1, "A1", "A4", "Q", "8"], [3, 2, "A2", "A6", "8", "4"],
+              [3, 3, "A3", "A5", "9", "3"]]
+
+
+def hengquan_three_tied(cli, tmp_path) -> None:
+    """The hengquan event of issue 38, case 1 (values in the test below)."""
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-guandan").code == 0
+    teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
+    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("ingest", "--event", "h", "--force", write_csv(tmp_path / "r.csv", THREE_TIED)
+               ).code == 0
+
+
 def test_hengquan_head_to_head_among_three_who_did_not_all_meet(cli, tmp_path):
     """Issue 38, case 1. A1, A2, A3 end on 30 level points; A1 lost to A2 (9–10) and to A3
     (9–10); A2 and A3 never met. Summing level points among the tied would put A1 first
@@ -131,19 +150,7 @@ def test_hengquan_head_to_head_among_three_who_did_not_all_meet(cli, tmp_path):
     A3 +1 → A1 last; A2 and A3 by 净胜分: A2 (10−9) + (12−10) + (8−4) = 7, A3 (11−6) +
     (10−9) + (9−3) = 12 → A3, A2, A1; then A4 21, A5 19, A6 13. Fewer than 20 teams:
     一、二、三等奖 one each."""
-    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
-               "hengquan-2025-guandan").code == 0
-    teams = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
-    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
-    rows = [RESULT_HEADER,
-            [1, 1, "A2", "A1", "10", "9"], [1, 2, "A3", "A4", "J", "6"],
-            [1, 3, "A5", "A6", "6", "4"],
-            [2, 1, "A3", "A1", "10", "9"], [2, 2, "A2", "A5", "Q", "10"],
-            [2, 3, "A4", "A6", "7", "5"],
-            [3, 1, "A1", "A4", "Q", "8"], [3, 2, "A2", "A6", "8", "4"],
-            [3, 3, "A3", "A5", "9", "3"]]
-    assert cli("ingest", "--event", "h", "--force", write_csv(tmp_path / "r.csv", rows)
-               ).code == 0
+    hengquan_three_tied(cli, tmp_path)
     ranking = _ranking(cli, "h")
     assert {t: (r["level_points"], r["net_levels"]) for t, r in ranking.items()} == {
         "A1": ("30", "2"), "A2": ("30", "7"), "A3": ("30", "12"), "A4": ("21", "-7"),
