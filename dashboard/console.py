@@ -96,7 +96,20 @@ def flash() -> None:
 PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
                  "pair_next": "pairing", "done": "after"}
 
+FOLLOW_SECONDS = 3  # the hall's changes (phones, the command line) show within this
 
+
+@st.fragment(run_every=FOLLOW_SECONDS)
+def follow(event_id: str) -> None:
+    """Draw nothing; every few seconds ask the event's version (one small query) and redraw
+    the console only when something outside it changed the event: a phone's report, a sheet
+    or a pairing from the command line, another organizer's console. The console's own
+    actions redraw it already, so they are never redrawn twice."""
+    version = _console_version(event_id)
+    seen = st.session_state.setdefault("seen_version", version)
+    if version != seen:
+        st.session_state["seen_version"] = version
+        st.rerun(scope="app")
 
 
 def _console_version(event_id: str) -> str:
@@ -127,7 +140,9 @@ def round_status(event_id: str, language: str) -> str:
     """The console opens on the current round: where it stands and what comes next, and
     what waits for the organizer (disagreeing self-reports, a suspension) in a banner.
     Returns the phase of the console that holds the next step."""
-    status, waiting = _status_data(str(database()), event_id, _console_version(event_id))
+    version = _console_version(event_id)
+    st.session_state["seen_version"] = version  # what this drawing shows (see `follow`)
+    status, waiting = _status_data(str(database()), event_id, version)
     disagreeing = _disagreeing(waiting)
     if disagreeing:
         st.error(t("disagreements", language, n=len(disagreeing)) + "：" +

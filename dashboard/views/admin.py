@@ -24,6 +24,7 @@ console.flash()
 suggested = "before"
 if event_id is not None:
     suggested = console.round_status(event_id, language)
+    console.follow(event_id)
     console.undo_last(event_id, language)
 if st.session_state.get("phase") not in PHASES:  # a new session, or after an action
     st.session_state["phase"] = suggested

@@ -1,7 +1,7 @@
-"""The console and what the hall stores (issue 39): a sheet from the command line and two
-phones that disagree show on the console's next redraw — a click on its phase, no reload —
-and the disagreement is decided right under the banner that announces it. (Redrawing the
-console by itself every few seconds made long console work flaky under load: left out.)"""
+"""The console follows what the hall stores (issue 39): a sheet from the command line and two
+phones that disagree show on the open console by themselves — no click, no reload — within
+seconds (the status, the tables not reported, the banner, the waiting reports), and the
+disagreement is decided right under the banner that announces it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from pipeline import db, rounds, selfreport
 from pipeline.cli import main
 from pipeline.demo import build_demo
-from tests.ui.conftest import Server, console, open_phase
+from tests.ui.conftest import Server, console
 
 pytestmark = pytest.mark.browser
 PASSWORD = "follow-pw"
@@ -35,16 +35,18 @@ def test_the_console_shows_the_hall_and_decides_under_its_banner(tmp_path, brows
         sheet.write_text("轮次,桌号,东西队号,南北队号,东西级数,南北级数\n"
                          f"2,{first['table']},{first['ew_team']},{first['ns_team']},A,9\n",
                          encoding="utf-8")
+        missing = page.get_by_text("未报", exact=False).first
+        expect(missing).to_contain_text(f"：{first['table']} 号桌", timeout=20_000)
         assert main(["ingest", "--event", "demo", str(sheet), "--db", str(database)]) == 0
-        open_phase(page, "本轮")  # the next redraw, no reload
+        # nothing clicked: the console redraws itself when the event changes
         expect(page.locator("body")).to_contain_text(f"1/{expected}", timeout=30_000)
+        expect(missing).not_to_contain_text(f"：{first['table']} 号桌", timeout=20_000)
         # two phones of table 2 disagree: the banner and the waiting reports appear
         links = selfreport.links(database, "demo", 2, server.url).row(1, named=True)
         for side, ns in (("ew", "9"), ("ns", "10")):
             selfreport.submit(database, "demo", 2, links["table"],
                               links[f"{side}_url"].rsplit("sig=", 1)[1], "A", ns, side,
                               links[f"{side}_code"])
-        open_phase(page, "本轮")
         expect(page.locator("body")).to_contain_text("双方报的成绩不一致", timeout=30_000)
         expect(page.locator("body")).to_contain_text("待确认的桌报: 2", timeout=20_000)
         # the decision is taken right under the banner (not a page further down)
