@@ -46,13 +46,8 @@ def _note_refusal_once(event_id: str, name: str, data: bytes, errors: SheetError
         noted.add(digest)
 
 
-NEXT_STEP = {
-    "register": ("next_register", "报名：上传报名表或在下方登记 register the teams"),
-    "pair": ("next_pair", "编排第 1 轮 pair round 1"),
-    "enter": ("next_enter", "录入成绩 enter the results"),
-    "pair_next": ("next_pair_next", "编排下一轮并打印对阵 pair the next round, print it"),
-    "done": ("next_done", "全部轮次已完成：颁奖与备份 all rounds played: awards and backup"),
-}
+NEXT_STEP = {"register": "next_register", "pair": "next_pair", "enter": "next_enter",
+             "pair_next": "next_pair_next", "done": "next_done"}
 
 
 def undo_last(event_id: str, language: str) -> None:
@@ -154,13 +149,13 @@ def round_status(event_id: str, language: str) -> str:
     cols[2].metric(t("pending_reports", language), status.pending_reports)
     cols[3].metric(t("rounds_planned", language), status.rounds_planned or "—")
     if status.missing:
-        listed = "；".join(f"{table} 号桌 {ew}–{ns or t('bye', language)}"
+        listed = "；".join(f"{t('table_at', language, n=table)} {ew}–{ns or t('bye', language)}"
                           for table, ew, ns in status.missing)
         st.warning(f"{t('missing_tables', language, tables='、'.join(str(m[0]) for m in status.missing))}"
                    f"：{listed}")
     if status.suspended:
         st.warning(status.suspended)
-    st.info(f"{t('next_step', language)}：{NEXT_STEP[status.next_step][1]}")
+    st.info(f"{t('next_step', language)}：{t(NEXT_STEP[status.next_step], language)}")
     return PHASE_OF_STEP[status.next_step]
 
 
@@ -178,11 +173,11 @@ def create_event(language: str, expanded: bool = False) -> None:
 
     presets = _presets()
     with st.expander(t("create_event", language), expanded=expanded), st.form("create_event"):
-        name = st.text_input("名称 Name")
-        preset = st.selectbox("规则 Ruleset", list(presets), placeholder=t("choose", language),
+        name = st.text_input(t("event_name", language))
+        preset = st.selectbox(t("ruleset", language), list(presets), placeholder=t("choose", language),
                               format_func=lambda p: f"{p} — {presets[p][:60]}…")
         st.caption(presets[preset] if preset else "")
-        date = st.date_input("日期 Date", value=dt.date.today())
+        date = st.date_input(t("event_date", language), value=dt.date.today())
         event_id = st.text_input(t("event_id_hint", language))
         if st.form_submit_button(t("create_event", language)):
             try:
@@ -333,19 +328,22 @@ def enter_table(event_id: str, language: str) -> None:
     with st.form("enter_table", clear_on_submit=True):
         cols = st.columns(3)
         # levels start empty: a careless save never records a result nobody chose
-        ew = cols[0].selectbox(f"东西级数 EW level {seated[0] if known else ''}", levels,
+        ew = cols[0].selectbox(f"{t('ew_level', language)} {seated[0] if known else ''}", levels,
                                index=None, placeholder=t("choose", language))
-        ns = cols[1].selectbox(f"南北级数 NS level {seated[1] if known else ''}", levels,
+        ns = cols[1].selectbox(f"{t('ns_level', language)} {seated[1] if known else ''}", levels,
                                index=None, placeholder=t("choose", language))
-        forfeit = cols[2].selectbox("弃权 Forfeit", ["", "东西", "南北"],
-                                    placeholder=t("choose", language))
+        forfeit = cols[2].selectbox(t("forfeit", language), ["", "东西", "南北"],
+                                    placeholder=t("choose", language),
+                                    format_func=lambda side: {"东西": t("ew", language),
+                                                              "南北": t("ns", language)}
+                                    .get(side, ""))
         ew_team = ns_team = ""
         if not known:
             cols = st.columns(2)
-            ew_team = cols[0].text_input("东西队号 EW team")
-            ns_team = cols[1].text_input("南北队号 NS team")
+            ew_team = cols[0].text_input(t("ew_team", language))
+            ns_team = cols[1].text_input(t("ns_team", language))
         reason = st.text_input(t("reason_correction", language) if previous else
-                               t("reason", language) + "（可不填 optional）")
+                               t("reason_optional", language))
         if st.form_submit_button(t("save", language)):
             if not forfeit and (ew is None or ns is None):
                 st.error(t("choose_levels", language))
@@ -375,8 +373,8 @@ def enter_table(event_id: str, language: str) -> None:
                 "corrected" if s.replaced else "entered")
             _republish(event_id, language)
             done(t(words, language, r=chosen_round, t=table, ew=teams[0], ns=teams[1],
-                   ewl="弃权 forfeit" if forfeit == "东西" else ew or "",
-                   nsl="弃权 forfeit" if forfeit == "南北" else ns or ""))
+                   ewl=t("forfeited", language) if forfeit == "东西" else ew or "",
+                   nsl=t("forfeited", language) if forfeit == "南北" else ns or ""))
 
 
 def _seated(event_id: str, round_no: int, table: int) -> tuple[str, str] | None:
@@ -397,7 +395,7 @@ def pair_next(event_id: str, language: str) -> None:
     teams of one unit it puts together), then storing it."""
     st.subheader(t("pair_next", language))
     cols = st.columns(4)
-    seed = cols[0].number_input("抽签种子 seed", min_value=0, value=None,
+    seed = cols[0].number_input(t("seed", language), min_value=0, value=None,
                                 placeholder=t("seed_empty", language))
     force = cols[1].checkbox(t("force", language))
     apart = cols[2].checkbox(t("separate_units", language), value=True)
@@ -441,8 +439,8 @@ def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
         return
     del st.session_state["pairing_preview"]
     _republish(event_id, language)
-    note = f" · 抽签种子 seed {used}" if used is not None else ""
-    rematches = "".join(f" · {a}–{b} 再次相遇 rematch" for a, b in pairing.rematches)
+    note = f" · {t('seed', language)} {used}" if used is not None else ""
+    rematches = "".join(f" · {t('rematch', language, a=a, b=b)}" for a, b in pairing.rematches)
     done(t("paired", language, r=round_no) + note + rematches, redraw=False)
 
 
@@ -475,7 +473,7 @@ def _version(event_id: str) -> tuple:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, str, bytes]]:
-    """The current round's printouts: (label, file name, bytes)."""
+    """The current round's printouts: (label's key, file name, bytes)."""
     from pipeline.publish import target
 
     with db.reading(Path(path)) as con:
@@ -492,9 +490,9 @@ def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, st
     export_pairings(pairs, title + "对阵表", folder / "p.xlsx", site_url)
     export_pairings(pairs, title + "对阵表", folder / "p.html", site_url)
     export_scoresheet(pairs, title + "成绩登记表", folder / "s.xlsx")
-    return [("对阵表 pairings.xlsx", f"{stem}-对阵表.xlsx", (folder / "p.xlsx").read_bytes()),
-            ("对阵表 pairings.html", f"{stem}-对阵表.html", (folder / "p.html").read_bytes()),
-            ("成绩登记表 score sheet", f"{stem}-成绩登记表.xlsx", (folder / "s.xlsx").read_bytes())]
+    return [("pairings_xlsx", f"{stem}-对阵表.xlsx", (folder / "p.xlsx").read_bytes()),
+            ("pairings_html", f"{stem}-对阵表.html", (folder / "p.html").read_bytes()),
+            ("scoresheet_xlsx", f"{stem}-成绩登记表.xlsx", (folder / "s.xlsx").read_bytes())]
 
 
 def round_downloads(event_id: str, language: str) -> None:
@@ -506,7 +504,7 @@ def round_downloads(event_id: str, language: str) -> None:
         return
     cols = st.columns(len(files))
     for col, (label, name, data) in zip(cols, files, strict=True):
-        col.download_button(label, data, file_name=name, key=f"dl-{name}")
+        col.download_button(t(label, language), data, file_name=name, key=f"dl-{name}")
     table_cards(event_id, language)
 
 
@@ -529,7 +527,8 @@ def table_cards(event_id: str, language: str) -> None:
             except UsageError as exc:
                 st.error(str(exc))
                 return
-            st.download_button(f"{t('table_cards', language)}（{pages} 页）", path.read_bytes(),
+            st.download_button(t("pdf_pages", language, what=t("cards_word", language), n=pages),
+                               path.read_bytes(),
                                file_name=f"{event_id}-第{round_no}轮-桌牌.pdf",
                                mime="application/pdf", key="cards-pdf")
 
@@ -550,10 +549,10 @@ def downloads(event_id: str, language: str) -> None:
             not_final = str(exc)
     files = []
     export_frame(ranking, f"{event.name} 排名", "排名", folder / "standings.xlsx")
-    files.append(("排名 standings.xlsx", folder / "standings.xlsx", f"{event_id}-排名.xlsx"))
+    files.append((t("standings_xlsx", language), folder / "standings.xlsx", f"{event_id}-排名.xlsx"))
     if prizes is not None:
         export_frame(prizes, f"{event.name} 获奖名单", "获奖名单", folder / "awards.xlsx")
-        files.append(("获奖 awards.xlsx", folder / "awards.xlsx", f"{event_id}-获奖名单.xlsx"))
+        files.append((t("awards_xlsx", language), folder / "awards.xlsx", f"{event_id}-获奖名单.xlsx"))
     if prizes is not None:  # who wins what, as the ranking stands (and why it may change)
         st.markdown(f"**{t('prize_list', language)}**")
         if not_final:
@@ -609,8 +608,8 @@ def ranking_picture(event, ranking: pl.DataFrame, after: int, folder: Path,
         top = st.number_input(t("top_n", language), min_value=0, value=16, key="picture-top")
         if st.button(t("make_picture", language), key="make-picture"):
             path = folder / "ranking.png"
-            subtitle = (f"第 {after} 轮后排名 · ranking after round {after}"
-                        if event.ruleset.is_swiss else "名次 · places")
+            subtitle = (t("picture_after", language, n=after) if event.ruleset.is_swiss
+                        else t("picture_places", language))
             try:
                 write_picture(ranking, event.name, subtitle, path, int(top) or None)
             except UsageError as exc:
@@ -639,7 +638,7 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
         except UsageError as exc:
             st.error(str(exc))
             return
-        st.download_button(f"{t('certificates', language)} certificates.pdf（{pages} 页）",
+        st.download_button(t("pdf_pages", language, what=t("certificates", language), n=pages),
                            path.read_bytes(), file_name=f"{event.event_id}-certificates.pdf",
                            mime="application/pdf", key="certificates-pdf")
 
@@ -661,12 +660,13 @@ def self_report(event_id: str, language: str) -> None:
         for row in table.iter_rows(named=True):
             cols = st.columns([1, 1, 3])
             cols[0].image(_qr_png(row["ew_url"]), width=150,
-                          caption=f"东西 {row['ew_team']} · {row['ew_code']}")
+                          caption=f"{t('ew', language)} {row['ew_team']} · {row['ew_code']}")
             cols[1].image(_qr_png(row["ns_url"]), width=150,
-                          caption=f"南北 {row['ns_team']} · {row['ns_code']}")
-            cols[2].markdown(f"**{t('table', language)} {row['table']}** · 东西 "
-                             f"{row['ew_team']} – 南北 {row['ns_team']}  \n"
-                             f"[东西 EW]({row['ew_url']}) · [南北 NS]({row['ns_url']}) · "
+                          caption=f"{t('ns', language)} {row['ns_team']} · {row['ns_code']}")
+            ew, ns = t("ew", language), t("ns", language)
+            cols[2].markdown(f"**{t('table', language)} {row['table']}** · {ew} "
+                             f"{row['ew_team']} – {ns} {row['ns_team']}  \n"
+                             f"[{ew}]({row['ew_url']}) · [{ns}]({row['ns_url']}) · "
                              f"[{t('table_link', language)}]({row['url']})")
     pending_reports(event_id, language)
 
@@ -687,7 +687,8 @@ def _pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
         waiting = waiting.filter(pl.col("table_no").is_in(sorted(disagreeing)))
     else:
         st.markdown(f"**{t('pending', language)}: {waiting.height}**")
-    sides = {"ew": "东西报 EW", "ns": "南北报 NS", None: "桌报 table"}
+    sides = {"ew": t("report_ew", language), "ns": t("report_ns", language),
+             None: t("report_table", language)}
     ordered = waiting.with_columns(pl.col("table_no").is_in(sorted(disagreeing)).alias("d")) \
         .sort("d", "table_no", descending=[True, False])
     for row in ordered.iter_rows(named=True):
@@ -755,11 +756,11 @@ def clock(event_id: str, language: str) -> None:
 
     clockview.header(database(), event_id, size=40)
     cols = st.columns(6)
-    actions = [("start", "开始 start", 0), ("pause", "暂停 pause", 0), ("resume", "继续 resume", 0),
-               ("add-minutes", "+1 分钟", 1), ("add-minutes", "−1 分钟", -1),
-               ("stop", "结束 stop", 0)]
+    actions = [("start", "clock_start", 0), ("pause", "clock_pause", 0),
+               ("resume", "clock_resume", 0), ("add-minutes", "clock_plus", 1),
+               ("add-minutes", "clock_minus", -1), ("stop", "clock_stop", 0)]
     for col, (action, label, minutes) in zip(cols, actions, strict=True):
-        if col.button(label, key=f"clock-{label}"):
+        if col.button(t(label, language), key=f"clock-{label}"):
             try:
                 with db.writing(database()) as con:
                     clockstore.change(con, events.load(con, event_id), action, None, minutes)
@@ -774,8 +775,8 @@ def clock(event_id: str, language: str) -> None:
     with st.form("late"):
         st.markdown(f"**{t('late', language)}**")
         cols = st.columns(3)
-        team = cols[0].text_input("队号 team").strip().upper()
-        minutes = cols[1].number_input("迟到分钟 minutes", min_value=0.0, value=5.0, step=1.0)
+        team = cols[0].text_input(t("team_no", language)).strip().upper()
+        minutes = cols[1].number_input(t("late_minutes", language), min_value=0.0, value=5.0, step=1.0)
         round_no = cols[2].number_input(t("round", language), min_value=1, value=1)
         decide = st.form_submit_button(t("late_decide", language))
     if decide and team:
@@ -809,22 +810,21 @@ def registration_desk(event_id: str, language: str) -> None:
 
     st.subheader(t("registration", language))
     cols = st.columns(4)
-    prefix = cols[0].text_input("编号前缀 prefix", value="A")
-    seed = cols[1].number_input("抽签种子 seed", min_value=0, value=None, key="draw-seed",
+    prefix = cols[0].text_input(t("prefix", language), value="A")
+    seed = cols[1].number_input(t("seed", language), min_value=0, value=None, key="draw-seed",
                                 placeholder=t("seed_empty", language))
-    in_order = cols[2].checkbox("按表中顺序 in sheet order")
-    apart = cols[3].checkbox("单人配对不同单位 units apart")
+    in_order = cols[2].checkbox(t("in_sheet_order", language))
+    apart = cols[3].checkbox(t("singles_apart", language))
     if st.button(t("draw", language)):
         try:
             with db.writing(database()) as con:
                 drawn, used, unpaired = registration.draw(
                     con, event_id, prefix, int(seed) if seed is not None else None, in_order,
                     apart)
-            st.caption(f"抽签种子 draw seed: {used}（记下它，抽签可重现 keep it: the draw can "
-                       "be made again）")
+            st.caption(t("draw_seed_note", language, seed=used))
             st.html(html_table(drawn, language, "drawn"))
             for name in unpaired:
-                st.warning(f"{name}: 单人报名暂无搭档 single without a partner")
+                st.warning(f"{name}: {t('no_partner', language)}")
         except PaisaiError as exc:
             st.error(str(exc))
     with db.reading(database()) as con:

@@ -138,7 +138,7 @@ def test_the_console_makes_them_after_the_last_round(finished, db_file, monkeypa
     at.button(key="certificates").click().run()
     assert not at.exception and not at.error
     labels = [b.proto.label for b in at.get("download_button")]
-    assert "获奖证书 certificates.pdf（4 页）" in labels
+    assert "获奖证书 PDF（4 页）" in labels
 
 
 def test_the_console_says_why_they_wait(cli, event16, db_file, monkeypatch):

@@ -97,7 +97,7 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         # table cards for the hall
         open_phase(page, "编排")
         page.get_by_role("button", name="生成桌牌").click()
-        ready = page.get_by_role("button", name="桌牌 PDF（每桌一页，双方二维码）（6 页）")
+        ready = page.get_by_role("button", name="桌牌 PDF（6 页）")
         try:
             ready.wait_for(timeout=WAIT)
         except Exception:
@@ -122,19 +122,19 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         t3 = round1[2]
         expect(page.locator("body")).to_contain_text(f"本桌：东西 {t3[1]} · 南北 {t3[2]}",
                                                      timeout=WAIT)
-        _choose(page, f"东西级数 EW level {t3[1]}", "10")
-        _choose(page, f"南北级数 NS level {t3[2]}", "8")
+        _choose(page, f"东西级数 {t3[1]}", "10")
+        _choose(page, f"南北级数 {t3[2]}", "8")
         page.get_by_role("button", name="保存").click()
         expect(page.locator("body")).to_contain_text(
             f"已保存第 1 轮第 3 桌：{t3[1]} 10 – {t3[2]} 8", timeout=WAIT)
         # corrected: a reason is asked for, and the confirmation says it was corrected
-        _choose(page, f"东西级数 EW level {t3[1]}", "J")
-        _choose(page, f"南北级数 NS level {t3[2]}", "8")
+        _choose(page, f"东西级数 {t3[1]}", "J")
+        _choose(page, f"南北级数 {t3[2]}", "8")
         page.get_by_role("button", name="保存").click()
         expect(page.locator("body")).to_contain_text("更正须写原因", timeout=WAIT)
         page.get_by_label("更正须写原因（记入审计）").fill("记分员抄错")
-        _choose(page, f"东西级数 EW level {t3[1]}", "J")
-        _choose(page, f"南北级数 NS level {t3[2]}", "8")
+        _choose(page, f"东西级数 {t3[1]}", "J")
+        _choose(page, f"南北级数 {t3[2]}", "8")
         page.get_by_role("button", name="保存").click()
         expect(page.locator("body")).to_contain_text(
             f"已更正第 1 轮第 3 桌：{t3[1]} J – {t3[2]} 8", timeout=WAIT)

@@ -268,8 +268,8 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     next(n for n in at.number_input if n.label == "桌号").set_value(3).run()
     assert any("本桌：东西 A5 · 南北 A6" in i.value for i in at.info)
     form = {s.label: s for s in at.selectbox}
-    form["东西级数 EW level A5"].select("Q")
-    form["南北级数 NS level A6"].select("9")
+    form["东西级数 A5"].select("Q")
+    form["南北级数 A6"].select("9")
     next(b for b in at.button if b.label == "保存").click().run()
     assert not at.error, [e.value for e in at.error]
     assert any("已保存第 1 轮第 3 桌：A5 Q – A6 9" in s.value for s in at.success)
