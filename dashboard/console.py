@@ -99,12 +99,28 @@ def follow(event_id: str) -> None:
     """Draw nothing; every few seconds ask the event's version (one small query) and redraw
     the console only when something outside it changed the event: a phone's report, a sheet
     or a pairing from the command line, another organizer's console. The console's own
-    actions redraw it already, so they are never redrawn twice."""
+    actions redraw it already, so they are never redrawn twice; and the organizer at work —
+    a file waiting for confirmation, a pairing previewed — is never interrupted (with phones
+    reporting every few seconds, the preview would be made again and again): the page
+    catches up as soon as the work is stored or put away."""
+    if _at_work():
+        return
     version = _console_version(event_id)
     seen = st.session_state.setdefault("seen_version", version)
     if version != seen:
         st.session_state["seen_version"] = version
         st.rerun(scope="app")
+
+
+def _at_work() -> bool:
+    state = st.session_state
+    return any(state.get(_uploader_key(kind)) for kind in ("entries", "round")) or \
+        "pairing_preview" in state or "late" in state
+
+
+def _uploader_key(kind: str) -> str:
+    """The file box's key: a new one after its files are stored, so the box is empty again."""
+    return f"uploads-{kind}-{st.session_state.get(f'uploads-{kind}-stored', 0)}"
 
 
 def _console_version(event_id: str) -> str:
@@ -200,7 +216,7 @@ def upload(event_id: str, language: str, entries: bool) -> None:
     st.subheader(t("upload_entries" if entries else "upload_round", language))
     key = "entries" if entries else "round"
     files = st.file_uploader("CSV / Excel", type=["csv", "xlsx", "xls", "txt"],
-                             accept_multiple_files=True, key=f"uploads-{key}")
+                             accept_multiple_files=True, key=_uploader_key(key))
     if not files:
         return
     ready, needs_players = [], False
@@ -291,6 +307,9 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
     st.session_state[f"refused-{key}"] = refused
     _republish(event_id, language)
     if stored:
+        if not refused:  # all stored: the box is emptied (a refused file stays to be fixed)
+            st.session_state[f"uploads-{key}-stored"] = \
+                st.session_state.get(f"uploads-{key}-stored", 0) + 1
         done(f"{t('stored', language)}: {', '.join(stored)}", redraw=False)
 
 

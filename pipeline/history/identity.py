@@ -36,7 +36,8 @@ from pipeline.errors import UsageError
 
 SLOTS = ("player1", "player2", "player3", "player4")
 MEMBERS = ("member1", "member2", "member3", "member4")
-SCHEME = 2  # the way ids are made: 1 name + unit, 2 member id or folded name
+SCHEME = 3  # the way ids are made: 1 name + unit, 2 member id or folded name,
+# 3 anchored ids, people told apart by evidence across events
 ZERO_WIDTH = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 # surnames that simplification would make into another surname: kept as written
 DISTINCT_SURNAMES = frozenset("於乾")
@@ -117,26 +118,12 @@ def _name_id(norm_name: str) -> str:
 
 
 def appearances(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl.DataFrame:
-    """One row per player slot of the registered teams, with the id the registration gives:
-    the member id, or the folded name. Namesakes in one event (the same folded name in two
-    teams, no member ids): the one of the unit that name has played for elsewhere keeps the
-    name's id; the others get an id of their own, made with their unit. `folded`: names
-    whose person_key is known already (the player map's)."""
-    numbered = teams.with_row_index("row")
-    frame = pl.concat([
-        numbered.select("row", "event_id", "team_no", pl.lit(slot).alias("slot"),
-                        pl.col(column).str.replace_all(ZERO_WIDTH.pattern, "")
-                        .str.strip_chars().alias("name"),  # as written, less what no one
-                        pl.col("affiliation"),  # can see (a zero-width space from a chat)
-                        pl.col(member).fill_null("").alias("member_id"))
-        for slot, (column, member) in enumerate(zip(SLOTS, MEMBERS, strict=True), start=1)
-    ]).filter(pl.col("name").is_not_null() & (pl.col("name") != "")).sort("row", "slot")
-    frame = frame.with_columns(
-        _each(frame["name"], person_key, folded).alias("norm_name"),
-        _each(frame["member_id"], member_key).replace("", None).alias("member_id"),
-        _each(frame["affiliation"].fill_null(""), normalize_name).alias("unit")).select(
-        "event_id", "team_no", pl.col("slot").cast(pl.Int64), "name", "affiliation",
-        "norm_name", "member_id", "unit")
+    """Scheme 2's ids (read once, when a database made by an earlier version is opened: they
+    become the anchors, so no id moves at the upgrade). One row per player slot, with the id
+    the registration gave: the member id, or the folded name; namesakes in one event: the
+    one of the unit that name has played for elsewhere kept the name's id, the others an id
+    made with their unit. `folded`: names whose person_key is known already."""
+    frame = seats(teams, folded)
     if frame.is_empty():
         return frame.drop("unit").with_columns(pl.lit(None, pl.String).alias("player_id"))
     by_name = frame.filter(pl.col("member_id").is_null())
@@ -153,14 +140,12 @@ def appearances(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl
     frame = frame.join(apart, on=["event_id", "team_no", "slot"], how="left",
                        maintain_order="left")
     separated = frame.filter(pl.col("apart").fill_null(False) & pl.col("member_id").is_null())
-    # namesakes of one unit in one event (two 王伟 of one company): two people, told apart
-    # by their teams (issue 39: never refused, flagged for review)
     one_unit = separated.group_by("event_id", "norm_name", "unit").agg(
         pl.col("team_no").n_unique().alias("teams")).filter(pl.col("teams") > 1)
     shared = {(e, n, u) for e, n, u, _ in one_unit.iter_rows()}
     by_unit = {(e, t, s): association_id(
                    name, None, f"{unit}|{e}/{t}" if (e, n, u) in shared
-                   else unit if u else f"{e}/{t}")  # no unit: the team tells them apart
+                   else unit if u else f"{e}/{t}")
                for e, t, s, name, unit, n, u in separated.select(
                    "event_id", "team_no", "slot", "name", "affiliation", "norm_name",
                    "unit").iter_rows()}
@@ -176,31 +161,259 @@ def appearances(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl
     return frame.drop("apart", "unit")
 
 
+def seats(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl.DataFrame:
+    """One row per player slot of the registered teams: the name as written (less what no
+    one can see), its folded name, the member id and the folded unit."""
+    numbered = teams.with_row_index("row")
+    frame = pl.concat([
+        numbered.select("row", "event_id", "team_no", pl.lit(slot).alias("slot"),
+                        pl.col(column).str.replace_all(ZERO_WIDTH.pattern, "")
+                        .str.strip_chars().alias("name"),  # as written, less what no one
+                        pl.col("affiliation"),  # can see (a zero-width space from a chat)
+                        pl.col(member).fill_null("").alias("member_id"),
+                        *([pl.col("day")] if "day" in teams.columns else []))
+        for slot, (column, member) in enumerate(zip(SLOTS, MEMBERS, strict=True), start=1)
+    ]).filter(pl.col("name").is_not_null() & (pl.col("name") != "")).sort("row", "slot")
+    return frame.with_columns(
+        _each(frame["name"], person_key, folded).alias("norm_name"),
+        _each(frame["member_id"], member_key).replace("", None).alias("member_id"),
+        _each(frame["affiliation"].fill_null(""), normalize_name).alias("unit")).select(
+        "event_id", "team_no", pl.col("slot").cast(pl.Int64), "name", "affiliation",
+        "norm_name", "member_id", "unit", *(["day"] if "day" in teams.columns else []))
+
+
+MAP_COLUMNS = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name", "player_id",
+               "member_id", "base_id", "visit", "note"]
+KEY = ["event_id", "team_no", "slot"]
+
+
 def refresh(con: duckdb.DuckDBPyConnection) -> None:
-    """Rebuild `player_map` from the registered teams. Every event's ids are made again, also
-    when one event's registration changed: who keeps a name's id among namesakes depends on
-    the name's other events."""
-    teams = db.frame(con, f"select event_id, team_no, {', '.join(SLOTS)}, "
-                          f"{', '.join(MEMBERS)}, affiliation from teams")
+    """Bring `player_map` up to the registered teams. The seats of the names whose seats
+    changed are read again as evidence (`evidence.people`); each person found takes the id
+    anchored at one of its seats (the oldest), or a new id anchored at its first seat; the
+    ids of every other name stay as they are. Then the organizer's merges and splits."""
+    teams = db.frame(con, f"""
+        select t.event_id, t.team_no, {', '.join('t.' + s for s in SLOTS)},
+               {', '.join('t.' + m for m in MEMBERS)}, t.affiliation,
+               coalesce(e.event_date, e.created_at::date) as day
+        from teams as t join events as e using (event_id)""")
+    current = is_current(con)
     folded = dict(db.rows(con, "select distinct name, norm_name from player_map")) \
-        if is_current(con) else {}  # names folded before, by the same scheme
-    frame = appearances(teams, folded)
+        if current else {}  # names folded before, by the same scheme
+    frame = seats(teams, folded)
+    old = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
+                        "member_id, base_id, visit, note from player_map")
+    if not db.scalar(con, "select count(*) from identity_anchors") and old.height:
+        _anchor_legacy(con, teams)  # a database of an earlier version: its ids, anchored
+        current = False
+    frame = _with_partners(frame)
+    if current and old.filter(pl.col("base_id").is_null()).is_empty():
+        changed = frame.join(old, on=[*KEY, "name", "affiliation", "norm_name", "member_id"],
+                             how="anti", nulls_equal=True)["norm_name"]
+        gone = old.join(frame, on=[*KEY, "name", "affiliation", "norm_name", "member_id"],
+                        how="anti", nulls_equal=True)["norm_name"]
+        affected = set(changed.to_list()) | set(gone.to_list())
+    else:
+        affected = set(frame["norm_name"].to_list())
+    kept = frame.filter(~pl.col("norm_name").is_in(sorted(affected))).join(
+        old.select(*KEY, "base_id", "visit", "note"), on=KEY, how="left")
+    found = _identities(con, frame.filter(pl.col("norm_name").is_in(sorted(affected))),
+                        affected)
+    whole = pl.concat([kept.select(found.columns), found]) if found.height else kept
     overrides = db.rows(con, "select kind, player_id, into_id, event_id, team_no from "
                              "identity_overrides where undone_at is null order by override_id")
-    if frame.height:
-        frame = _resolve(frame, overrides)
-    columns = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name", "player_id",
-               "member_id"]
-    if not frame.height:
-        frame = pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.String
-                                     for c in columns})
-    con.register("new_map", frame.select(columns))
+    aliases = dict(db.rows(con, "select alias, player_id from identity_aliases"))
+    whole = whole.with_columns(pl.col("base_id").alias("player_id"))
+    if whole.height:
+        whole = _resolve(whole, [(k, aliases.get(p, p), aliases.get(i, i), e, t)
+                                 for k, p, i, e, t in overrides])
+    else:
+        whole = pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.Boolean
+                                     if c == "visit" else pl.String for c in MAP_COLUMNS})
+    con.register("new_map", whole.select(MAP_COLUMNS))
     try:  # only the rows that differ are rewritten: a commit of a few rows, not the whole map
         con.execute(db.sql("player_map_changes"))
     finally:
         con.unregister("new_map")
     con.execute("delete from identity_scheme")
     con.execute("insert into identity_scheme values (?)", [SCHEME])
+
+
+def _with_partners(frame: pl.DataFrame) -> pl.DataFrame:
+    """Each seat's team-mates (folded names), and whether the seat's unit is explained by one
+    of them — the unit they played for most, or in another event too (the team registered
+    under the partner's unit)."""
+    played = frame.filter(pl.col("unit") != "").group_by("norm_name", "unit").agg(
+        pl.len().alias("seats"), pl.col("event_id").n_unique().alias("events"),
+        pl.col("event_id").first().alias("one"))
+    usual = played.sort("seats", "unit", descending=[True, False]).group_by(
+        "norm_name", maintain_order=True).first().select("norm_name", pl.col("unit").alias(
+            "usual"))
+    mates = frame.select(*KEY, "norm_name", "unit").join(
+        frame.select("event_id", "team_no", pl.col("slot").alias("other"),
+                     pl.col("norm_name").alias("mate")), on=["event_id", "team_no"]).filter(
+        pl.col("slot") != pl.col("other")).join(
+        played.rename({"norm_name": "mate"}), on=["mate", "unit"], how="left").join(
+        usual.rename({"norm_name": "mate"}), on="mate", how="left").group_by(KEY).agg(
+        pl.col("mate").alias("partners"),
+        ((pl.col("events") > 1) | (pl.col("one") != pl.col("event_id"))
+         | (pl.col("usual") == pl.col("unit"))).fill_null(False).any().alias("explained"))
+    return frame.join(mates, on=KEY, how="left", maintain_order="left").with_columns(
+        pl.col("partners").fill_null([]), pl.col("explained").fill_null(False))
+
+
+def _identities(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
+                names: set[str]) -> pl.DataFrame:
+    """The base id, visit and note of every seat of `names`, from the evidence and the
+    anchors."""
+    from pipeline.history.evidence import Seat, people
+
+    if frame.is_empty():
+        return frame.select(MAP_COLUMNS[:6], "member_id").with_columns(
+            pl.lit(None, pl.String).alias("base_id"), pl.lit(None, pl.Boolean).alias("visit"),
+            pl.lit(None, pl.String).alias("note"))
+    frame = frame.sort("norm_name", "day", "event_id", "team_no", "slot")
+    shape = frame.group_by("norm_name").agg(
+        pl.col("member_id").is_not_null().any().alias("members"),
+        pl.col("unit").n_unique().alias("units"),
+        pl.len().alias("n"), pl.col("event_id").n_unique().alias("events"))
+    plain = set(shape.filter(~pl.col("members") & (pl.col("units") == 1) &
+                             (pl.col("n") == pl.col("events")))["norm_name"].to_list())
+    person = [0] * frame.height  # within its name
+    note = [""] * frame.height
+    visit = [False] * frame.height
+    rows = frame.select("norm_name", "event_id", "day", "unit", "partners", "explained",
+                        "member_id").rows()
+    start = 0
+    while start < len(rows):
+        end = start
+        while end < len(rows) and rows[end][0] == rows[start][0]:
+            end += 1
+        if rows[start][0] not in plain:  # one unit, one seat an event: one person
+            found = people([Seat(e, d.toordinal() if d else 0, u, frozenset(p), x, m)
+                            for _, e, d, u, p, x, m in rows[start:end]])
+            person[start:end], note[start:end], visit[start:end] = found
+        start = end
+    frame = frame.with_columns(pl.Series("person", person),
+                               pl.Series("note", note).replace("", None),
+                               pl.Series("visit", visit)).with_row_index("order")
+    ids = _give_ids(con, frame, names)
+    frame = frame.join(ids, on=["norm_name", "person"], how="left", maintain_order="left")
+    return frame.sort("order").select(*MAP_COLUMNS[:6], "member_id", "base_id", "visit",
+                                      "note")
+
+
+def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
+              names: set[str]) -> pl.DataFrame:
+    """(norm_name, person) → base_id, so that an id goes on naming whom it named:
+    - a person with a member id is that id;
+    - else the id its seats showed before, by vote: a seat of a home counts 1, a visit or a
+      seat marked for review (thin evidence, it may have been given to the wrong namesake)
+      0.1; the biggest votes first, each id to one person;
+    - else an id anchored at one of its seats (a database of an earlier version; a seat
+      renumbered by a re-import: the anchor of that name in that event);
+    - else a new id, anchored at its first seat.
+    An id the person's seats also showed, given to nobody else, becomes an alias of the id
+    the person took (a move confirmed, or two ids of one person). Updates the anchors and
+    aliases of `names`; an id is never given to another person, and never reused."""
+    anchors = db.frame(con, "select player_id, event_id, team_no, slot, norm_name, anchor_no "
+                            "from identity_anchors where norm_name in (select unnest(?))",
+                       [sorted(names)])
+    used = set(db.frame(con, "select player_id from identity_anchors")["player_id"].to_list())
+    previous = db.frame(con, "select event_id, team_no, slot, norm_name, coalesce(base_id, "
+                             "player_id) as base_id, coalesce(visit, false) or note is not "
+                             "null as thin from "
+                             "player_map where norm_name in (select unnest(?))", [sorted(names)])
+    people = frame.select(*KEY, "norm_name", "person", "member_id")
+    given: dict[tuple[str, int], str] = {}
+    taken: set[str] = set()
+    aliases: list[tuple[str, str, str]] = []
+    for name, person, member in people.filter(pl.col("member_id").is_not_null()).group_by(
+            "norm_name", "person").agg(pl.col("member_id").first()).rows():
+        given[(name, person)] = member
+        taken.add(member)
+    votes = previous.filter(pl.col("base_id").is_not_null()).join(
+        people, on=[*KEY, "norm_name"]).group_by("norm_name", "person", "base_id").agg(
+        pl.when(pl.col("thin")).then(0.1).otherwise(1.0).sum().alias("votes"),
+        pl.len().alias("seats")).sort("votes", "seats", "base_id",
+                                      descending=[True, True, False])
+    for name, person, player_id, _, _ in votes.rows():
+        if (name, person) not in given and player_id not in taken:
+            given[(name, person)] = player_id
+            taken.add(player_id)
+    placed = anchors.join(people, on=[*KEY, "norm_name"], how="left")
+    for player_id, event_id, name, person in placed.sort("anchor_no").select(
+            "player_id", "event_id", "norm_name", "person").rows():
+        if player_id in taken:
+            continue
+        if person is None:  # its seat went or holds another name: that name in that event
+            there = people.filter((pl.col("event_id") == event_id)
+                                  & (pl.col("norm_name") == name))
+            if there.height != 1:
+                continue  # the anchor waits: a later import may bring its seat back
+            person = there["person"][0]
+            _reanchor(con, player_id, there, name, person)
+        if (name, person) not in given:
+            given[(name, person)] = player_id
+        else:  # two anchored ids of one person: the younger finds the older
+            aliases.append((player_id, given[(name, person)], name))
+        taken.add(player_id)
+    for name, person, player_id, _, _ in votes.rows():  # the other ids of one person
+        if player_id not in taken and given.get((name, person)) not in (None, player_id):
+            aliases.append((player_id, given[(name, person)], name))
+            taken.add(player_id)
+    first = frame.group_by("norm_name", "person", maintain_order=True).first()
+    next_no = (db.scalar(con, "select max(anchor_no) from identity_anchors") or 0) + 1
+    minted = []
+    for row in first.iter_rows(named=True):
+        key = (row["norm_name"], row["person"])
+        if key in given:
+            continue
+        player_id = _mint(row, used)
+        used.add(player_id)
+        given[key] = player_id
+        minted.append((player_id, row["event_id"], row["team_no"], row["slot"],
+                       row["norm_name"], next_no))
+        next_no += 1
+    if minted:
+        con.executemany("insert into identity_anchors values (?, ?, ?, ?, ?, ?)", minted)
+    # aliases stay (an old id always finds its person), unless the id is a person's again
+    con.execute("delete from identity_aliases where alias in (select unnest(?))",
+                [sorted(set(given.values()))])
+    if aliases:
+        con.executemany("insert or replace into identity_aliases values (?, ?, ?)", aliases)
+    return pl.DataFrame([(n, p, i) for (n, p), i in given.items()], orient="row", schema={
+        "norm_name": pl.String, "person": pl.Int64, "base_id": pl.String})
+
+
+def _reanchor(con, player_id: str, seats: pl.DataFrame, name: str, person: int) -> None:
+    seat = seats.filter((pl.col("norm_name") == name) & (pl.col("person") == person)).row(
+        0, named=True)
+    con.execute("update identity_anchors set event_id = ?, team_no = ?, slot = ? where "
+                "player_id = ?", [seat["event_id"], seat["team_no"], seat["slot"], player_id])
+
+
+def _mint(seat: dict, used: set[str]) -> str:
+    """A new id: the folded name's (as scheme 2 made it) when free, else the name's with the
+    unit, else the name's with the seat."""
+    name = seat["norm_name"]
+    for key in (name, f"{name}|{seat['unit']}",
+                f"{name}|{seat['unit']}|{seat['event_id']}/{seat['team_no']}/{seat['slot']}"):
+        player_id = "P" + hashlib.sha1(key.encode()).hexdigest()[:10]
+        if player_id not in used:
+            return player_id
+    raise AssertionError("an id for a seat is unique")
+
+
+def _anchor_legacy(con: duckdb.DuckDBPyConnection, teams: pl.DataFrame) -> None:
+    """The ids a database of scheme 2 showed, anchored each at its first seat."""
+    legacy = appearances(teams.drop("day"))
+    days = teams.select("event_id", "day").unique("event_id")
+    first = legacy.filter(pl.col("member_id").is_null()).join(days, on="event_id").sort(
+        "day", "event_id", "team_no", "slot").group_by("player_id", maintain_order=True).first()
+    con.executemany("insert into identity_anchors values (?, ?, ?, ?, ?, ?)", [
+        (r["player_id"], r["event_id"], r["team_no"], r["slot"], r["norm_name"], n)
+        for n, r in enumerate(first.iter_rows(named=True), start=1)])
 
 
 def is_current(con: duckdb.DuckDBPyConnection) -> bool:
@@ -282,15 +495,22 @@ def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
             notes.append(f"同名 namesakes: {row['likely_duplicates']}")
         if row["same_day_events"]:
             notes.append(f"同一天两场赛事 two events on {row['same_day_events']}")
-        if unit_count > 1 and not row["member_id"]:
+        if unit_count > 1 and not row["member_id"]:  # homes, not a partner's unit now and then
             notes.append("多个单位 several units")
+        if row["notes"]:
+            notes.append(row["notes"])
         review.append("；".join(notes))
-    return found.drop("unit_list").with_columns(pl.Series("review", review, pl.String))
+    return found.drop("unit_list", "notes").with_columns(pl.Series("review", review, pl.String))
 
 
 def find(con: duckdb.DuckDBPyConnection, name: str, affiliation: str | None) -> list[str]:
-    """The ids of a person by name (or association id), narrowed by a unit they played for."""
+    """The ids of a person by name (or association id, or an id that became another's
+    alias), narrowed by a unit they played for."""
+    wanted = member_key(name)
+    for _ in range(8):  # an alias of an alias: followed to the id in use
+        wanted = db.scalar(con, "select player_id from identity_aliases where upper(alias) = "
+                                "?", [wanted.upper()]) or wanted
     found = db.rows(con, "select distinct player_id from player_map where (norm_name = ? or "
                          "upper(player_id) = ?) and (? is null or affiliation = ?) order by 1",
-                    [person_key(name), member_key(name), affiliation, affiliation])
+                    [person_key(name), wanted.upper(), affiliation, affiliation])
     return [r[0] for r in found]

@@ -4,7 +4,8 @@
 with
 
 appearances as (
-    select m.player_id, m.norm_name, m.name, m.affiliation, m.event_id, m.member_id,
+    select m.player_id, m.norm_name, m.name, m.affiliation, m.event_id, m.member_id, m.visit,
+           m.note,
            e.event_date, e.created_at,
            coalesce(nullif(regexp_extract(e.ruleset_toml,
                                           'discipline\s*=\s*"([a-z_]+)"', 1), ''),
@@ -20,7 +21,10 @@ identities as (
         arg_max(name, coalesce(event_date, created_at::date)) as name,
         arg_max(affiliation, coalesce(event_date, created_at::date)) as current_unit,
         string_agg(distinct affiliation, ', ' order by affiliation) as affiliations,
-        list(distinct affiliation) filter (where affiliation is not null) as unit_list,
+        -- the units of the person's homes (a partner's unit now and then is a visit)
+        list(distinct affiliation) filter (where affiliation is not null
+                                           and not coalesce(visit, false)) as unit_list,
+        string_agg(distinct note, '；') as notes,
         any_value(member_id) as member_id,
         count(distinct event_id) as events,
         string_agg(distinct event_id, ', ' order by event_id) as event_ids
