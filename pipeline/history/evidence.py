@@ -40,9 +40,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import polars as pl
+
 MOVER_GAP_DAYS = 365  # a home that starts within this of another's end continues it
 HOME_SHARE = 0.5  # a partner's unit played for this often (of the biggest) is a home
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
+ANOTHER_UNIT = "另一单位一场 one event under another unit: review"
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,7 @@ def people(seats: list[Seat], gap_days: int = MOVER_GAP_DAYS) -> tuple[list[int]
         if label[i] is None:
             joined, why = _visited(seats[i], persons)
             if joined is not None and not seats[i].explained and seats[i].unit and not why:
-                why = "另一单位一场 one event under another unit: review"
+                why = ANOTHER_UNIT
             if joined is None:
                 joined = len(persons)
                 persons.append(Person())
@@ -212,3 +215,32 @@ def _visited(seat: Seat, persons: list[Person]) -> tuple[int | None, str]:
                                           abs(persons[n].last - seat.day)),
                                       -len(persons[n].seats), n))
     return chosen, unclear
+
+
+def one_home(frame: pl.DataFrame) -> pl.DataFrame:
+    """`people` for the names it would find one person in, all at once (most names: a home,
+    now and then a partner's unit): the names with no member id, no two seats in one event
+    and at most one home. Returns their seats (`frame`'s rows: norm_name, event_id, team_no,
+    slot, day, unit, explained) with `visit` and `note`; the other names are left out."""
+    groups = frame.group_by("norm_name", "unit").agg(
+        pl.col("event_id").n_unique().alias("events"), pl.col("explained").all().alias("all"),
+        pl.min("day").alias("first"))
+    groups = groups.with_columns(pl.max("events").over("norm_name").alias("biggest"))
+    groups = groups.with_columns(((pl.col("events") >= 2) & (
+        (pl.col("events") >= HOME_SHARE * pl.col("biggest")) | ~pl.col("all"))).alias("home"))
+    shape = frame.group_by("norm_name").agg(
+        pl.col("member_id").is_not_null().any().alias("members"),
+        (pl.len() == pl.col("event_id").n_unique()).alias("once"))
+    homes = groups.group_by("norm_name").agg(pl.col("home").sum().alias("homes"))
+    simple = shape.join(homes, on="norm_name").filter(
+        ~pl.col("members") & pl.col("once") & (pl.col("homes") <= 1)).select("norm_name")
+    home = groups.join(simple, on="norm_name").sort(
+        "home", "events", "first", "unit", descending=[True, True, False, False]).group_by(
+        "norm_name", maintain_order=True).first().select("norm_name", pl.col("unit")
+                                                         .alias("home_unit"))
+    visit = pl.col("unit") != pl.col("home_unit")
+    return frame.join(home, on="norm_name").with_columns(
+        visit.alias("visit"),
+        pl.when(visit & (pl.col("unit") != "") & ~pl.col("explained")).then(
+            pl.lit(ANOTHER_UNIT)).otherwise(pl.lit(None, pl.String)).alias("note")).drop(
+        "home_unit")
