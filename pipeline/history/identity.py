@@ -105,19 +105,30 @@ def _resolve(frame: pl.DataFrame, overrides: list[tuple]) -> pl.DataFrame:
     return frame.with_columns(pl.Series("player_id", [root(p) for p in ids]))
 
 
-def _each(values: pl.Series, fold, known: dict[str, str] | None = None) -> pl.Series:
-    """`fold` of each value, computed once per distinct value not already `known`."""
-    known = known or {}
-    distinct = values.unique().to_list()
-    return values.replace_strict({v: known[v] if v in known else fold(v) for v in distinct},
-                                 return_dtype=pl.String)
+def _each(values: pl.Series, fold, known: pl.DataFrame | None = None) -> pl.Series:
+    """`fold` of each value, computed once per distinct value not already `known` (a frame
+    of value → folded)."""
+    distinct = values.unique().to_frame("value")
+    if known is not None and known.height:
+        known = known.rename({known.columns[0]: "value", known.columns[1]: "folded"})
+        distinct = distinct.join(known, on="value", how="left")
+        missing = distinct.filter(pl.col("folded").is_null())["value"].to_list()
+        new = pl.DataFrame({"value": missing, "folded": [fold(v) for v in missing]},
+                           schema={"value": values.dtype, "folded": pl.String})
+        table = pl.concat([distinct.filter(pl.col("folded").is_not_null()), new])
+    else:
+        found = distinct["value"].to_list()
+        table = pl.DataFrame({"value": found, "folded": [fold(v) for v in found]},
+                             schema={"value": values.dtype, "folded": pl.String})
+    return values.to_frame("value").join(table, on="value", how="left", nulls_equal=True,
+                                         maintain_order="left")["folded"]
 
 
 def _name_id(norm_name: str) -> str:
     return "P" + hashlib.sha1(norm_name.encode()).hexdigest()[:10]
 
 
-def appearances(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl.DataFrame:
+def appearances(teams: pl.DataFrame, folded: pl.DataFrame | None = None) -> pl.DataFrame:
     """Scheme 2's ids (read once, when a database made by an earlier version is opened: they
     become the anchors, so no id moves at the upgrade). One row per player slot, with the id
     the registration gave: the member id, or the folded name; namesakes in one event: the
@@ -161,7 +172,7 @@ def appearances(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl
     return frame.drop("apart", "unit")
 
 
-def seats(teams: pl.DataFrame, folded: dict[str, str] | None = None) -> pl.DataFrame:
+def seats(teams: pl.DataFrame, folded: pl.DataFrame | None = None) -> pl.DataFrame:
     """One row per player slot of the registered teams: the name as written (less what no
     one can see), its folded name, the member id and the folded unit."""
     numbered = teams.with_row_index("row")
@@ -187,26 +198,25 @@ MAP_COLUMNS = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name"
 KEY = ["event_id", "team_no", "slot"]
 
 
-def refresh(con: duckdb.DuckDBPyConnection) -> None:
+def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     """Bring `player_map` up to the registered teams. The seats of the names whose seats
-    changed are read again as evidence (`evidence.people`); each person found takes the id
-    anchored at one of its seats (the oldest), or a new id anchored at its first seat; the
-    ids of every other name stay as they are. Then the organizer's merges and splits."""
+    changed are read again as evidence (`evidence.people`); each person found keeps the id
+    its seats showed (`_give_ids`); the rows of every other name stay as they are. Then the
+    organizer's merges and splits (`everything`: after one of those, every row again)."""
     teams = db.frame(con, f"""
         select t.event_id, t.team_no, {', '.join('t.' + s for s in SLOTS)},
                {', '.join('t.' + m for m in MEMBERS)}, t.affiliation,
                coalesce(e.event_date, e.created_at::date) as day
         from teams as t join events as e using (event_id)""")
     current = is_current(con)
-    folded = dict(db.rows(con, "select distinct name, norm_name from player_map")) \
-        if current else {}  # names folded before, by the same scheme
+    folded = db.frame(con, "select distinct name, norm_name from player_map") \
+        if current else None  # names folded before, by the same scheme
     frame = seats(teams, folded)
     old = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
                         "member_id, base_id, visit, note from player_map")
     if not db.scalar(con, "select count(*) from identity_anchors") and old.height:
         _anchor_legacy(con, teams)  # a database of an earlier version: its ids, anchored
         current = False
-    frame = _with_partners(frame)
     if current and old.filter(pl.col("base_id").is_null()).is_empty():
         changed = frame.join(old, on=[*KEY, "name", "affiliation", "norm_name", "member_id"],
                              how="anti", nulls_equal=True)["norm_name"]
@@ -215,11 +225,15 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
         affected = set(changed.to_list()) | set(gone.to_list())
     else:
         affected = set(frame["norm_name"].to_list())
-    kept = frame.filter(~pl.col("norm_name").is_in(sorted(affected))).join(
-        old.select(*KEY, "base_id", "visit", "note"), on=KEY, how="left")
-    found = _identities(con, frame.filter(pl.col("norm_name").is_in(sorted(affected))),
-                        affected)
-    whole = pl.concat([kept.select(found.columns), found]) if found.height else kept
+    names = pl.Series("norm_name", sorted(affected), pl.String)
+    found = _identities(con, _with_partners(frame, names), affected)
+    if everything:
+        kept = frame.join(names.to_frame(), on="norm_name", how="anti").join(
+            old.select(*KEY, "base_id", "visit", "note"), on=KEY, how="left")
+        whole = pl.concat([kept.select(found.columns), found]) if found.height else kept
+        names = pl.concat([names, kept["norm_name"]]).unique()
+    else:  # the other names' rows are as they were
+        whole = found
     overrides = db.rows(con, "select kind, player_id, into_id, event_id, team_no from "
                              "identity_overrides where undone_at is null order by override_id")
     aliases = dict(db.rows(con, "select alias, player_id from identity_aliases"))
@@ -231,26 +245,32 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
         whole = pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.Boolean
                                      if c == "visit" else pl.String for c in MAP_COLUMNS})
     con.register("new_map", whole.select(MAP_COLUMNS))
+    con.register("touched_names", names.to_frame())
     try:  # only the rows that differ are rewritten: a commit of a few rows, not the whole map
         con.execute(db.sql("player_map_changes"))
     finally:
         con.unregister("new_map")
+        con.unregister("touched_names")
     con.execute("delete from identity_scheme")
     con.execute("insert into identity_scheme values (?)", [SCHEME])
 
 
-def _with_partners(frame: pl.DataFrame) -> pl.DataFrame:
-    """Each seat's team-mates (folded names), and whether the seat's unit is explained by one
-    of them — the unit they played for most, or in another event too (the team registered
-    under the partner's unit)."""
-    played = frame.filter(pl.col("unit") != "").group_by("norm_name", "unit").agg(
+def _with_partners(everyone: pl.DataFrame, names: pl.Series) -> pl.DataFrame:
+    """The seats of `names`, each with its team-mates (folded names) and whether its unit is
+    explained by one of them — the unit they played for most, or in another event too (the
+    team registered under the partner's unit)."""
+    frame = everyone.join(names.to_frame(), on="norm_name", how="semi")
+    teams = frame.select("event_id", "team_no").unique()
+    mates = everyone.join(teams, on=["event_id", "team_no"], how="semi")
+    known = everyone.join(mates.select("norm_name").unique(), on="norm_name", how="semi")
+    played = known.filter(pl.col("unit") != "").group_by("norm_name", "unit").agg(
         pl.len().alias("seats"), pl.col("event_id").n_unique().alias("events"),
         pl.col("event_id").first().alias("one"))
     usual = played.sort("seats", "unit", descending=[True, False]).group_by(
         "norm_name", maintain_order=True).first().select("norm_name", pl.col("unit").alias(
             "usual"))
     mates = frame.select(*KEY, "norm_name", "unit").join(
-        frame.select("event_id", "team_no", pl.col("slot").alias("other"),
+        mates.select("event_id", "team_no", pl.col("slot").alias("other"),
                      pl.col("norm_name").alias("mate")), on=["event_id", "team_no"]).filter(
         pl.col("slot") != pl.col("other")).join(
         played.rename({"norm_name": "mate"}), on=["mate", "unit"], how="left").join(
@@ -458,7 +478,7 @@ def merge(con: duckdb.DuckDBPyConnection, keep: str, others: list[str],
             raise UsageError(f"{other} 不能与自己合并 cannot be merged into itself")
         con.execute("insert into identity_overrides (kind, player_id, into_id, reason) values "
                     "('merge', ?, ?, ?)", [other, keep, reason])
-    refresh(con)
+    refresh(con, everything=True)
     _logged(con, "players merge", f"{', '.join(others)} → {keep}", reason)
 
 
@@ -473,7 +493,7 @@ def unmerge(con: duckdb.DuckDBPyConnection, other: str, reason: str | None = Non
     override_id, into_id = found[0]
     con.execute("update identity_overrides set undone_at = current_timestamp where "
                 "override_id = ?", [override_id])
-    refresh(con)
+    refresh(con, everything=True)
     _logged(con, "players unmerge", f"{other} ← {into_id}", reason)
     return into_id
 
@@ -490,7 +510,7 @@ def split(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str,
         raise UsageError(f"{player_id} 没有参加 {where} the player is not there")
     con.execute("insert into identity_overrides (kind, player_id, event_id, team_no, reason) "
                 "values ('split', ?, ?, ?, ?)", [player_id, event_id, team_no, reason])
-    refresh(con)
+    refresh(con, everything=True)
     _logged(con, "players split", f"{player_id} in {event_id}"
             + (f" team {team_no}" if team_no else ""), reason)
 

@@ -1,7 +1,9 @@
--- The player map brought to `new_map` (every seat's identity, made again from the teams):
--- the seats whose row changed or went are deleted, the new and changed ones inserted.
+-- The player map brought to `new_map` (the seats of `touched_names`, made again from the
+-- teams): their rows that changed or went are deleted, the new and changed ones inserted;
+-- the rows of every other name are left as they are.
 delete from player_map as p
-where not exists (
+where p.norm_name in (select norm_name from touched_names)
+  and not exists (
     select 1 from new_map as n
     where n.event_id = p.event_id and n.team_no = p.team_no and n.slot = p.slot
       and n.name is not distinct from p.name
