@@ -227,6 +227,11 @@ TEXT: dict[str, dict[str, str]] = {
     "draw_seed_note": {"zh": "抽签种子 {seed}（记下它，抽签可重现）",
                        "en": "Draw seed {seed} (keep it: the draw can be made again)"},
     "cards_word": {"zh": "桌牌", "en": "Table cards"},
+    "preparing_history": {"zh": "正在准备历史数据：已排好 {done}/{total} 场赛事的名次。页面会自动更新，"
+                                 "评分榜已可查看，各场名次稍后补全。",
+                          "en": "Preparing the history: {done}/{total} events' finishes ranked. "
+                                "The page updates itself; the rating list is ready, the "
+                                "finishes follow."},
     "no_partner": {"zh": "单人报名暂无搭档", "en": "single entry without a partner"},
 }
 

@@ -1,5 +1,6 @@
 """/history: player profiles, the rating leaderboard, units over time, two events compared."""
 
+import threading
 from pathlib import Path
 
 import plotly.express as px
@@ -13,6 +14,7 @@ from pipeline.demo import demo_ids
 from pipeline.history import identity, ratings, stats
 
 LEADER_ESSENTIAL = ["rank", "person", "rating"]
+PREPARE_AT = 20  # more events to rank than this (a few seconds): ranked in the background
 
 
 def for_people(leaders: pl.DataFrame) -> pl.DataFrame:
@@ -33,13 +35,46 @@ def to_review(path: str, version: tuple) -> pl.DataFrame:
         pl.col("name").alias("person"), "player_id", "affiliations", "events", "review")
 
 
+_PREPARING: dict[str, threading.Thread] = {}  # one preparation per database, per server
+_LOCK = threading.Lock()
+
+
+def preparing(path: Path, language: str) -> None:
+    """Many events' finishes to rank (a database written by other tools or an earlier
+    version): ranked in the background, in short batches, while the page shows what it can
+    and says how far the preparation is; it draws itself again when done."""
+    st.session_state.setdefault("preparing_total", stats.stale_rank_count(path))
+    with _LOCK:
+        running = _PREPARING.get(str(path))
+        if running is None or not running.is_alive():
+            running = threading.Thread(target=stats.keep_ranks_current, args=(path,),
+                                       daemon=True, name="paisai-prepare-history")
+            _PREPARING[str(path)] = running
+            running.start()
+    progress(path, language)
+
+
+@st.fragment(run_every=2)
+def progress(path: Path, language: str) -> None:
+    left = stats.stale_rank_count(path)
+    total = max(st.session_state.get("preparing_total", left), left)
+    if left == 0:
+        st.session_state.pop("preparing_total", None)
+        st.rerun(scope="app")
+    st.info(t("preparing_history", language, done=total - left, total=total))
+    st.progress((total - left) / total if total else 1.0)
+
+
 language = lang()
 st.title(t("history", language))
 path = database()
 if any(e in demo_ids() for e in queries.event_list(path)["event_id"].to_list()):
     st.caption(f"【{t('demo_data', language)}】")
 ratings.keep_current(path)  # reading the history is a read; keeping it current a short write
-stats.keep_ranks_current(path)
+if stats.stale_rank_count(path) > PREPARE_AT:  # a long preparation: never waited for
+    preparing(path, language)
+else:
+    stats.keep_ranks_current(path)
 with db.reading(path) as con:
     leaders = ratings.leaderboard(con, 100)  # the stored list: read once for both tabs
     version = db.rows(con, "select count(*), bit_xor(hash(m)), (select count(*) from "

@@ -91,6 +91,18 @@ def _merge_sheet(path: str) -> list[tuple[str, list[str]]]:
     return list(grouped.items())
 
 
+def _ranks_current() -> None:
+    """The history's rank cache brought up to date, with a progress bar when it is long (a
+    database written by other tools, or by an earlier version)."""
+    from pipeline.history import stats
+    from pipeline.progress import progress
+
+    stale = stats.stale_rank_count(database())
+    with progress("准备历史 preparing history", total=stale, show=stale > 2 * stats.RANK_BATCH) \
+            as step:
+        stats.keep_ranks_current(database(), step)
+
+
 def _identities_current() -> None:
     """A database whose player map was built by older rules is rebuilt once (a short write)."""
     from pipeline.history import identity
@@ -114,7 +126,7 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
     from pipeline.history.ratings import MIN_EVENTS, MIN_GAMES
 
     _identities_current()
-    stats.keep_ranks_current(database())
+    _ranks_current()
     ratings.keep_current(database())
     with db.reading(database()) as con:
         found = identity.find(con, name, affiliation)
@@ -237,7 +249,7 @@ def units(totals: bool, event_id: str | None, folds: tuple[str, ...], fmt: str) 
             out(line)
         return 0
 
-    stats.keep_ranks_current(database())
+    _ranks_current()
     with db.reading(database()) as con:
         out(output.render(stats.unit_totals(con) if totals else stats.units(con), fmt))
     return 0
@@ -252,7 +264,7 @@ def compare(first: str, second: str, fmt: str) -> int:
     from pipeline.history import ratings, stats
 
     _identities_current()
-    stats.keep_ranks_current(database())
+    _ranks_current()
     ratings.keep_current(database())
     with db.reading(database()) as con:
         out(output.render(stats.compare(con, first, second), fmt))

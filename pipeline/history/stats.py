@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -214,11 +215,24 @@ def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str]) ->
         """, {"ids": event_ids})
 
 
-def keep_ranks_current(path: Path) -> None:
+RANK_BATCH = 10  # events ranked in one write (about a second): others get their turn between
+
+
+def keep_ranks_current(path: Path, step: Callable[[str], None] = lambda event_id: None) -> None:
     """Before reading event_ranks: refresh the events whose results changed since (a short
-    write, only when something is stale; ingest does not pay for it)."""
+    write, only when something is stale; ingest does not pay for it). Many stale events (a
+    database written by other tools, or by an earlier version) are ranked in batches of
+    RANK_BATCH, each its own write, `step` called with each event (a progress bar)."""
     with db.reading(path) as con:
         stale = stale_rank_events(con)
-    if stale:
+    for start in range(0, len(stale), RANK_BATCH):
         with db.writing(path) as con:
-            refresh_event_ranks(con, stale_rank_events(con))
+            batch = set(stale_rank_events(con)) & set(stale[start:start + RANK_BATCH])
+            for event_id in sorted(batch):
+                step(event_id)
+                refresh_event_ranks(con, [event_id])
+
+
+def stale_rank_count(path: Path) -> int:
+    with db.reading(path) as con:
+        return len(stale_rank_events(con))

@@ -1,0 +1,49 @@
+"""Issue 40: a database whose history cache is empty (written by other tools, or by an
+earlier version) never makes a first view wait minutes: /history ranks the events in the
+background and says how far it is, the command line shows a progress bar."""
+
+from __future__ import annotations
+
+import time
+
+from bench.history import build
+from conftest import run_page
+
+from pipeline import db
+from pipeline.history import stats
+
+
+def _stale_history(path) -> None:
+    build(path, 40, 400, 8, 3)  # 40 events; their cached finishes then forgotten
+    with db.writing(path) as con:
+        con.execute("delete from event_rank_state")
+        con.execute("delete from event_ranks")
+    assert stats.stale_rank_count(path) == 40
+
+
+def test_history_page_prepares_in_the_background(tmp_path, monkeypatch):
+    database = tmp_path / "old.duckdb"
+    _stale_history(database)
+    page = run_page(monkeypatch, database, "history")
+    assert not page.exception
+    said = " ".join(i.value for i in page.info)
+    assert "正在准备历史数据" in said and "/40 场赛事" in said
+    assert page.tabs  # the page is there meanwhile, not waiting
+    deadline = time.monotonic() + 120
+    while stats.stale_rank_count(database) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert stats.stale_rank_count(database) == 0
+    with db.reading(database) as con:
+        assert db.scalar(con, "select count(distinct event_id) from event_ranks") == 40
+    again = run_page(monkeypatch, database, "history")
+    assert not any("正在准备历史数据" in i.value for i in again.info)
+
+
+def test_the_command_line_shows_its_progress(tmp_path, paisai, db_file):
+    _stale_history(db_file)
+    with db.reading(db_file) as con:
+        name = db.scalar(con, "select name from player_map limit 1")
+    done = paisai("player", name, env={"PAISAI_PROGRESS": "1"})
+    assert done.code == 0, done.err
+    assert "准备历史 preparing history" in done.err and "40/40" in done.err
+    assert stats.stale_rank_count(db_file) == 0
