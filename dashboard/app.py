@@ -4,21 +4,20 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.common import page_style, projector
+from dashboard.common import lang, page_style, projector
+from dashboard.i18n import t
 from pipeline.errors import BusyError
 
 st.set_page_config(page_title="牌赛 paisai", page_icon="🃏", layout="wide",
                    initial_sidebar_state="collapsed" if projector() else "auto")
 
 VIEWS = Path(__file__).parent / "views"
-live = st.Page(VIEWS / "live.py", title="实时排名 Live", url_path="live")
+_lang = lang()  # the menu in the page's language
+live = st.Page(VIEWS / "live.py", title=t("nav_live", _lang), url_path="live")
 pages = [
     live,
-    st.Page(VIEWS / "pairings.py", title="对阵 Pairings", url_path="pairings"),
-    st.Page(VIEWS / "bracket.py", title="赛程 Bracket", url_path="bracket"),
-    st.Page(VIEWS / "history.py", title="历史 History", url_path="history"),
-    st.Page(VIEWS / "clock.py", title="计时 Clock", url_path="clock"),
-    st.Page(VIEWS / "admin.py", title="控制台 Admin", url_path="admin"),
+    *(st.Page(VIEWS / f"{name}.py", title=t(f"nav_{name}", _lang), url_path=name)
+      for name in ("pairings", "bracket", "history", "clock", "admin")),
 ]
 
 

@@ -118,7 +118,7 @@ def selected_event(swiss: bool | None = None) -> str | None:
         chosen = next((e for e in ids if formats[e] == swiss), chosen)
     if not projector():
         names = dict(zip(ids, listing["name"].to_list(), strict=True))
-        chosen = st.sidebar.selectbox("赛事 Event", ids, index=ids.index(chosen),
+        chosen = st.sidebar.selectbox(t("event_picker", lang()), ids, index=ids.index(chosen),
                                       format_func=lambda i: f"{names[i]} ({i})",
                                       placeholder=t("choose", lang()))
         st.query_params["event"] = chosen

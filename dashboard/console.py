@@ -13,7 +13,7 @@ import segno
 import streamlit as st
 
 from dashboard.common import database, hall_base, html_table, lang
-from dashboard.i18n import t
+from dashboard.i18n import colon, listed, t
 from pipeline import db, events, queries, rounds, scoring, selfreport, undo
 from pipeline.awards import award_list, unfinished, with_member_ids
 from pipeline.errors import PaisaiError, SheetErrors, UsageError
@@ -55,14 +55,14 @@ def undo_last(event_id: str, language: str) -> None:
     found = _undo_offer(str(database()), event_id, _version(event_id))
     if found is None:
         return
-    if st.button(f"{t('undo', language)}：{found[1]}"):
+    if st.button(f"{t('undo', language)}{colon(language)}{found[1]}"):
         try:
             label = undo.undo_last(database(), event_id)
         except PaisaiError as exc:
             st.error(str(exc))
             return
         _republish(event_id, language)
-        done(f"{t('undone', language)}：{label}")
+        done(f"{t('undone', language)}{colon(language)}{label}")
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -156,8 +156,8 @@ def round_status(event_id: str, language: str) -> str:
     status, waiting = _status_data(str(database()), event_id, version)
     disagreeing = _disagreeing(waiting)
     if disagreeing:
-        st.error(t("disagreements", language, n=len(disagreeing)) + "：" +
-                 "、".join(f"{t('table', language)} {n}" for n in disagreeing))
+        st.error(t("disagreements", language, n=len(disagreeing)) + colon(language) +
+                 listed((f"{t('table', language)} {n}" for n in disagreeing), language))
         _pending_rows(event_id, language, waiting, only_disagreeing=True, where="banner")
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")
@@ -165,13 +165,13 @@ def round_status(event_id: str, language: str) -> str:
     cols[2].metric(t("pending_reports", language), status.pending_reports)
     cols[3].metric(t("rounds_planned", language), status.rounds_planned or "—")
     if status.missing:
-        listed = "；".join(f"{t('table_at', language, n=table)} {ew}–{ns or t('bye', language)}"
-                          for table, ew, ns in status.missing)
-        st.warning(f"{t('missing_tables', language, tables='、'.join(str(m[0]) for m in status.missing))}"
-                   f"：{listed}")
+        tables = listed((f"{t('table_at', language, n=table)} {ew}–{ns or t('bye', language)}"
+                         for table, ew, ns in status.missing), language, strong=True)
+        numbers = listed((m[0] for m in status.missing), language)
+        st.warning(f"{t('missing_tables', language, tables=numbers)}{colon(language)}{tables}")
     if status.suspended:
         st.warning(status.suspended)
-    st.info(f"{t('next_step', language)}：{t(NEXT_STEP[status.next_step], language)}")
+    st.info(f"{t('next_step', language)}{colon(language)}{t(NEXT_STEP[status.next_step], language)}")
     return PHASE_OF_STEP[status.next_step]
 
 
@@ -646,7 +646,7 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
     from pipeline.export.certificates import write_certificates
 
     if prizes is None or not_final:
-        st.caption(f"{t('certificates', language)}：{not_final}")
+        st.caption(f"{t('certificates', language)}{colon(language)}{not_final}")
         return
     organizer = st.text_input(t("organizer", language), key="certificates-organizer")
     if st.button(t("make_certificates", language), key="certificates"):
@@ -773,7 +773,7 @@ def clock(event_id: str, language: str) -> None:
     from dashboard import clockview
     from pipeline import clockstore
 
-    clockview.header(database(), event_id, size=40)
+    clockview.header(database(), event_id, size=40, language=language)
     cols = st.columns(6)
     actions = [("start", "clock_start", 0), ("pause", "clock_pause", 0),
                ("resume", "clock_resume", 0), ("add-minutes", "clock_plus", 1),

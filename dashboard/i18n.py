@@ -232,6 +232,13 @@ TEXT: dict[str, dict[str, str]] = {
                           "en": "Preparing the history: {done}/{total} events' finishes ranked. "
                                 "The page updates itself; the rating list is ready, the "
                                 "finishes follow."},
+    "nav_live": {"zh": "实时排名", "en": "Live ranking"},
+    "nav_pairings": {"zh": "对阵", "en": "Pairings"},
+    "nav_bracket": {"zh": "赛程", "en": "Bracket"},
+    "nav_history": {"zh": "历史", "en": "History"},
+    "nav_clock": {"zh": "计时", "en": "Clock"},
+    "nav_admin": {"zh": "控制台", "en": "Console"},
+    "event_picker": {"zh": "赛事", "en": "Event"},
     "no_partner": {"zh": "单人报名暂无搭档", "en": "single entry without a partner"},
 }
 
@@ -303,3 +310,15 @@ def t(key: str, lang: str, **values: object) -> str:
 
 def column(name: str, lang: str) -> str:
     return COLUMNS.get(name, {}).get(lang, name)
+
+
+def listed(items, lang: str, strong: bool = False) -> str:
+    """Items as a list reads in the language: 1、2、3 or 1, 2, 3 (`strong`: ；or ; between
+    items that have commas of their own)."""
+    if lang == "zh":
+        return ("；" if strong else "、").join(map(str, items))
+    return ("; " if strong else ", ").join(map(str, items))
+
+
+def colon(lang: str) -> str:
+    return "：" if lang == "zh" else ": "

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from bench.history import build
 from conftest import run_page
 
+from bench.history import build
 from pipeline import db
 from pipeline.history import stats
 

@@ -94,6 +94,11 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         unit = {f"A{i + 1}": u for i, u in enumerate(UNITS)}
         round1 = _pairs(database, 1)
         assert len(round1) == 6 and all(unit[ew] != unit[ns] for _, ew, ns in round1)
+        # the hall's projector, on its own screen: round 1's pairings, then it follows alone
+        wall = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
+        projector = wall.new_page()
+        projector.goto(f"{server.url}/pairings?event=day&projector=1")
+        expect(projector.locator("body")).to_contain_text("第 1 轮对阵", timeout=WAIT)
         # table cards for the hall
         open_phase(page, "编排")
         page.get_by_role("button", name="生成桌牌").click()
@@ -158,9 +163,7 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
             _phone_report(context, side[(table, "ns")], "A", "7", "双方一致")
         _phone_report(context, side[(6, "ew")], "Q", "9", "等待对方确认")
         _phone_report(context, side[(6, "ns")], "Q", "10", "与对方所报不一致")
-        # the banner at the top tells the organizer without a reload (the status refreshes
-        # after the next action: a click on the phase)
-        open_phase(page, "本轮")
+        # the banner at the top tells the organizer by itself: no click, no reload
         expect(page.locator("body")).to_contain_text("双方报的成绩不一致", timeout=WAIT)
         shot(page, "day-disagreement")
         page.get_by_role("button", name="接受").first.click()
@@ -171,6 +174,10 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         page.get_by_role("button", name="确认编排").click()
         expect(page.locator("body")).to_contain_text("第 2 轮已编排", timeout=WAIT)
         assert len(_pairs(database, 2)) == 6
+        # the projector, never touched, shows round 2's tables
+        expect(projector.locator("body")).to_contain_text("第 2 轮对阵", timeout=WAIT)
+        expect(projector.locator("body")).to_contain_text(_pairs(database, 2)[0][1])
+        wall.close()
         # the prize list waits for the last round, and says why
         open_phase(page, "赛后")
         expect(page.locator("body")).to_contain_text("比赛还没有结束", timeout=WAIT)
