@@ -125,3 +125,5 @@ def test_a_database_of_the_previous_version_keeps_the_ids_it_showed(cli, db_file
     joined = {seat for seat in shown if aliases.get(shown[seat]) == now[seat]}
     assert kept | joined == set(shown) and joined == {"e3A11"}
     assert cli("player", shown["e3A11"]).code == 0  # the old id still finds him
+    said = cli("log").out  # and the log says so
+    assert "players joined" in said and shown["e3A11"] in said

@@ -398,9 +398,15 @@ def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
     con.execute("delete from identity_aliases where alias in (select unnest(?))",
                 [sorted(set(given.values()))])
     if aliases:
+        before = set(db.rows(con, "select alias, player_id from identity_aliases where alias "
+                                  "in (select unnest(?))", [[a for a, _, _ in aliases]]))
         con.execute("delete from identity_aliases where alias in (select unnest(?))",
                     [[a for a, _, _ in aliases]])
         _insert(con, "identity_aliases", aliases)
+        joined = sorted({(a, i) for a, i, _ in aliases} - before)
+        if joined:  # in paisai log: the evidence made two ids one person (the old one finds)
+            _logged(con, "players joined", "; ".join(f"{a} → {i}" for a, i in joined),
+                    "同一人（按各场证据） one person, by the evidence across events")
     return pl.DataFrame([(n, p, i) for (n, p), i in given.items()], orient="row", schema={
         "norm_name": pl.String, "person": pl.Int64, "base_id": pl.String})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from conftest import read_csv_output
 from playwright.sync_api import expect
@@ -136,3 +137,64 @@ def test_the_final_projector_shows_the_prizes_as_awarded(demo_server, browser):
         shot(page, "live-final-prizes")
     finally:
         context.close()
+
+
+def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser):
+    """Issue 39: nothing stale, ever. The projector's ranking and the Tractor bracket, each
+    on its own screen, are left alone while the event changes from the command line: the
+    round's last results (the ranking says 第 2 轮后), the semi-finals played and the final
+    drawn (the bracket shows it) — each screen shows it by itself, no reload."""
+    import random
+
+    from pipeline import db, events, rounds
+    from pipeline.demo import GAME_COLUMNS, TRACTOR_ID, _match
+    from pipeline.ingest import ingest_file
+    from pipeline.simulate import write_sheets
+    from pipeline.tractor import stages
+
+    database = tmp_path / "demo.duckdb"
+    build_demo(database)
+    server = Server(database)
+    wall = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
+    try:
+        ranking = wall.new_page()
+        ranking.goto(f"{server.url}/live?event=demo&projector=1")
+        expect(ranking.locator("[data-testid=progress]")).to_contain_text(
+            "第 1 轮后", timeout=60_000)  # round 2 paired, nothing reported yet
+        bracket = wall.new_page()
+        bracket.goto(f"{server.url}/bracket?event={TRACTOR_ID}&projector=1")
+        expect(bracket.get_by_role("heading", name="半决赛", exact=True)).to_be_visible(
+            timeout=60_000)
+        assert bracket.get_by_role("heading", name="决赛", exact=True).count() == 0
+        # round 2's results from the command line
+        with db.reading(database) as con:
+            pairs = rounds.pairings(con, "demo", 2)
+        sheet = tmp_path / "r2.csv"
+        sheet.write_text("轮次,桌号,东西队号,南北队号,东西级数,南北级数\n" + "".join(
+            f"2,{r['table']},{r['ew_team']},{r['ns_team']},A,9\n"
+            for r in pairs.iter_rows(named=True) if r["ns_team"]), encoding="utf-8")
+        assert main(["ingest", "--event", "demo", str(sheet), "--db", str(database)]) == 0
+        expect(ranking.locator("[data-testid=progress]")).to_contain_text(
+            "第 2 轮后", timeout=30_000)
+        # the semi-finals played and the final drawn, outside the dashboard
+        with db.reading(database) as con:
+            event = events.load(con, TRACTOR_ID)
+            shown = stages.view(con, event)
+        strength = {t: 1.0 for s in shown["stages"] for m in s["matches"]
+                    for t in (m["team_a"], m["team_b"]) if t}
+        rows = [row for s in shown["stages"] for m in s["matches"]
+                if m["winner"] is None and m["team_b"] is not None
+                for row in _match(random.Random(5), s["name"], m, strength,
+                                  event.ruleset.tractor["games_to_win"])]
+        assert rows  # the semi-finals were waiting
+        semis = tmp_path / "semis"
+        write_sheets(pl.DataFrame(rows, schema=GAME_COLUMNS, orient="row"), "matches", semis)
+        ingest_file(database, TRACTOR_ID, semis.with_suffix(".xlsx"))
+        with db.writing(database) as con:
+            final = stages.next_stage(con, events.load(con, TRACTOR_ID), seed=3)
+        assert final == "决赛"
+        expect(bracket.get_by_role("heading", name=final, exact=True)).to_be_visible(
+            timeout=30_000)
+    finally:
+        wall.close()
+        server.stop()
