@@ -103,13 +103,22 @@ def follow(event_id: str) -> None:
     a file waiting for confirmation, a pairing previewed — is never interrupted (with phones
     reporting every few seconds, the preview would be made again and again): the page
     catches up as soon as the work is stored or put away."""
-    if _at_work():
+    if _at_work() or not _own_run():
         return
     version = _console_version(event_id)
     seen = st.session_state.setdefault("seen_version", version)
     if version != seen:
         st.session_state["seen_version"] = version
         st.rerun(scope="app")
+
+
+def _own_run() -> bool:
+    """This is the fragment's own run (its timer), not the page's: a page run that was
+    restarted from here would lose the click it is answering."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)
 
 
 def _at_work() -> bool:
