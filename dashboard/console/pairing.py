@@ -1,0 +1,132 @@
+"""编排 Pairing: the next round previewed and stored, its printouts and table cards."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import streamlit as st
+
+from dashboard.common import database, html_table
+from dashboard.console.shared import base_url_input, done, event_version, republish
+from dashboard.i18n import t
+from pipeline import db, events, queries, rounds, selfreport
+from pipeline.errors import PaisaiError, UsageError
+from pipeline.export.pairings import export_pairings
+from pipeline.export.scoresheet import export_scoresheet
+
+
+def pair_next(event_id: str, language: str) -> None:
+    """Pair the next round in two steps: a preview (what the pairing would be, and any two
+    teams of one unit it puts together), then storing it."""
+    st.subheader(t("pair_next", language))
+    cols = st.columns(4)
+    seed = cols[0].number_input(t("seed", language), min_value=0, value=None,
+                                placeholder=t("seed_empty", language))
+    force = cols[1].checkbox(t("force", language))
+    apart = cols[2].checkbox(t("separate_units", language), value=True)
+    seed = int(seed) if seed is not None else None
+    if cols[3].button(t("preview_pairing", language)):
+        try:
+            with db.trial(database()) as con:  # rolled back: a look, not a change
+                event = events.load(con, event_id)
+                round_no, pairing, used = rounds.pair(con, event, None, seed, force, apart)
+                same = rounds.same_unit_tables(con, event_id, round_no)
+                shown = rounds.pairings(con, event_id, round_no).select(
+                    "table", "ew_team", "ew_name", "ns_team", "ns_name")
+            st.session_state["pairing_preview"] = (round_no, used, same, shown)
+        except PaisaiError as exc:
+            st.error(str(exc))
+    preview = st.session_state.get("pairing_preview")
+    if not preview:
+        return
+    round_no, used, same, shown = preview
+    st.markdown(f"**{t('round', language)} {round_no}**")
+    for table, ew, ns, unit in same:
+        st.warning(t("same_unit", language, t=table, ew=ew, ns=ns, unit=unit))
+    st.html(html_table(shown, language, "pairing-preview"))
+    st.button(t("store_pairing", language), type="primary", on_click=_store_pairing,
+              args=(event_id, used if used is not None else seed, force, apart, language))
+    failed = st.session_state.pop("pairing_failed", None)
+    if failed:
+        st.error(failed)
+
+
+def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
+                   language: str) -> None:
+    """The previewed pairing stored — before the page is drawn again (a button's callback),
+    so one redraw shows the new round."""
+    try:
+        with db.writing(database()) as con:
+            event = events.load(con, event_id)
+            round_no, pairing, used = rounds.pair(con, event, None, seed, force, apart)
+    except PaisaiError as exc:
+        st.session_state["pairing_failed"] = str(exc)
+        return
+    del st.session_state["pairing_preview"]
+    republish(event_id, language)
+    note = f" · {t('seed', language)} {used}" if used is not None else ""
+    rematches = "".join(f" · {t('rematch', language, a=a, b=b)}" for a, b in pairing.rematches)
+    done(t("paired", language, r=round_no) + note + rematches, redraw=False)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, str, bytes]]:
+    """The current round's printouts: (label's key, file name, bytes)."""
+    from pipeline.publish import target
+
+    with db.reading(Path(path)) as con:
+        event = events.load(con, event_id)
+        latest = rounds.latest_paired_round(con, event_id)
+        pairs = rounds.pairings(con, event_id, latest) if latest else None
+    if pairs is None:
+        return []
+    folder = Path(tempfile.mkdtemp(prefix="paisai-"))
+    title = f"{event.name} 第 {latest} 轮"
+    site = target(Path(path), event_id)
+    site_url = site[1] if site else None  # phones go to the static site
+    stem = f"{event_id}-第{latest}轮"
+    export_pairings(pairs, title + "对阵表", folder / "p.xlsx", site_url)
+    export_pairings(pairs, title + "对阵表", folder / "p.html", site_url)
+    export_scoresheet(pairs, title + "成绩登记表", folder / "s.xlsx")
+    return [("pairings_xlsx", f"{stem}-对阵表.xlsx", (folder / "p.xlsx").read_bytes()),
+            ("pairings_html", f"{stem}-对阵表.html", (folder / "p.html").read_bytes()),
+            ("scoresheet_xlsx", f"{stem}-成绩登记表.xlsx", (folder / "s.xlsx").read_bytes())]
+
+
+def round_downloads(event_id: str, language: str) -> None:
+    """The round's pairings, score sheet and table cards, named by event and round."""
+    st.subheader(t("downloads", language))
+    files = _round_files(str(database()), event_id, event_version(event_id))
+    if not files:
+        st.caption(t("no_pairing", language))
+        return
+    cols = st.columns(len(files))
+    for col, (label, name, data) in zip(cols, files, strict=True):
+        col.download_button(t(label, language), data, file_name=name, key=f"dl-{name}")
+    table_cards(event_id, language)
+
+
+def table_cards(event_id: str, language: str) -> None:
+    from pipeline.export.cards import write_cards
+
+    round_no, _ = queries.current_pairings(database(), event_id)
+    if round_no is None:
+        return
+    st.markdown(f"**{t('table_cards', language)}**")
+    with st.container(border=True):
+        base = base_url_input(language, "cards-base")
+        if st.button(t("make_cards", language), key="make-cards"):
+            with db.reading(database()) as con:
+                event = events.load(con, event_id)
+            path = Path(tempfile.mkdtemp(prefix="paisai-")) / "cards.pdf"
+            try:
+                pages = write_cards(selfreport.table_cards(database(), event_id, round_no, base),
+                                    event.name, round_no, path)
+            except UsageError as exc:
+                st.error(str(exc))
+                return
+            st.download_button(t("pdf_pages", language, what=t("cards_word", language), n=pages),
+                               path.read_bytes(),
+                               file_name=f"{event_id}-第{round_no}轮-桌牌.pdf",
+                               mime="application/pdf", key="cards-pdf")

@@ -1,0 +1,89 @@
+"""Where the event stands, on top of every phase: the round, the tables reported, the
+next step, the disagreements with their buttons; and the timer that redraws the console when
+the hall changes the event (a phone, the command line)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.common import database
+from dashboard.console.shared import (
+    console_version,
+    disagreeing_tables,
+    pending_rows,
+    status_data,
+    uploader_key,
+)
+from dashboard.i18n import colon, listed, t
+
+NEXT_STEP = {"register": "next_register", "pair": "next_pair", "enter": "next_enter",
+             "pair_next": "next_pair_next", "done": "next_done"}
+
+
+# the console's phase that holds each next step
+PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
+                 "pair_next": "pairing", "done": "after"}
+
+
+FOLLOW_SECONDS = 3  # the hall's changes (phones, the command line) show within this
+
+
+@st.fragment(run_every=FOLLOW_SECONDS)
+def follow(event_id: str) -> None:
+    """Draw nothing; every few seconds ask the event's version (one small query) and redraw
+    the console only when something outside it changed the event: a phone's report, a sheet
+    or a pairing from the command line, another organizer's console. The console's own
+    actions redraw it already, so they are never redrawn twice; and the organizer at work —
+    a file waiting for confirmation, a pairing previewed — is never interrupted (with phones
+    reporting every few seconds, the preview would be made again and again): the page
+    catches up as soon as the work is stored or put away."""
+    if _at_work() or not _own_run():
+        return
+    version = console_version(event_id)
+    seen = st.session_state.setdefault("seen_version", version)
+    if version != seen:
+        st.session_state["seen_version"] = version
+        st.rerun(scope="app")
+
+
+def _own_run() -> bool:
+    """This is the fragment's own run (its timer), not the page's: a page run that was
+    restarted from here would lose the click it is answering."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)
+
+
+def _at_work() -> bool:
+    state = st.session_state
+    return any(state.get(uploader_key(kind)) for kind in ("entries", "round")) or \
+        "pairing_preview" in state or "late" in state
+
+
+def round_status(event_id: str, language: str) -> str:
+    """The console opens on the current round: where it stands and what comes next, and
+    what waits for the organizer (disagreeing self-reports, a suspension) in a banner.
+    Returns the phase of the console that holds the next step."""
+    version = console_version(event_id)
+    st.session_state["seen_version"] = version  # what this drawing shows (see `follow`)
+    status, waiting = status_data(str(database()), event_id, version)
+    disagreeing = disagreeing_tables(waiting)
+    if disagreeing:
+        st.error(t("disagreements", language, n=len(disagreeing)) + colon(language) +
+                 listed((f"{t('table', language)} {n}" for n in disagreeing), language))
+        pending_rows(event_id, language, waiting, only_disagreeing=True, where="banner")
+    cols = st.columns(4)
+    cols[0].metric(t("round", language), status.round or "—")
+    cols[1].metric(t("reported_short", language), f"{status.reported}/{status.expected}")
+    cols[2].metric(t("pending_reports", language), status.pending_reports)
+    cols[3].metric(t("rounds_planned", language), status.rounds_planned or "—")
+    if status.missing:
+        tables = listed((f"{t('table_at', language, n=table)} {ew}–{ns or t('bye', language)}"
+                         for table, ew, ns in status.missing), language, strong=True)
+        numbers = listed((m[0] for m in status.missing), language)
+        st.warning(f"{t('missing_tables', language, tables=numbers)}{colon(language)}{tables}")
+    if status.suspended:
+        st.warning(status.suspended)
+    st.info(f"{t('next_step', language)}{colon(language)}{t(NEXT_STEP[status.next_step], language)}")
+    return PHASE_OF_STEP[status.next_step]
