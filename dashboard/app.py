@@ -26,7 +26,7 @@ def home() -> None:
     st.switch_page(live, query_params=dict(st.query_params))
 
 
-# a table's self-report is a plain form beside these pages (/r, dashboard.phones)
+# a table's self-report is a plain form beside these pages (/r, dashboard.hall)
 hidden = [st.Page(home, title="牌赛", url_path="home", default=True, visibility="hidden")]
 page = st.navigation([*hidden, *pages], position="hidden" if projector() else "sidebar")
 page_style()

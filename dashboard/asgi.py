@@ -1,5 +1,5 @@
 """One ASGI app on one port (uvicorn): the Streamlit pages — the organizer's console and the
-projector — and, beside them, plain routes for phones and programs (`dashboard.phones`),
+projector — and, beside them, plain routes for phones and programs (`dashboard.hall`),
 which open no Streamlit session and no websocket."""
 
 from pathlib import Path
@@ -9,8 +9,8 @@ from starlette.middleware import Middleware
 from streamlit import config
 
 import dashboard.console  # noqa: F401  imported at start, not on the organizer's first click
+from dashboard.hall import routes
 from dashboard.headers import SecurityHeaders
-from dashboard.phones import routes
 from pipeline import db
 from pipeline.serve import streamlit_options
 

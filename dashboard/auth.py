@@ -109,7 +109,7 @@ def session_hours() -> float:
 class Grants:
     """One-time, one-minute grants that turn into the session's HttpOnly cookie: the page
     (a script) holds only the grant, the server swaps it for the cookie (`/admin/session`,
-    dashboard.phones), so no script ever sees the session's token."""
+    dashboard.hall), so no script ever sees the session's token."""
 
     SECONDS = 60
 

@@ -1,5 +1,5 @@
 """The console's sessions, kept in the database: a login gives the browser a random token
-(`secrets.token_urlsafe`, in an HttpOnly cookie set by `dashboard.phones`), and the
+(`secrets.token_urlsafe`, in an HttpOnly cookie set by `dashboard.hall`), and the
 database keeps only its SHA-256, the account, when it expires and when it was ended. Nothing
 a browser holds is derived from the password, so a token seen on a shared computer or on the
 wire gives away nothing but itself, and dies at logout or expiry — also across restarts.

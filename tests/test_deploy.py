@@ -61,6 +61,6 @@ def test_the_proxy_example_caches_the_phones_and_passes_the_console_through():
     assert "proxy_cache paisai;" in cached and "proxy_cache_valid 200 304 5s" in cached
     live = re.search(r"location / \{(.+?)\n    \}", conf, re.S).group(1)
     assert "proxy_cache" not in live and "Upgrade $http_upgrade" in live
-    from dashboard.phones import MAX_AGE
+    from dashboard.hall.respond import MAX_AGE
 
     assert MAX_AGE <= 5  # what paisai itself allows a cache to keep

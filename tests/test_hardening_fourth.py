@@ -49,7 +49,7 @@ def test_the_session_cookie_is_http_only_and_its_grant_is_spent_once():
     from starlette.testclient import TestClient
 
     from dashboard.auth import COOKIE, GRANTS
-    from dashboard.phones import routes
+    from dashboard.hall import routes
 
     grant = GRANTS.give("the-token")
     with TestClient(Starlette(routes=routes())) as client:
@@ -133,22 +133,22 @@ def test_guessing_a_side_s_code_is_stopped(cli, event16, db_file, monkeypatch):
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    from dashboard import phones
+    from dashboard.hall import cache, limits, report, routes
 
     assert cli("pair", "--event", "e").code == 0
     monkeypatch.setenv("PAISAI_DB", str(db_file))
-    monkeypatch.setattr(phones, "LIMITS", phones.Limits())
-    phones.forget_versions()
+    monkeypatch.setattr(report, "LIMITS", limits.Limits())
+    cache.forget_versions()
     row = selfreport.links(db_file, "e", 1, "http://testserver").row(0, named=True)
-    with TestClient(Starlette(routes=phones.routes())) as client:
+    with TestClient(Starlette(routes=routes())) as client:
         form = client.get(row["ew_url"]).text
         assert "name='code'" in form and "本方验证码" in form
         wrong = [f"{n:04d}" for n in range(10) if f"{n:04d}" != row["ew_code"]]
         answers = [client.post(row["ew_url"], data={"ew_level": "K", "ns_level": "9",
                                                     "code": code}) for code in wrong]
     codes = [a.status_code for a in answers]
-    assert codes[:phones.WRONG_CODES] == [400] * phones.WRONG_CODES
-    assert set(codes[phones.WRONG_CODES:]) == {429}  # the link waits ten minutes
+    assert codes[:limits.WRONG_CODES] == [400] * limits.WRONG_CODES
+    assert set(codes[limits.WRONG_CODES:]) == {429}  # the link waits ten minutes
 
 
 # 3. busy is a state, not a lie ---------------------------------------------------------------
@@ -179,15 +179,15 @@ def hall(cli, event_with_results, db_file, monkeypatch):
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    from dashboard import phones
+    from dashboard.hall import cache, routes
 
     assert cli("pair", "--event", "e").code == 0
     monkeypatch.setenv("PAISAI_DB", str(db_file))
     monkeypatch.setenv("PAISAI_LOCK_TIMEOUT", "2")
-    phones.forget_versions()
-    with TestClient(Starlette(routes=phones.routes())) as client:
+    cache.forget_versions()
+    with TestClient(Starlette(routes=routes())) as client:
         yield client
-    phones.forget_versions()
+    cache.forget_versions()
 
 
 def test_a_busy_database_answers_busy_never_no_such_event(hall, db_file):
@@ -306,14 +306,14 @@ def test_forwarded_addresses_are_believed_only_from_configured_proxies():
 
 
 def test_a_hall_behind_one_address_is_not_one_report_bucket():
-    from dashboard import phones
+    from dashboard.hall import limits
 
-    limits, now = phones.Limits(), 1000.0
-    allowed = [limits.allow("address:203.0.113.7", phones.PER_ADDRESS, now + n * 0.1)
+    limiter, now = limits.Limits(), 1000.0
+    allowed = [limiter.allow("address:203.0.113.7", limits.PER_ADDRESS, now + n * 0.1)
                for n in range(300 * 2)]  # 300 phones behind one NAT, each side twice
     assert all(allowed)
-    per_link = [limits.allow("link:e:1:1:ew", phones.PER_LINK, now) for _ in range(11)]
-    assert per_link == [True] * phones.PER_LINK + [False]
+    per_link = [limiter.allow("link:e:1:1:ew", limits.PER_LINK, now) for _ in range(11)]
+    assert per_link == [True] * limits.PER_LINK + [False]
 
 
 # 5 and 6. bounded caches, timeouts, headers, logs: a real server --------------------------
@@ -366,14 +366,14 @@ def test_made_up_query_strings_are_the_same_page(live_server):
 def test_made_up_queries_do_not_grow_the_pages_kept(hall):
     """Twenty made-up query strings are one kept page (each was a new render and entry);
     searches are kept apart, never evicting the pages everyone reads."""
-    from dashboard import phones
+    from dashboard.hall import cache
 
     for n in range(20):
         assert hall.get(f"/m/e/?x={n}").status_code == 200
-    assert len(phones.PAGES.values) == 1
+    assert len(cache.PAGES.values) == 1
     for n in range(20):
         hall.get(f"/m/e/pairings?q=A{n}&junk={n}")
-    assert len(phones.PAGES.values) == 1 and len(phones.SEARCHES.values) == 20
+    assert len(cache.PAGES.values) == 1 and len(cache.SEARCHES.values) == 20
 
 
 def test_every_answer_carries_the_security_headers(live_server):

@@ -17,10 +17,10 @@ from starlette.testclient import TestClient
 def client(cli, event16, tmp_path, db_file, monkeypatch):
     """event16 with round 1 played (the lower number wins 10–8) and round 2 paired, served
     by the phones' routes alone: no Streamlit runtime is started."""
-    from dashboard import phones
+    from dashboard.hall import cache, routes
 
-    phones.forget_versions()  # another test's database may have held these event ids
-    routes = phones.routes
+    cache.forget_versions()  # another test's database may have held these event ids
+    routes = routes
     rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
                               for t in range(1, 9)]
     assert cli("pair", "--event", "e").code == 0
@@ -129,16 +129,16 @@ def test_a_table_reports_from_both_sides_through_a_plain_form(client, db_file):
 
 
 def test_reports_are_rate_limited_per_link(client, db_file, monkeypatch):
-    from dashboard import phones
+    from dashboard.hall import limits, report
     from pipeline import selfreport
 
-    monkeypatch.setattr(phones, "LIMITS", phones.Limits())
+    monkeypatch.setattr(report, "LIMITS", limits.Limits())
     row = selfreport.links(db_file, "e", 2, "http://testserver").row(1, named=True)
     url = row["ew_url"]
     codes = [client.post(url, data={"ew_level": "K", "ns_level": "9",
                                     "code": row["ew_code"]}).status_code
-             for _ in range(phones.PER_LINK + 1)]
-    assert codes[:phones.PER_LINK] == [200] * phones.PER_LINK and codes[-1] == 429
+             for _ in range(limits.PER_LINK + 1)]
+    assert codes[:limits.PER_LINK] == [200] * limits.PER_LINK and codes[-1] == 429
 
 
 def test_a_decided_table_s_link_shows_what_is_stored(client, db_file, cli):

@@ -1,0 +1,44 @@
+"""The phones' channel and the read-only API: plain Starlette routes served beside the
+Streamlit pages by the same process (`dashboard.asgi`), with no Streamlit session and no
+websocket. Pages are rendered from the static site's templates once per change of the event
+(not per request), carry an ETag and a short Cache-Control, refresh themselves without
+JavaScript, and fit a 360-px screen. These routes reach only read queries: nothing here can
+change an event.
+
+    /m/{event}/                 the ranking            (?lang=en)
+    /m/{event}/pairings         the pairings, ?q= finds a table
+    /m/{event}/teams/{team_no}  a team: its table, its games, why it sits where it does
+    /m/{event}/bracket          a Tractor event's groups and knockout
+    /api/v1/events, /api/v1/events/{id}/standings?round=N, …/pairings?round=N, …/bracket
+"""
+
+from starlette.routing import Route
+
+from dashboard.hall.api import api_bracket, api_events, api_pairings, api_standings
+from dashboard.hall.pages import (
+    bracket_page,
+    pairings_page,
+    ranking_page,
+    style,
+    team_page,
+    without_slash,
+)
+from dashboard.hall.report import report_route
+from dashboard.hall.session import console_session
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/admin/session", console_session, methods=["POST", "DELETE"]),
+        Route("/r", report_route, methods=["GET", "POST"]),
+        Route("/m/style.css", style),  # before /m/{event}: the style sheet is no event
+        Route("/m/{event}", without_slash),
+        Route("/m/{event}/", ranking_page),
+        Route("/m/{event}/pairings", pairings_page),
+        Route("/m/{event}/teams/{team}", team_page),
+        Route("/m/{event}/bracket", bracket_page),
+        Route("/api/v1/events", api_events),
+        Route("/api/v1/events/{event}/standings", api_standings),
+        Route("/api/v1/events/{event}/pairings", api_pairings),
+        Route("/api/v1/events/{event}/bracket", api_bracket),
+    ]

@@ -1,0 +1,244 @@
+"""What the phones read, made once per change of the event: each event's version (read
+at most once a second, in the background), its snapshot, the rendered pages."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import partial
+
+import polars as pl
+
+from dashboard.hall.respond import HALL_WAIT, database
+from pipeline import db, events, queries, rounds, scoring
+from pipeline.errors import PaisaiError
+from pipeline.explain import why_here
+from pipeline.publish import results_by_team
+
+
+class Once:
+    """Values made once per key and kept (the most recent `size` keys): a hall of phones
+    asking for the same page is one render, and every later ask a dictionary look-up. When
+    many ask for a key not made yet — the moment a round is stored — one makes it and the
+    others wait for it, instead of all making it at once."""
+
+    def __init__(self, size: int = 512):
+        self.values: OrderedDict[tuple, object] = OrderedDict()
+        self.making: dict[tuple, threading.Event] = {}
+        self.lock = threading.Lock()
+        self.size = size
+
+    def get(self, key: tuple, make):
+        while True:
+            with self.lock:
+                if key in self.values:
+                    self.values.move_to_end(key)
+                    return self.values[key]
+                waiting = self.making.get(key)
+                if waiting is None:
+                    self.making[key] = threading.Event()
+                    break
+            waiting.wait(30)  # the maker failed or finished: look again
+        try:
+            value = make()
+            with self.lock:
+                self.values[key] = value
+                while len(self.values) > self.size:
+                    self.values.popitem(last=False)
+            return value
+        finally:
+            with self.lock:
+                self.making.pop(key).set()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.values.clear()
+
+
+PAGES = Once()  # (page, event, version, language, query, team) → (body, etag)
+
+
+FIRST = Once(16)  # (event, version) → an event's first snapshot, made while its asker waits
+
+
+VERSION_SECONDS = 1.0  # how long a page's version is trusted before the database is asked
+
+
+FIRST_ASK = Once(256)  # (event, second) → (event, version) the first time: its askers wait
+
+
+def _ask(event_id: str):
+    """(event, version), or (None, None) when there is no such event."""
+    with db.reading(database(), HALL_WAIT) as con:
+        try:
+            event = events.load(con, event_id)
+        except PaisaiError:
+            return None, None
+        return event, queries.event_version(con, event_id)
+
+
+class Versions:
+    """Each event's version as last read, asked again in the background once it is older
+    than VERSION_SECONDS: a page never waits for the database (a write under way, a hall's
+    reports), only an event's first page does."""
+
+    def __init__(self):
+        self.known: dict[str, tuple[float, object, str | None]] = {}
+        self.asking: set[str] = set()
+        self.lock = threading.Lock()
+
+    def get(self, event_id: str):
+        import time
+
+        now = time.monotonic()
+        with self.lock:
+            have = self.known.get(event_id)
+            stale = have is None or now - have[0] >= VERSION_SECONDS
+            if have is not None and stale and event_id not in self.asking:
+                self.asking.add(event_id)
+                threading.Thread(target=self._ask_again, args=(event_id,), daemon=True).start()
+        if have is not None:
+            return have[1:]
+        found = FIRST_ASK.get((event_id, int(now)), partial(_ask, event_id))
+        with self.lock:
+            if len(self.known) > 1000:
+                self.known.clear()
+            self.known.setdefault(event_id, (now, *found))
+        return found
+
+    def _ask_again(self, event_id: str) -> None:
+        import time
+
+        try:
+            found = _ask(event_id)
+            with self.lock:
+                self.known[event_id] = (time.monotonic(), *found)
+        except Exception:  # the database is busy or gone: the next page asks again
+            pass
+        finally:
+            with self.lock:
+                self.asking.discard(event_id)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.known.clear()
+
+
+VERSIONS = Versions()
+
+
+def current(event_id: str):
+    """(event, version) from memory, read again at most once a second in the background:
+    a hall of phones is answered without waiting for the database, and a change shows
+    within seconds (PaisaiError when there is no such event)."""
+    event, value = VERSIONS.get(event_id)
+    if event is None:
+        raise PaisaiError(f"no event {event_id}")
+    return event, value
+
+
+def forget_versions() -> None:
+    """Ask the database again on the next page (a test's fresh database)."""
+    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES, SEARCHES):
+        memo.clear()
+    SNAPSHOTS.clear()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the phones' pages of one version of an event show, read from the database once:
+    a thousand team pages after a round are a thousand renders of this, not a thousand
+    rankings."""
+
+    version: str
+    after: int
+    ranking: pl.DataFrame
+    latest: int | None
+    pairs: pl.DataFrame | None
+    why: dict
+    places: dict  # team → its row of the ranking
+    seats: dict  # team → its table this round: {table, side, opponent}
+    results: dict  # team → its games as table rows
+
+
+def _snapshot(event, current_version: str) -> Snapshot:
+    with db.reading(database(), HALL_WAIT) as con:
+        after = scoring.latest_round(con, event.event_id)
+        ranking = scoring.standings(con, event, after)
+        played = scoring.team_rounds(con, event, after)
+        latest = rounds.latest_paired_round(con, event.event_id)
+        pairs = rounds.pairings(con, event.event_id, latest) if latest else None
+    seats = {}
+    for r in pairs.iter_rows(named=True) if pairs is not None else ():
+        seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW", "opponent": r["ns_team"]}
+        if r["ns_team"] is not None:
+            seats[r["ns_team"]] = {"table": r["table"], "side": "南北 NS",
+                                   "opponent": r["ew_team"]}
+    return Snapshot(current_version, after, ranking, latest, pairs,
+                    why_here(ranking, scoring.published_keys(event, after)),
+                    {r["team_no"]: r for r in ranking.iter_rows(named=True)}, seats,
+                    results_by_team(played))
+
+
+class Snapshots:
+    """Each event's latest snapshot. When the event changes, the pages go on showing the
+    snapshot they have while one thread makes the next (at most one at a time per event, at
+    least REFRESH_GAP apart): a hall reporting a hundred tables a minute costs one ranking
+    at a time, never one per report or per phone. Only an event's first snapshot is waited
+    for."""
+
+    # seconds between the end of one refresh and the start of the next: every new snapshot
+    # has each phone's page rendered again (a thousand teams: ~1 s of the server's time)
+    REFRESH_GAP = 4.0
+    # (0: every change is waited for — a test)
+
+    def __init__(self):
+        self.latest: dict[str, Snapshot] = {}
+        self.refreshing: set[str] = set()
+        self.lock = threading.Lock()
+
+    def get(self, event, current_version: str) -> Snapshot:
+        event_id = event.event_id
+        with self.lock:
+            have = self.latest.get(event_id)
+            if have is not None and have.version != current_version \
+                    and event_id not in self.refreshing and self.REFRESH_GAP > 0:
+                self.refreshing.add(event_id)
+                threading.Thread(target=self._refresh, args=(event, current_version),
+                                 daemon=True).start()
+        if have is not None and self.REFRESH_GAP > 0:
+            return have
+        made = FIRST.get((event_id, current_version),
+                         partial(_snapshot, event, current_version))
+        with self.lock:
+            if event_id not in self.latest or self.REFRESH_GAP <= 0:
+                if len(self.latest) > 64:
+                    self.latest.clear()
+                self.latest[event_id] = made
+            return self.latest[event_id]
+
+    def _refresh(self, event, current_version: str) -> None:
+        try:
+            made = _snapshot(event, current_version)
+            with self.lock:
+                self.latest[event.event_id] = made
+        except Exception:  # the pages keep the snapshot they have; the next ask tries again
+            pass
+        finally:
+            import time
+
+            time.sleep(self.REFRESH_GAP)
+            with self.lock:
+                self.refreshing.discard(event.event_id)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.latest.clear()
+
+
+SNAPSHOTS = Snapshots()
+
+
+SEARCHES = Once(64)  # pages of one search (?q=): kept apart, so that made-up searches
+# never push the pages everyone reads out of PAGES

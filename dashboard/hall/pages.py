@@ -1,0 +1,190 @@
+"""The phones' pages (plain HTML from the static site's templates, 360 px, no
+JavaScript):
+
+    /m/{event}/                 the ranking            (?lang=en)
+    /m/{event}/pairings         the pairings, ?q= finds a table
+    /m/{event}/teams/{team_no}  a team: its table, its games, why it sits where it does
+    /m/{event}/bracket          a Tractor event's groups and knockout"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+
+import polars as pl
+from starlette.requests import Request
+from starlette.responses import Response
+
+from dashboard.hall.cache import PAGES, SEARCHES, SNAPSHOTS, Snapshot, current
+from dashboard.hall.respond import (
+    HALL_WAIT,
+    HEADERS,
+    HEADERS_EN,
+    PHONE_COLUMNS,
+    PHONE_CSS,
+    REFRESH_SECONDS,
+    WORDS,
+    answer,
+    busy,
+    database,
+    headers_for,
+    nav,
+    page_lang,
+    problem,
+)
+from pipeline import db, events
+from pipeline.errors import BusyError, PaisaiError
+from pipeline.output import HEADERS_ZH
+from pipeline.publish import RESULT_COLUMNS
+from pipeline.templating import environment, render, table_rows
+
+
+def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = ()) -> Response:
+    """A phone page of one event: rendered once per version, or a 404 in the page's words
+    (a 503 while another process holds the database and the event is not in memory yet).
+    `make(event, snapshot, language)` returns the page's text; `reads` are the query
+    parameters it reads besides `lang` — the page is kept by those alone, any other
+    parameter is ignored (a made-up query string is the same page, never a new render)."""
+    event_id = request.path_params["event"][:64]
+    language = page_lang(request)
+    try:
+        event, current_version = current(event_id)
+        seen = SNAPSHOTS.get(event, current_version)
+    except BusyError:
+        return busy(request)
+    except PaisaiError:
+        return problem(request, 404, "no_event", event_id)
+    extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
+    key = (page, event_id, seen.version, language, extra, request.path_params.get("team", ""))
+    memo = SEARCHES if any(value for _, value in extra) else PAGES
+
+    def made() -> tuple[bytes, str, bytes | None]:
+        data = make(event, seen, language).encode("utf-8")
+        packed = gzip.compress(data, 6, mtime=0) if len(data) > 1024 else None
+        return data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"', packed
+
+    try:
+        data, etag, packed = memo.get(key, made)
+    except BusyError:
+        return busy(request)
+    except LookupError:
+        return problem(request, 404, "no_team", request.path_params.get("team", ""))
+    return answer(request, data, etag, "text/html; charset=utf-8", packed)
+
+
+def _common(event, language: str) -> dict:
+    return {"up": "", "nav": nav(event.event_id, language), "words": WORDS[language],
+            "lang": "en" if language == "en" else "zh-CN", "refresh": REFRESH_SECONDS}
+
+
+def _team_links(event_id: str, teams: list[str], language: str) -> dict[str, str]:
+    from urllib.parse import quote
+
+    suffix = "?lang=en" if language == "en" else ""
+    return {t: f"/m/{event_id}/teams/{quote(t, safe='')}{suffix}" for t in teams}
+
+
+def ranking_page(request: Request) -> Response:
+    def make(event, seen: Snapshot, language: str) -> str:
+        shown = seen.ranking.select(PHONE_COLUMNS)
+        title = f"{event.name} · {WORDS[language]['after'].format(n=seen.after)}"
+        links = _team_links(event.event_id, shown["team_no"].to_list(), language)
+        return render("site/index.html", title=title, headers=headers_for(shown, language),
+                      rows=table_rows(shown, links), **_common(event, language))
+
+    return _event_page(request, "ranking", make)
+
+
+def pairings_page(request: Request) -> Response:
+    query = (request.query_params.get("q") or "").strip()[:40]
+
+    def make(event, seen: Snapshot, language: str) -> str:
+        words = WORDS[language]
+        latest, pairs = seen.latest, seen.pairs
+        common = _common(event, language)
+        common["refresh"] = None  # a search being typed is never wiped by a reload
+        if pairs is None:
+            return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
+                          rows=None, **common)
+        if query:
+            from pipeline.queries import find_table
+
+            pairs = find_table(pairs, query)
+        table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+            pl.col("ns_team").fill_null(words["bye"]))
+        body = render("site/pairings.html", title=f"{event.name} · "
+                      f"{words['round'].format(n=latest)}", headers=headers_for(table, language),
+                      rows=table_rows(table), **common)
+        form = (f'<form method="get" action="/m/{event.event_id}/pairings">'
+                f'<label>{words["find"]}<br><input name="q" value="" maxlength="40">'
+                f'</label>{"<input type=hidden name=lang value=en>" if language == "en" else ""}'
+                f' <button>{words["search"]}</button></form>')
+        if query and table.is_empty():
+            form += f"<p>{words['none']}</p>"
+        return body.replace("</h1>", "</h1>" + form, 1)
+
+    return _event_page(request, "pairings", make, reads=("q",))
+
+
+def team_page(request: Request) -> Response:
+    team = request.path_params["team"].strip().upper()
+
+    def make(event, seen: Snapshot, language: str) -> str:
+        row = seen.places.get(team)
+        if row is None:
+            raise LookupError(team)
+        page = environment().get_template("site/team.html")
+        return page.render(
+            title=f"{team} {row['team_name'] or ''}", seat=seen.seats.get(team),
+            latest=seen.latest, rank=row["rank"], match_points=row["match_points"],
+            level_diff_score=row["level_diff_score"], results=seen.results.get(team),
+            headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
+                     for c in RESULT_COLUMNS],
+            why=seen.why.get(team, ""), **_common(event, language))
+
+    return _event_page(request, "team", make)
+
+
+def bracket_page(request: Request) -> Response:
+    def make(event, _seen: Snapshot, language: str) -> str:
+        from dashboard.common import bracket_html, stage_name
+        from pipeline.tractor import stages
+
+        words = WORDS[language]
+        common = _common(event, language)
+        if event.ruleset.is_swiss:
+            return render("site/pairings.html", title=f"{event.name} · {words['not_bracket']}",
+                          rows=None, **common)
+        with db.reading(database(), HALL_WAIT) as con:
+            data = stages.view(con, event)
+            names = dict(db.rows(con, "select team_no, team_name from teams where "
+                                      "event_id = ?", [event.event_id]))
+        groups = pl.DataFrame(data["groups"]) if data["groups"] else None
+        body = render("site/pairings.html", title=f"{event.name} · {words['bracket']}",
+                      rows=None if groups is None else table_rows(groups.select(
+                          "stage", "rank", "team_no", "points")),
+                      headers=["组", "名次", "队号", "积分"] if language == "zh" else
+                      ["Group", "Rank", "No.", "Points"], **common)
+        knockout = [{**s, "name": stage_name(s["name"], language)}
+                    for s in data["stages"] if s["kind"] == "knockout"]
+        tree = f"<div class='wrap'>{bracket_html(knockout, names)}</div>" if knockout else ""
+        return body.replace("</body>", tree + "</body>", 1)
+
+    return _event_page(request, "bracket", make)
+
+
+def style(request: Request) -> Response:
+    data = PHONE_CSS.encode()
+    return answer(request, data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"',
+                   "text/css; charset=utf-8")
+
+
+def without_slash(request: Request) -> Response:
+    """/m/{event} → /m/{event}/ (never the Streamlit app: a session per phone)."""
+    from starlette.responses import RedirectResponse
+
+    event_id = request.path_params["event"]
+    if not events.valid_id(event_id):
+        return problem(request, 404, "no_event")
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"/m/{event_id}/{query}", status_code=308, headers=HEADERS)

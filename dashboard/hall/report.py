@@ -1,0 +1,224 @@
+"""A table reports its result from a side's signed link (/r: a plain form, no
+JavaScript); reports arriving together are stored together."""
+
+from __future__ import annotations
+
+import threading
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from dashboard.hall.limits import CODE_WINDOW, LIMITS, MAX_BODY, PER_ADDRESS, PER_LINK, WRONG_CODES
+from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
+from pipeline import db
+from pipeline.errors import BusyError, PaisaiError
+from pipeline.templating import render
+
+REPORT_WORDS = {
+    "zh": {"title": "第 {r} 轮 {n} 号桌报成绩", "ew": "东西", "ns": "南北", "send": "提交",
+           "choose": "请选择", "bad_link": "链接无效或已过期", "too_many": "提交太频繁，请稍后再试",
+           "too_long": "提交的内容太长", "sent": "已提交，等待裁判确认",
+           "stored": "双方一致，成绩已保存", "waiting": "已提交，等待对方确认",
+           "disagree": "与对方所报不一致，已交裁判裁定", "again": "改报",
+           "busy": "系统正忙，成绩没有提交，请几秒后再提交一次",
+           "code": "本方验证码（纸条上二维码旁的 4 位数字）",
+           "decided": "已裁定：本桌成绩已保存。如有异议请找裁判，由组织者重新打开本桌。",
+           "closed": "这个链接已关闭", "ask_referee": "请把成绩交给裁判或组织者（纸质记分表）。",
+           "you_sent": "你提交的成绩",
+           "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判"},
+    "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
+           "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
+           "expired", "too_many": "Too many reports: wait a minute", "too_long": "Too long",
+           "sent": "Sent; waiting for the organizer", "stored": "Both sides agree: the "
+           "result is stored", "waiting": "Sent: waiting for the other side",
+           "disagree": "The other side sent another result: the organizer decides",
+           "again": "Report again",
+           "busy": "Busy for a moment: nothing was sent; send again in a few seconds",
+           "code": "Your side's code (the 4 digits beside the QR code on your slip)",
+           "decided": "Decided: this table's result is stored. To dispute it, ask the referee: "
+                      "the organizer can reopen the table.",
+           "closed": "This link is closed",
+           "ask_referee": "Give your result to the referee or the organizer (the paper "
+                          "score sheet).",
+           "you_sent": "You sent",
+           "too_many_codes": "Too many wrong codes: try again in 10 minutes or ask the "
+                             "referee"},
+}
+
+
+class Reports:
+    """The phones' reports stored by one thread, all those waiting in one transaction (one
+    opening of the database for a hall's last minutes, not one per phone); each request
+    waits for its own outcome."""
+
+    BATCH = 100
+    GATHER = 0.25  # seconds a report waits for others to be stored with it (each storing
+    # opens the database read-write and closes the readers' shared connection: ~0.1 s)
+
+    def __init__(self):
+        self.waiting: list[tuple] = []
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+        self.worker: threading.Thread | None = None
+
+    async def submit(self, report) -> str:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self.lock:
+            self.waiting.append((report, loop, future))
+            if self.worker is None or not self.worker.is_alive():
+                self.worker = threading.Thread(target=self._store, daemon=True)
+                self.worker.start()
+        self.wake.set()
+        return await future
+
+    def _store(self) -> None:
+        import time
+
+        from pipeline import selfreport
+
+        while True:
+            self.wake.wait(60)
+            time.sleep(self.GATHER)  # the reports of the next moment join this one
+            with self.lock:
+                batch, self.waiting = self.waiting[:self.BATCH], self.waiting[self.BATCH:]
+                if not self.waiting:
+                    self.wake.clear()
+            if not batch:
+                continue
+            try:
+                outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch])
+            except Exception as exc:  # the database failed: every report of the batch says so
+                outcomes = [exc] * len(batch)
+            for (_, loop, future), outcome in zip(batch, outcomes, strict=True):
+                loop.call_soon_threadsafe(_settle, future, outcome)
+
+
+def _settle(future, outcome) -> None:
+    if future.done():  # the phone went away
+        return
+    if isinstance(outcome, Exception):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
+
+
+REPORTS = Reports()
+
+
+def _report_page(language: str, title: str, body: str, status: int = 200) -> Response:
+    extra = {"Retry-After": str(BusyError.retry_after)} if status == 503 else {}
+    page = render("site/page.html", title=title, up="",
+                  nav={"ranking": "#", "pairings": "#", "teams": "#", "style": "/m/style.css"},
+                  words={"ranking": "", "pairings": "", "teams": ""},
+                  lang="en" if language == "en" else "zh-CN")
+    return HTMLResponse(page.replace("</h1>", "</h1>" + body, 1), status_code=status,
+                        headers={**HEADERS, "Cache-Control": "no-store", **extra})
+
+
+async def report_route(request: Request) -> Response:
+    """GET: the form of a table's (or a side's) signed link; POST: the report, stored
+    through the self-report logic (both sides confirm; a disagreement waits)."""
+    import html
+    import time
+    from urllib.parse import parse_qs
+
+    from pipeline import selfreport
+    from pipeline.levels import format_level
+
+    language = page_lang(request)
+    words = REPORT_WORDS[language]
+    params = request.query_params
+    try:
+        event_id = params.get("event", "")[:64]
+        round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
+        side = params.get("side") or None
+        signature = params.get("sig", "")[:200]
+        ew, ns, decided = await run_in_threadpool(_check_link, event_id, round_no, table_no,
+                                                  signature, side)
+    except BusyError:
+        return _report_page(language, words["busy"], "", 503)
+    except selfreport.LinkClosed as exc:  # genuine, but its round or event is over
+        return _report_page(language, words["closed"], f"<p class='card'>"
+                            f"{html.escape(str(exc))}</p><p>{words['ask_referee']}</p>", 410)
+    except (PaisaiError, ValueError):
+        return _report_page(language, words["bad_link"], f"<p>{words['ask_referee']}</p>", 403)
+    title = words["title"].format(r=round_no, n=table_no)
+    if decided is not None:  # reopening the link shows what is stored, never a blank form
+        return _report_page(language, title, f"<p class='card big' data-testid='said'>"
+                            f"{html.escape(words['decided'])}<br>{html.escape(ew)} – "
+                            f"{html.escape(ns or '')}: {html.escape(decided)}</p>",
+                            409 if request.method == "POST" else 200)
+    if request.method == "POST":
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return _report_page(language, words["too_long"], "", 413)
+        now = time.monotonic()
+        address = request.client.host if request.client else ""
+        link = f"{event_id}:{round_no}:{table_no}:{side}"
+        if not (LIMITS.allow(f"link:{link}", PER_LINK, now)
+                and LIMITS.allow(f"address:{address}", PER_ADDRESS, now)):
+            return _report_page(language, words["too_many"], "", 429)
+        form = parse_qs(body.decode("utf-8", "replace"))
+        if side and not LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW,
+                                     count=False):
+            return _report_page(language, words["too_many_codes"], "", 429)
+        try:
+            outcome = await REPORTS.submit(selfreport.Report(
+                event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],
+                form.get("ns_level", [""])[0][:8], side, form.get("code", [""])[0][:8]))
+        except BusyError:
+            return _report_page(language, words["busy"], "", 503)
+        except selfreport.Decided as exc:  # decided meanwhile: said, no form
+            return _report_page(language, title, f"<p class='card big' data-testid='said'>"
+                                f"{html.escape(str(exc))}</p>", 409)
+        except PaisaiError as exc:
+            if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
+                LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
+            return _report_page(language, title, f"<p class='card'>{html.escape(str(exc))}</p>"
+                                + _report_form(words, ew, ns, format_level, side), 400)
+        said = words["sent"] if side is None else words[outcome]
+        sent = (f"{words['you_sent']}：{words['ew']} {html.escape(ew)} "
+                f"{html.escape(form.get('ew_level', [''])[0][:8])} – {words['ns']} "
+                f"{html.escape(ns or '')} {html.escape(form.get('ns_level', [''])[0][:8])}")
+        return _report_page(language, title, f"<p class='card big' data-testid='said'>"
+                            f"{html.escape(said)}</p><p class='card' data-testid='sent'>{sent}"
+                            f"</p><p><a href='{html.escape(str(request.url))}'>"
+                            f"{words['again']}</a></p>")
+    return _report_page(language, title, _report_form(words, ew, ns, format_level, side))
+
+
+def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
+                side: str | None) -> tuple[str, str, str | None]:
+    """The table's teams, and its stored result in words when it is decided (else None)."""
+    from pipeline import selfreport
+
+    with db.reading(database(), HALL_WAIT) as con:
+        ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+        decided = selfreport.stored_result(con, event_id, round_no, table_no)
+        names = dict(db.rows(con, "select team_no, team_name from teams where event_id = ? "
+                                  "and team_no in (?, ?)", [event_id, ew, ns or ""]))
+    # each side as the players know it: its number and its name
+    ew, ns = (f"{team} {names.get(team) or ''}".strip() if team else team for team in (ew, ns))
+    return ew, ns, selfreport.describe_stored(decided) if decided else None
+
+
+def _report_form(words: dict, ew: str, ns: str, format_level, side: str | None) -> str:
+    import html
+
+    options = "".join(f"<option>{format_level(v)}</option>" for v in range(2, 16))
+    choose = f"<option value=''>{words['choose']}</option>"
+    code = (f"<label>{words['code']}<br><input name='code' inputmode='numeric' "
+            f"pattern='[0-9]{{4}}' maxlength='4' autocomplete='off' required></label><br><br>"
+            if side else "")
+    return (f"<form method='post' class='card'>{code}"
+            f"<label>{words['ew']} {html.escape(ew)}<br><select name='ew_level' required>"
+            f"{choose}{options}</select></label><br><br>"
+            f"<label>{words['ns']} {html.escape(ns or '')}<br><select name='ns_level' required>"
+            f"{choose}{options}</select></label><br><br>"
+            f"<button type='submit'>{words['send']}</button></form>")
