@@ -103,7 +103,7 @@ def _organizer(browser, url: str) -> dict:
         raise
 
 
-def _organizer_round(pages: dict, sheet: Path, tables: int) -> dict:
+def _organizer_round(pages: dict, sheet: Path, tables: int, found: dict) -> dict:
     """The organizer's round, each wait timed: upload and confirm the sheet, watch the
     projector show the complete round, preview and confirm the next round's pairing."""
     from playwright.sync_api import expect
@@ -117,9 +117,11 @@ def _organizer_round(pages: dict, sheet: Path, tables: int) -> dict:
     confirm = page.get_by_role("button", name="确认导入")
     confirm.wait_for(timeout=WAIT)
     previewed = time.perf_counter()
+    found["ingest_preview"] = previewed - started
     confirm.click()
     expect(body).to_contain_text(f"已导入: {sheet.name}", timeout=WAIT)
     stored = time.perf_counter()
+    found["ingest"] = stored - previewed
     shown = None
     try:
         expect(projector.locator("[data-testid=progress]")).to_contain_text(
@@ -127,6 +129,7 @@ def _organizer_round(pages: dict, sheet: Path, tables: int) -> dict:
         shown = time.perf_counter() - stored
     except AssertionError:
         pass
+    found["projector"] = shown
     open_phase(page, "编排")
     asked = time.perf_counter()
     page.get_by_role("button", name="先看编排").click()
@@ -190,10 +193,11 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
             started = time.time()
             hall = _locust(server.url, phones, channel, teams, reports, folder, started)
             time.sleep(max(0.0, started + phones / SPAWN_RATE + ORGANIZER_AT - time.time()))
+            found: dict = {}
             try:
-                organizer = _organizer_round(pages, sheet, len(rows))
+                organizer = _organizer_round(pages, sheet, len(rows), found)
             except PlaywrightTimeout as exc:  # the level is recorded as not kept up with
-                organizer = {"stuck": str(exc).splitlines()[-1].strip()}
+                organizer = {**found, "stuck": str(exc).splitlines()[-1].strip()}
             hall.wait(timeout=phones / SPAWN_RATE + STAY + 60)
         finally:
             for context in pages["contexts"]:
@@ -235,13 +239,19 @@ def run(teams: int = 1000) -> list[dict]:
 def _rows(r: dict, teams: int) -> list[dict]:
     where = "phones' pages" if r["channel"] == "plain" else "Streamlit pages"
     level = f"{r['phones']} phones on the {where}"
-    if "stuck" in r:  # the organizer's console did not answer within a minute
+    if "stuck" in r:  # the organizer's console did not answer within a minute: what it did
+        stuck = f"not within 60 s: {r['stuck']}"
+        seconds = {"upload → preview": r.get("ingest_preview"),
+                   "confirm → stored": r.get("ingest"),
+                   "the projector shows the complete round": r.get("projector")}
         return [{"case": f"hall: {level}, p95 of every request", "seconds": r["p95"],
                  "note": f"{r['requests']} requests, {r['failed']} failed, {r['rate']:.0f}/s"},
-                *({"case": f"hall: {level}, {case}", "seconds": float("nan"),
-                   "note": f"not within 60 s: {r['stuck']}"}
-                  for case in ("the organizer's ingest + pair", "upload → preview",
-                               "confirm → stored", "pairing → projector"))]
+                *({"case": f"hall: {level}, {case}",
+                   "seconds": float("nan") if value is None else value,
+                   "note": stuck if value is None else "(before the console got stuck)"}
+                  for case, value in seconds.items()),
+                *({"case": f"hall: {level}, {case}", "seconds": float("nan"), "note": stuck}
+                  for case in ("the organizer's ingest + pair", "pairing → projector"))]
     reports = (f"; {r['reports']} reports sent (both sides of {r['reports'] // 2} tables), "
                f"p95 {r['reports_p95']:.2f} s" if r["reports"] else "")
     organizer = r["ingest"] + r["pair"]
