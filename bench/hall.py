@@ -84,22 +84,24 @@ def _organizer(browser, url: str) -> dict:
     """The console logged in on the round's phase, and the projector beside it."""
     from tests.ui.conftest import console
 
-    # two windows, as in the hall: the projector's screen and the organizer's laptop (a
-    # projector in a background tab would be throttled by the browser, not by the server)
+    # windows as in the hall: two projectors' screens and the organizer's laptop (a projector
+    # in a background tab would be throttled by the browser, not by the server)
     wall = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
+    # the hall's second projector: the pairings screen players look at for their table
+    second = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
     desk = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="zh-CN")
     try:
         projector = wall.new_page()
         projector.goto(f"{url}/live?event=bench&projector=1")
-        # the second projector of the hall: the pairings screen players look at for their table
-        board = wall.new_page()
+        board = second.new_page()
         board.goto(f"{url}/pairings?event=bench&projector=1")
         page = desk.new_page()
         console(page, url, "bench", PASSWORD, "本轮")
-        return {"contexts": (wall, desk), "page": page, "projector": projector, "board": board}
+        return {"contexts": (wall, second, desk), "page": page, "projector": projector,
+                "board": board}
     except Exception:
-        wall.close()
-        desk.close()
+        for context in (wall, second, desk):
+            context.close()
         raise
 
 
