@@ -12,9 +12,9 @@ from pathlib import Path
 import polars as pl
 
 from bench.cli import MAIN
-from pipeline import db
+from pipeline.base import db
+from pipeline.base.ruleset import load_preset
 from pipeline.history import identity, ratings, stats
-from pipeline.ruleset import load_preset
 
 UNITS = [f"单位{i}" for i in range(400)]
 

@@ -77,9 +77,9 @@ def simulate_league(seed: int) -> tuple[dict[str, float], list[dict], list[dict]
 
 
 def _database(folder: Path, teams: list[dict], results: list[dict]) -> Path:
-    from pipeline import db
+    from pipeline.base import db
+    from pipeline.base.ruleset import load_preset
     from pipeline.history import identity
-    from pipeline.ruleset import load_preset
 
     rules = load_preset("suzhou-2025")
     database = folder / "league.duckdb"
@@ -155,7 +155,7 @@ def _simple(games: list[tuple], kind: str) -> dict[str, float]:
 
 
 def _paisai(database: Path, as_of: dt.date | None, names: dict[str, str]) -> dict[str, float]:
-    from pipeline import db
+    from pipeline.base import db
     from pipeline.history import ratings
 
     with db.reading(database) as con:
@@ -188,8 +188,7 @@ def _held_out(scores: dict[str, float], games: list[tuple]) -> float:
 
 
 def one_league(seed: int) -> dict[str, dict[str, float]]:
-    from pipeline import db
-
+    from pipeline.base import db
     truth, teams, results = simulate_league(seed)
     games = _games(teams, results)
     events = sorted({g[1] for g in games})

@@ -106,9 +106,9 @@ def _rounds(rng: random.Random, event_id: str, day: dt.date, seated: list, stren
 
 
 def one_league(seed: int) -> dict:
-    from pipeline import db
+    from pipeline.base import db
+    from pipeline.base.ruleset import load_preset
     from pipeline.history import identity, ratings
-    from pipeline.ruleset import load_preset
 
     strength, _, teams, results, pairs, movers = simulate(seed)
     rules = load_preset("suzhou-2025")

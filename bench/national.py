@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from bench.turnaround import prepare as prepare_event
-from pipeline import db
+from pipeline.base import db
 from pipeline.publish import publish
 
 MAIN = ("import resource, sys; from pipeline.cli import main; code = main(sys.argv[1:]); "

@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 
 from bench.turnaround import prepare
-from pipeline import db, events, rounds
+from pipeline import rounds
+from pipeline.base import db, events
 from pipeline.ingest import ingest_file
 from pipeline.publish import publish
 

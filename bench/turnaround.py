@@ -17,7 +17,8 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import db, events, rounds, scoring
+from pipeline import rounds, scoring
+from pipeline.base import db, events
 from pipeline.export.pairings import export_pairings
 from pipeline.ingest import ingest_file, load_context
 from pipeline.sheets.read import read_file

@@ -6,7 +6,7 @@ import streamlit as st
 
 from dashboard.common import lang, page_style, projector
 from dashboard.i18n import t
-from pipeline.errors import BusyError
+from pipeline.base.errors import BusyError
 
 st.set_page_config(page_title="牌赛 paisai", page_icon="🃏", layout="wide",
                    initial_sidebar_state="collapsed" if projector() else "auto")
@@ -44,8 +44,7 @@ except BusyError:  # another process holds the file: a note, then the page tries
 except Exception as exc:  # a page that fails is a line in the operations log, then shown
     if not type(exc).__module__.startswith("streamlit"):  # not st.rerun / st.stop
         from dashboard.common import database
-        from pipeline import oplog
-
+        from pipeline.base import oplog
         oplog.write(database(), st.query_params.get("event"), "crash",
                     f"dashboard {page.url_path}: {type(exc).__name__}: {exc}")
     raise

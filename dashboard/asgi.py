@@ -11,7 +11,7 @@ from streamlit import config
 import dashboard.console  # noqa: F401  imported at start, not on the organizer's first click
 from dashboard.hall import routes
 from dashboard.headers import SecurityHeaders
-from pipeline import db
+from pipeline.base import db
 from pipeline.serve import streamlit_options
 
 for _key, _value in streamlit_options().items():  # uvicorn: no STREAMLIT_* variables are read

@@ -145,8 +145,7 @@ def _keep_login(token: str) -> None:
 
 
 def _database():
-    from pipeline import db
-
+    from pipeline.base import db
     return db.db_path()
 
 
@@ -155,7 +154,6 @@ def logout(language: str) -> None:
     database (a restart does not bring it back) and the cookie is cleared."""
     if st.sidebar.button(t("logout", language), key="logout"):
         from pipeline import accounts
-
         accounts.end_session(_database(), st.session_state.pop("admin_token", ""))
         st.session_state.pop("admin", None)
         _run_script("fetch('/admin/session', {method: 'DELETE', credentials: 'same-origin'});")
@@ -167,7 +165,6 @@ CHECK_SECONDS = 30  # a console's login is looked up again this often (a logout 
 
 def _still_valid() -> bool:
     from pipeline import accounts
-
     checked = st.session_state.get("admin_checked", 0.0)
     if time.monotonic() - checked < CHECK_SECONDS:
         return True
@@ -183,7 +180,6 @@ def require_admin(language: str) -> bool:
         st.code("PAISAI_ADMIN_PASSWORD=你的密码 paisai dashboard", language="bash")
         return False
     from pipeline import accounts
-
     if st.session_state.get("admin"):
         if st.session_state.pop("set_cookie", False):
             _keep_login(st.session_state["admin_token"])

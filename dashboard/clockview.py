@@ -10,7 +10,8 @@ import wave
 
 import streamlit as st
 
-from pipeline import clockstore, db, events
+from pipeline import clockstore
+from pipeline.base import db, events
 
 COLOURS = {"running": "#1f3b63", "paused": "#6b7280", "reminder": "#d97706",
            "time_up": "#b91c1c", "stopped": "#374151", "not_started": "#6b7280",
@@ -66,7 +67,6 @@ def _event_over(database: str, event_id: str) -> bool:
     from pathlib import Path
 
     from pipeline import awards, scoring
-
     with db.reading(Path(database)) as con:
         event = events.load(con, event_id)
         if not event.ruleset.is_swiss or not event.ruleset.rounds:

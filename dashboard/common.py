@@ -10,8 +10,9 @@ import polars as pl
 import streamlit as st
 
 from dashboard.i18n import column, t
-from pipeline import db, queries
-from pipeline.levels import format_level
+from pipeline import queries
+from pipeline.base import db
+from pipeline.base.levels import format_level
 from pipeline.tractor.stages import DECISIONS
 
 PROJECTOR_CSS = """

@@ -16,7 +16,7 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pipeline import db
+from pipeline.base import db
 
 ORGANIZER = "organizer"  # the account of PAISAI_ADMIN_PASSWORD
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline import events, scoring
-from pipeline.errors import UsageError
-from pipeline.store import store_carried
+from pipeline import scoring
+from pipeline.base import events
+from pipeline.base.errors import UsageError
+from pipeline.base.store import store_carried
 
 
 def carry_from(con: duckdb.DuckDBPyConnection, event_id: str, source_id: str,

@@ -12,9 +12,9 @@ import sys
 
 import click
 
-from pipeline import output
+from pipeline.base import output
+from pipeline.base.errors import PaisaiError, SheetErrors, disk_problem
 from pipeline.cli_support import common, err
-from pipeline.errors import PaisaiError, SheetErrors, disk_problem
 
 
 class Areas(click.Group):
@@ -53,8 +53,7 @@ def build() -> click.Group:
 
 
 def _log_crash(argv: list[str], exc: Exception) -> None:
-    from pipeline import db, oplog
-
+    from pipeline.base import db, oplog
     given = argv[argv.index("--db") + 1] if "--db" in argv[:-1] else None
     event = argv[argv.index("--event") + 1] if "--event" in argv[:-1] else None
     oplog.write(db.db_path(given), event, "crash",

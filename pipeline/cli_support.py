@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from pipeline import db
+from pipeline.base import db
 
 FORMATS = ["table", "csv", "json"]
 
@@ -40,7 +40,7 @@ def err(text: str) -> None:
 
 def output_path(given: str, option: str = "--out") -> Path:
     """A file the command is to write: a file name (not a folder) in a folder that exists."""
-    from pipeline.errors import UsageError
+    from pipeline.base.errors import UsageError
 
     path = Path(given)
     if path.is_dir():

@@ -9,10 +9,10 @@ import time
 
 import duckdb
 
-from pipeline import db, oplog
+from pipeline.base import db, oplog
+from pipeline.base.errors import UsageError
+from pipeline.base.events import Event
 from pipeline.clock import Clock, ClockStatus, LateAction, late_action
-from pipeline.errors import UsageError
-from pipeline.events import Event
 
 
 def current_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.levels import ACE, LOWEST, PASSED_A
+from pipeline.base.levels import ACE, LOWEST, PASSED_A
 
 GAIN = {2: 3, 3: 2, 4: 1}  # partner finished 二游 / 三游 / 下游
 SIDES = ("ew", "ns")

@@ -7,8 +7,8 @@ import duckdb
 import polars as pl
 
 from pipeline import scoring
-from pipeline.errors import UsageError
-from pipeline.events import Event
+from pipeline.base.errors import UsageError
+from pipeline.base.events import Event
 
 H2H_LEVELS = 3  # head-to-head takes three places in the sort key (the reapplications)
 

@@ -15,14 +15,11 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db, events, oplog, registration, scoring
-from pipeline.errors import SheetErrors
-from pipeline.events import Event
-from pipeline.history import identity
-from pipeline.sheets import layouts
-from pipeline.sheets.headers import ALIASES
-from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
-from pipeline.store import (
+from pipeline import registration, scoring
+from pipeline.base import db, events, oplog
+from pipeline.base.errors import SheetErrors
+from pipeline.base.events import Event
+from pipeline.base.store import (
     Stored,
     store_carried,
     store_deals,
@@ -31,6 +28,10 @@ from pipeline.store import (
     store_quiz,
     store_results,
 )
+from pipeline.history import identity
+from pipeline.sheets import layouts
+from pipeline.sheets.headers import ALIASES
+from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.tractor import sheets as tractor_sheets
 from pipeline.validate import EventContext, check_sheets
 
@@ -222,7 +223,7 @@ def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
 
 def _sample(sheet, rows: int = 5) -> pl.DataFrame:
     """The first rows of a sheet, each column headed "as stored ← as written"."""
-    from pipeline.output import HEADERS_ZH
+    from pipeline.base.output import HEADERS_ZH
 
     columns = [c for c in sheet.frame.columns if c in sheet.written]
     return sheet.frame.head(rows).select(columns).rename(

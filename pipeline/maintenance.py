@@ -11,8 +11,9 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db, events, scoring, scratch
-from pipeline.errors import PaisaiError, UsageError
+from pipeline import scoring
+from pipeline.base import db, events, scratch
+from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.history import stats
 
 

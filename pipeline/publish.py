@@ -19,11 +19,12 @@ import polars as pl
 import segno
 from markupsafe import Markup
 
-from pipeline import db, events, rounds, scoring, scratch
-from pipeline.errors import UsageError
+from pipeline import rounds, scoring
+from pipeline.base import db, events, scratch
+from pipeline.base.errors import UsageError
+from pipeline.base.levels import format_level
+from pipeline.base.output import HEADERS_ZH
 from pipeline.explain import why_here
-from pipeline.levels import format_level
-from pipeline.output import HEADERS_ZH
 from pipeline.templating import environment, escaped, render, row_html, table_rows
 
 CSS = """body{font-family:"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
@@ -92,7 +93,7 @@ def check_site_folder(out: Path) -> Path:
     >>> check_site_folder(Path("/"))
     Traceback (most recent call last):
     ...
-    pipeline.errors.UsageError: --out 不能是根目录或当前文件夹及其上级 --out cannot be the root, the current folder or one holding it: /
+    pipeline.base.errors.UsageError: --out 不能是根目录或当前文件夹及其上级 --out cannot be the root, the current folder or one holding it: /
     """
     out = Path(os.path.abspath(out.expanduser()))
     if out.exists() and not out.is_dir():

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import awards, db, events, rounds, scoring
-from pipeline.levels import format_level
+from pipeline import awards, rounds, scoring
+from pipeline.base import db, events
+from pipeline.base.levels import format_level
 
 
 @dataclass(frozen=True)

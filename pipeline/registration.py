@@ -11,12 +11,12 @@ import secrets
 import duckdb
 import polars as pl
 
-from pipeline import db, oplog
-from pipeline.errors import UsageError
+from pipeline.base import db, oplog
+from pipeline.base.errors import UsageError
+from pipeline.base.store import Stored, store_entries
 from pipeline.history import identity
 from pipeline.history.identity import normalize_name
 from pipeline.pairing.swiss import natural_key
-from pipeline.store import Stored, store_entries
 
 DRAW_COLUMNS = ["team_no", "team_name", "player1", "player2", "affiliation"]
 

@@ -8,9 +8,10 @@ import secrets
 import duckdb
 import polars as pl
 
-from pipeline import db, oplog, registration, scoring, store
-from pipeline.errors import PaisaiError, UsageError
-from pipeline.events import Event
+from pipeline import registration, scoring
+from pipeline.base import db, oplog, store
+from pipeline.base.errors import PaisaiError, UsageError
+from pipeline.base.events import Event
 from pipeline.pairing import Pairing, draw_order, matching, pair_round, team_match_tables
 
 PAIRING_COLUMNS = ["round", "table", "ew_team", "ns_team"]

@@ -14,8 +14,8 @@ from functools import cache
 import duckdb
 import polars as pl
 
-from pipeline import db
-from pipeline.events import Event
+from pipeline.base import db
+from pipeline.base.events import Event
 
 STANDINGS_COLUMNS = [
     "rank", "team_no", "team_name", "played", "wins", "draws", "losses",

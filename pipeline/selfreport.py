@@ -18,10 +18,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db, events, oplog
-from pipeline.errors import BusyError, PaisaiError, UsageError
+from pipeline.base import db, events, oplog
+from pipeline.base.errors import BusyError, PaisaiError, UsageError
+from pipeline.base.levels import format_level, parse_level
 from pipeline.ingest import apply_rows
-from pipeline.levels import format_level, parse_level
 
 
 def _secret(con: duckdb.DuckDBPyConnection, event_id: str) -> str:
@@ -83,7 +83,6 @@ def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.Dat
 def table_cards(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
     """What a round's table cards print: each table's teams, names and both sides' links."""
     from pipeline import rounds
-
     signed = links(database, event_id, round_no, base_url)
     with db.reading(database) as con:
         names = rounds.pairings(con, event_id, round_no).select("table", "ew_name", "ns_name")

@@ -145,11 +145,11 @@ def checked_base_url(url: str) -> str:
     >>> checked_base_url("javascript:alert(1)")
     Traceback (most recent call last):
     ...
-    pipeline.errors.UsageError: --base-url 应是 http:// 或 https:// 开头的完整地址，如 http://192.168.1.5:8501 give an absolute http(s) address with a host, such as http://192.168.1.5:8501: 'javascript:alert(1)'
+    pipeline.base.errors.UsageError: --base-url 应是 http:// 或 https:// 开头的完整地址，如 http://192.168.1.5:8501 give an absolute http(s) address with a host, such as http://192.168.1.5:8501: 'javascript:alert(1)'
     """
     from urllib.parse import urlsplit
 
-    from pipeline.errors import UsageError
+    from pipeline.base.errors import UsageError
 
     refused = UsageError("--base-url 应是 http:// 或 https:// 开头的完整地址，如 "
                          "http://192.168.1.5:8501 give an absolute http(s) address with a "

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import db, oplog
-from pipeline.errors import UsageError
+from pipeline.base import db, oplog
+from pipeline.base.errors import UsageError
 
 COLUMNS = ["round", "table_no", "ew_team", "ns_team", "ew_level", "ns_level", "deals",
            "forfeit", "first_to_level", "last_deal_side", "note", "source_file"]

@@ -12,7 +12,7 @@ from functools import cache
 
 import polars as pl
 
-from pipeline.errors import REPORT_LIMIT, Problem
+from pipeline.base.errors import REPORT_LIMIT, Problem
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.kinds import KINDS
 from pipeline.sheets.kinds.base import FILE, SHEET, EventContext, Where

@@ -12,10 +12,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline import db
-from pipeline.errors import PaisaiError, SheetErrors
+from pipeline.base import db
+from pipeline.base.errors import PaisaiError, SheetErrors
+from pipeline.base.output import problem_report
 from pipeline.ingest import ingest_file
-from pipeline.output import problem_report
 from pipeline.publish import republish
 
 SUFFIXES = {".csv", ".xlsx", ".xls", ".txt"}

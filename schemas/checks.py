@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.levels import ACCEPTED, level_mapping
+from pipeline.base.levels import ACCEPTED, level_mapping
 from schemas._pandera import pa
 
 LEVEL_SPELLINGS = sorted(level_mapping())

@@ -180,7 +180,7 @@ def test_fonts_are_found_on_windows_and_macos_and_the_error_names_the_remedy(
     fonts folder, macOS's system fonts); without one, the error says that platform's fix."""
     import sys
 
-    from pipeline.errors import UsageError
+    from pipeline.base.errors import UsageError
     from pipeline.export import certificates
 
     monkeypatch.delenv("PAISAI_CJK_FONT", raising=False)

@@ -209,8 +209,7 @@ def test_entries_sent_again_change_nothing(cli, event16, tmp_path):
 
 def test_threads_of_one_process_take_turns(event16, db_file):
     """The dashboard serves sessions on threads: a read and a write to one file never clash."""
-    from pipeline import db
-
+    from pipeline.base import db
     opened = threading.Event()
     errors = []
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import db
+from pipeline.base import db
 
 
 @pytest.fixture
@@ -95,7 +95,6 @@ def test_reports_arriving_together_are_stored_together(cli, event16, db_file, tm
     from conftest import RESULT_HEADER, write_csv
 
     from pipeline import selfreport
-
     rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
                               for t in range(1, 9)]
     assert cli("pair", "--event", "e").code == 0

@@ -13,8 +13,8 @@ import pytest
 import xlsxwriter
 from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 
-from pipeline import output
-from pipeline.errors import REPORT_LIMIT
+from pipeline.base import output
+from pipeline.base.errors import REPORT_LIMIT
 
 
 def _far_cell_workbook(path: Path) -> Path:
@@ -157,7 +157,7 @@ def test_a_sheet_of_errors_gets_a_capped_report(cli, event16, tmp_path):
 
 def test_upload_limit_before_any_reading(monkeypatch, db_file, tmp_path):
     from pipeline import ingest
-    from pipeline.errors import SheetErrors
+    from pipeline.base.errors import SheetErrors
     from pipeline.serve import dashboard_env
 
     monkeypatch.setenv("PAISAI_MAX_UPLOAD_MB", "3")
@@ -224,7 +224,6 @@ def test_a_round_beyond_the_next_needs_force_and_results_can_be_removed(
 def test_publish_names_files_safely_and_never_leaves_half_a_site(
         cli, tmp_path, db_file, monkeypatch):
     from pipeline import publish as site
-
     assert cli("event", "create", "--id", "e", "--name", "赛", "--ruleset",
                "suzhou-2025").code == 0
     long_number = "长" * 30
@@ -286,7 +285,7 @@ def test_json_output_is_always_valid_json():
 def test_self_reports_one_pending_per_table_and_links_that_expire(cli, event16, db_file,
                                                                  monkeypatch):
     from pipeline import selfreport
-    from pipeline.errors import UsageError
+    from pipeline.base.errors import UsageError
 
     assert cli("pair", "--event", "e").code == 0
     links = selfreport.links(db_file, "e", 1, "http://x")

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from conftest import RESULT_HEADER, write_csv
 
-from pipeline import db, oplog, selfreport
-from pipeline.errors import BusyError
+from pipeline import selfreport
+from pipeline.base import db, oplog
+from pipeline.base.errors import BusyError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_a_session_token_reveals_nothing_and_its_end_survives_a_restart(db_file, cli):
     from pipeline import accounts
-
     assert cli("events").code == 0  # the database exists
     token = accounts.open_session(db_file, "s3cret", hours=12)
     other = accounts.open_session(db_file, "s3cret", hours=12)

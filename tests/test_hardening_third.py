@@ -281,8 +281,7 @@ def test_a_forbidden_disk_is_named_by_the_database_open(tmp_path, monkeypatch):
     anywhere, so the refusal is the one DuckDB gives another user)."""
     import duckdb as real
 
-    from pipeline import db
-
+    from pipeline.base import db
     def refused(*args, **kwargs):
         raise real.IOException(f'IO Error: Cannot open file "{tmp_path}/x.duckdb": '
                                "Permission denied")
@@ -387,8 +386,7 @@ def test_a_killed_backup_leaves_no_file_under_the_final_name(paisai, tmp_path, d
 # 12. the operations log cannot be forged ------------------------------------------------
 
 def test_log_fields_are_escaped_and_since_is_checked(cli, event16, db_file, monkeypatch):
-    from pipeline import events, oplog
-
+    from pipeline.base import events, oplog
     def boom(*args, **kwargs):
         raise RuntimeError("boom")
 
@@ -451,8 +449,8 @@ def test_the_event_picker_has_no_english_placeholder(monkeypatch, cli, event16, 
 # 19. reports on stderr fit the terminal ---------------------------------------------------
 
 def test_a_long_problem_wraps_at_a_hundred_columns(monkeypatch):
-    from pipeline.errors import Problem, SheetErrors
-    from pipeline.output import display_width, problem_report
+    from pipeline.base.errors import Problem, SheetErrors
+    from pipeline.base.output import display_width, problem_report
 
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     report = problem_report(SheetErrors([Problem("f.csv", "", 3, "队号", "A1", "很长 " * 200)]))

@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import RESULT_HEADER, read_csv_output, write_csv
 
-from pipeline import db
+from pipeline.base import db
 from pipeline.history import identity, ratings, stats
 
 ENTRY = ["队号", "队名", "队员1", "队员2", "单位"]

@@ -9,7 +9,7 @@ import time
 from conftest import run_page
 
 from bench.history import build
-from pipeline import db
+from pipeline.base import db
 from pipeline.history import stats
 
 

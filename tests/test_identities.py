@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import RESULT_HEADER, flat, read_csv_output, write_csv
 
-from pipeline import db, oplog
+from pipeline.base import db, oplog
 
 HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
 MEMBER_HEADER = ["队号", "队员1", "会员号1", "队员2", "会员号2", "单位"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import RESULT_HEADER, write_csv
 
-from pipeline import db
+from pipeline.base import db
 
 HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
 # (team, player1, player2, unit, who player1 really is)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("pipeline", "schemas", "dashboard")
-STORAGE = {"pipeline.db", "pipeline.store"}
+STORAGE = {"pipeline.base.db", "pipeline.base.store"}
 
 
 def _module_name(path: Path) -> str:
@@ -80,8 +80,8 @@ def test_the_circle_finder_finds_one():
 def test_storage_imports_no_domain_module():
     graph = _graph()
     for module in STORAGE:
-        domain = {m for m in graph[module] if m.startswith("pipeline.")} - {"pipeline.errors",
-                                                                           "pipeline.db"}
+        domain = {m for m in graph[module] if m.startswith("pipeline.")} - {"pipeline.base.errors",
+                                                                           "pipeline.base.db"}
         assert not domain, (module, domain)
 
 
@@ -93,3 +93,39 @@ def test_no_private_name_is_imported_across_modules():
                for module, names, line in _imports(path, known)
                for imported in names if imported.startswith("_") and imported != "__version__"]
     assert not private, private
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_the_base_imports_no_stage():
+    """Issue 41: every stage may use pipeline.base; the base uses no stage."""
+    graph = _graph()
+    for module in (m for m in graph if m.startswith("pipeline.base")):
+        upward = {m for m in graph[module] if m.startswith("pipeline.")
+                  and not m.startswith("pipeline.base")}
+        assert not upward, (module, upward)
+
+
+ENGINES = ("pipeline.pairing", "pipeline.deals", "pipeline.clock", "pipeline.history.evidence",
+           "pipeline.tractor.bracket", "pipeline.tractor.group_order", "pipeline.tractor.places",
+           "pipeline.tractor.scoring")
+
+
+def test_the_pure_engines_reach_no_storage():
+    """Pairing, the deal logic, the clock, the evidence of who is who and the bracket's
+    logic compute from what they are given: nothing they import, however far, opens the
+    database."""
+    graph = _graph()
+    engines = [m for m in graph if m in ENGINES or m.startswith(tuple(e + "." for e in ENGINES))]
+    assert len(engines) > 8
+    for module in engines:
+        storage = _reach(graph, module) & STORAGE
+        assert not storage, (module, storage)

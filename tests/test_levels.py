@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.levels import PASSED_A, format_level, parse_level
+from pipeline.base.levels import PASSED_A, format_level, parse_level
 
 
 def test_every_organizer_spelling():

@@ -7,7 +7,7 @@ import json
 
 from conftest import RESULT_HEADER, read_csv_output, write_csv
 
-from pipeline.ruleset import load_preset
+from pipeline.base.ruleset import load_preset
 
 ENTRY = ["队号", "队名", "队员1", "队员2", "单位"]
 GAMES = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数"]

@@ -129,8 +129,7 @@ def test_lateness_under_fifteen_minutes_is_no_sanction(cli, tmp_path, db_file):
     entries = [["队号", "队名"]] + [[f"P{i}", f"队{i}"] for i in range(1, 5)]
     assert cli("ingest", "--event", "j", write_csv(tmp_path / "j.csv", entries)).code == 0
     assert cli("pair", "--event", "j", "--seed", "1").code == 0
-    from pipeline import db
-
+    from pipeline.base import db
     early = cli("late", "--event", "j", "--round", "1", "P1", "--minutes", "14.5")
     assert early.code == 0 and "不处罚" in early.out and "已记录" not in early.out
     with db.reading(db_file) as con:
@@ -231,8 +230,7 @@ def test_two_foul_rows_of_a_team_in_a_round_add_up(cli, tmp_path, db_file):
              [1, "T2", "", 1]]
     done = cli("ingest", "--event", "t", write_csv(tmp_path / "f.csv", sheet))
     assert done.code == 0, done.err
-    from pipeline import db
-
+    from pipeline.base import db
     with db.reading(db_file) as con:
         assert db.rows(con, "select team_no, table_no, warnings from fouls order by 1") == [
             ("T1", 2, 2), ("T2", 0, 1)]

@@ -9,8 +9,8 @@ import sys
 import polars as pl
 from conftest import write_csv
 
-from pipeline import output
-from pipeline.output import display_width
+from pipeline.base import output
+from pipeline.base.output import display_width
 
 
 def _frame() -> pl.DataFrame:

@@ -12,7 +12,7 @@ from conftest import RESULT_HEADER, read_csv_output, write_csv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline import db, events
+from pipeline.base import db, events
 from pipeline.explain import explain, key_slices
 
 OTHER_TOOL = """name = "other-tool"
@@ -253,7 +253,6 @@ def test_explain_agrees_with_the_ranking(tmp_path, seed):
     """For every adjacent pair of ranked teams, the key explain names separates them in the
     ranking's direction and every earlier key is equal (ties: no key, a shared rank)."""
     from pipeline import scoring
-
     database = tmp_path / f"p{seed}.duckdb"
     if database.exists():
         database.unlink()

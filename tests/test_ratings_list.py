@@ -101,8 +101,7 @@ def test_the_list_and_its_options(league, cli):
 
 
 def _stored(database):
-    from pipeline import db
-
+    from pipeline.base import db
     with db.reading(database) as con:
         return (db.rows(con, "select player_id, round(mu, 9), ordinal, games, last_event, "
                              "previous, last_played from ratings order by player_id"),
@@ -114,8 +113,7 @@ def test_kept_current_by_refitting_from_the_change_on_equals_a_full_refit(league
                                                                           tmp_path, db_file):
     """After a later event is added and an earlier result corrected, refitting only from the
     first changed event on gives the same list and history as refitting everything."""
-    from pipeline import db
-
+    from pipeline.base import db
     ratings.keep_current(db_file)
     with db.reading(db_file) as con:
         e1_before = db.rows(con, "select player_id, mu from rating_history "

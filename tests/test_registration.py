@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import SHEETS, flat, read_csv_output, write_csv
 
-from pipeline import db
+from pipeline.base import db
 
 REG = SHEETS / "registration"
 # file → (exit code, teams numbered straight away, registrations waiting, words on stderr)
@@ -200,8 +200,7 @@ def test_a_unit_spelled_like_another_is_flagged_and_folded(cli, tmp_path, db_fil
     assert "苏州工业园去" in said and said.count("是否同一单位") == 2  # 无锡 is like no other
     folded = cli("units", "--event", "u", "--fold", "昆山海官=昆山海关")
     assert folded.code == 0 and "1 队" in folded.out
-    from pipeline import db
-
+    from pipeline.base import db
     with db.reading(db_file) as con:
         assert db.rows(con, "select team_no from teams where affiliation = '昆山海关' "
                             "order by team_no") == [("A1",), ("A3",)]

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from pipeline import selfreport
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
 
 
 def _links(cli, db_file, event):

@@ -93,7 +93,7 @@ def _view(cli, event="tr"):
 
 def test_twelve_teams_three_groups_to_champion(cli, tmp_path):
     # union-tractor's fixed bracket (redraw = false), played best of three here
-    from pipeline.ruleset import load_preset
+    from pipeline.base.ruleset import load_preset
 
     best_of_three = tmp_path / "union-best-of-three.toml"
     best_of_three.write_text(load_preset("union-tractor").source.replace(

@@ -7,7 +7,7 @@ import duckdb
 import pytest
 
 from pipeline import undo
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
 from pipeline.ingest import ingest_rows
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import RESULT_HEADER, read_csv_output, write_csv
 
-from pipeline import db
-from pipeline.errors import UsageError
+from pipeline.base import db
+from pipeline.base.errors import UsageError
 from pipeline.selfreport import check_link, links, submit
 from pipeline.watch import scan
 

@@ -11,9 +11,10 @@ import streamlit as st
 
 from dashboard.common import database, html_table
 from dashboard.i18n import colon, t
-from pipeline import db, events, scoring
+from pipeline import scoring
 from pipeline.awards import award_list, unfinished, with_member_ids
-from pipeline.errors import PaisaiError, UsageError
+from pipeline.base import db, events
+from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.export.standings import export_frame
 
 
@@ -65,7 +66,6 @@ def backup(folder: Path, language: str) -> None:
     """The day's backup, one click: a consistent copy of the whole database to download
     (the next step says 备份: here it is)."""
     from pipeline import maintenance
-
     st.markdown(f"**{t('backup', language)}**")
     if st.button(t("backup_make", language), key="backup-make"):
         stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -10,8 +10,9 @@ import streamlit as st
 from dashboard.common import database, html_table
 from dashboard.console.shared import base_url_input, done, event_version, republish
 from dashboard.i18n import t
-from pipeline import db, events, queries, rounds, selfreport
-from pipeline.errors import PaisaiError, UsageError
+from pipeline import queries, rounds, selfreport
+from pipeline.base import db, events
+from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.export.pairings import export_pairings
 from pipeline.export.scoresheet import export_scoresheet
 

@@ -17,19 +17,19 @@ from dashboard.console.shared import (
     status_data,
 )
 from dashboard.i18n import t
-from pipeline import db, events, queries, selfreport, undo
-from pipeline.errors import PaisaiError, SheetErrors
+from pipeline import queries, selfreport, undo
+from pipeline.base import db, events
+from pipeline.base.errors import PaisaiError, SheetErrors
+from pipeline.base.levels import format_level
 from pipeline.ingest import (
     ingest_rows,
 )
-from pipeline.levels import format_level
 
 
 def clock(event_id: str, language: str) -> None:
     st.subheader(t("clock", language))
     from dashboard import clockview
     from pipeline import clockstore
-
     clockview.header(database(), event_id, size=40, language=language)
     cols = st.columns(6)
     actions = [("start", "clock_start", 0), ("pause", "clock_pause", 0),

@@ -12,15 +12,16 @@ import streamlit as st
 from dashboard.common import database, html_table, lang
 from dashboard.console.shared import done, event_version, problems, republish, uploader_key
 from dashboard.i18n import t
-from pipeline import db, events, undo
-from pipeline.errors import PaisaiError, SheetErrors
+from pipeline import undo
+from pipeline.base import db, events
+from pipeline.base.errors import PaisaiError, SheetErrors
+from pipeline.base.ruleset import preset_names
 from pipeline.ingest import (
     ingest_file,
     note_refusal,
     preview_file,
     refuse_oversized,
 )
-from pipeline.ruleset import preset_names
 
 
 def _note_refusal_once(event_id: str, name: str, data: bytes, errors: SheetErrors) -> None:
@@ -34,7 +35,7 @@ def _note_refusal_once(event_id: str, name: str, data: bytes, errors: SheetError
 
 @st.cache_data
 def _presets() -> dict[str, str]:
-    from pipeline.ruleset import load_preset
+    from pipeline.base.ruleset import load_preset
 
     return {name: load_preset(name).description for name in preset_names()}
 
@@ -145,7 +146,6 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
     """The confirmed files stored — before the page is drawn again (a button's callback),
     so one redraw shows the new state; the units the organizer chose to fold, folded."""
     from pipeline import registration
-
     stored, refused = [], []
     for name, data in ready:
         try:
@@ -185,7 +185,6 @@ def _preview(event_id: str, name: str, data: bytes, kind: str | None):
 def registration_desk(event_id: str, language: str) -> None:
     """The draw (seed shown large for the hall), check-in by search, withdrawals."""
     from pipeline import registration
-
     st.subheader(t("registration", language))
     cols = st.columns(4)
     prefix = cols[0].text_input(t("prefix", language), value="A")

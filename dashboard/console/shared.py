@@ -11,8 +11,9 @@ import streamlit as st
 
 from dashboard.common import database, hall_base, html_table, lang
 from dashboard.i18n import colon, t
-from pipeline import db, queries, selfreport, undo
-from pipeline.errors import PaisaiError, SheetErrors
+from pipeline import queries, selfreport, undo
+from pipeline.base import db
+from pipeline.base.errors import PaisaiError, SheetErrors
 
 
 def problems(errors: SheetErrors) -> None:

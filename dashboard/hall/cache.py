@@ -11,8 +11,9 @@ from functools import partial
 import polars as pl
 
 from dashboard.hall.respond import HALL_WAIT, database
-from pipeline import db, events, queries, rounds, scoring
-from pipeline.errors import PaisaiError
+from pipeline import queries, rounds, scoring
+from pipeline.base import db, events
+from pipeline.base.errors import PaisaiError
 from pipeline.explain import why_here
 from pipeline.publish import results_by_team
 

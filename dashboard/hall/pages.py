@@ -32,9 +32,9 @@ from dashboard.hall.respond import (
     page_lang,
     problem,
 )
-from pipeline import db, events
-from pipeline.errors import BusyError, PaisaiError
-from pipeline.output import HEADERS_ZH
+from pipeline.base import db, events
+from pipeline.base.errors import BusyError, PaisaiError
+from pipeline.base.output import HEADERS_ZH
 from pipeline.publish import RESULT_COLUMNS
 from pipeline.templating import environment, render, table_rows
 

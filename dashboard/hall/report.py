@@ -11,8 +11,8 @@ from starlette.responses import HTMLResponse, Response
 
 from dashboard.hall.limits import CODE_WINDOW, LIMITS, MAX_BODY, PER_ADDRESS, PER_LINK, WRONG_CODES
 from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
-from pipeline import db
-from pipeline.errors import BusyError, PaisaiError
+from pipeline.base import db
+from pipeline.base.errors import BusyError, PaisaiError
 from pipeline.templating import render
 
 REPORT_WORDS = {
@@ -79,7 +79,6 @@ class Reports:
         import time
 
         from pipeline import selfreport
-
         while True:
             self.wake.wait(60)
             time.sleep(self.GATHER)  # the reports of the next moment join this one
@@ -127,7 +126,7 @@ async def report_route(request: Request) -> Response:
     from urllib.parse import parse_qs
 
     from pipeline import selfreport
-    from pipeline.levels import format_level
+    from pipeline.base.levels import format_level
 
     language = page_lang(request)
     words = REPORT_WORDS[language]
@@ -197,7 +196,6 @@ def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
                 side: str | None) -> tuple[str, str, str | None]:
     """The table's teams, and its stored result in words when it is decided (else None)."""
     from pipeline import selfreport
-
     with db.reading(database(), HALL_WAIT) as con:
         ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
         decided = selfreport.stored_result(con, event_id, round_no, table_no)

@@ -10,9 +10,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from dashboard.headers import PLAIN_HEADERS
-from pipeline import db
-from pipeline.errors import BusyError
-from pipeline.output import HEADERS_ZH
+from pipeline.base import db
+from pipeline.base.errors import BusyError
+from pipeline.base.output import HEADERS_ZH
 from pipeline.publish import CSS
 from pipeline.templating import render
 

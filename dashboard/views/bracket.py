@@ -16,7 +16,7 @@ from dashboard.common import (
     stage_name,
 )
 from dashboard.i18n import t
-from pipeline import db, events
+from pipeline.base import db, events
 from pipeline.tractor import stages
 
 language = lang()

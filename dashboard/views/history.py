@@ -9,7 +9,8 @@ import streamlit as st
 
 from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
-from pipeline import db, queries
+from pipeline import queries
+from pipeline.base import db
 from pipeline.demo import demo_ids
 from pipeline.history import identity, ratings, stats
 

@@ -109,8 +109,8 @@ def prize_list(path: str, event: str, version: str):
     """The prizes as awarded (shared places shown as shared), once per version."""
     from pathlib import Path
 
-    from pipeline import awards, db, events
-
+    from pipeline import awards
+    from pipeline.base import db, events
     with db.reading(Path(path)) as con:
         return awards.award_list(con, events.load(con, event))
 

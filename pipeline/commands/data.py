@@ -7,7 +7,9 @@ from pathlib import Path
 
 import click
 
-from pipeline import db, events, output
+from pipeline.base import db, events, output
+from pipeline.base.errors import SheetErrors
+from pipeline.base.progress import progress
 from pipeline.cli_support import (
     KIND_LABELS,
     common,
@@ -17,8 +19,6 @@ from pipeline.cli_support import (
     format_option,
     out,
 )
-from pipeline.errors import SheetErrors
-from pipeline.progress import progress
 
 SHEET_KINDS = ["entries", "results", "results_sides", "results_by_team", "deals", "penalties",
                "fouls", "quiz", "matches", "tractor_deals", "point_penalties", "carry"]
@@ -91,7 +91,6 @@ def watch(event: str, folder: str, interval: float, once: bool) -> int:
 @common
 def uploads(event: str, fmt: str) -> int:
     from pipeline import maintenance
-
     with db.reading(database()) as con:
         events.load(con, event)
         out(output.render(maintenance.uploads(con, event), fmt))
@@ -103,7 +102,6 @@ def uploads(event: str, fmt: str) -> int:
 @common
 def backup(out_file: str) -> int:
     from pipeline import maintenance
-
     with progress("备份 backing up", total=1) as step:
         step(out_file)
         maintenance.backup(database(), Path(out_file))
@@ -116,7 +114,6 @@ def backup(out_file: str) -> int:
 @common
 def restore(file: str) -> int:
     from pipeline import maintenance
-
     with progress("检查并恢复 checking and restoring", total=1) as step:
         step(file)
         kept = maintenance.restore(database(), Path(file))
@@ -130,7 +127,6 @@ def restore(file: str) -> int:
 @common
 def check() -> int:
     from pipeline import maintenance
-
     with db.reading(database()) as con:
         problems = maintenance.check(con)
     for line in problems:
@@ -150,8 +146,8 @@ def check() -> int:
 @click.argument("source", metavar="FILE_OR_DIR")
 @common
 def import_event(event_id: str, name: str, ruleset: str, date: str | None, source: str) -> int:
+    from pipeline.base.ruleset import resolve
     from pipeline.ingest import import_event as run_import
-    from pipeline.ruleset import resolve
 
     resolve(ruleset)
     try:
@@ -165,8 +161,7 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
     for report in reports:
         for stored in report.stored:
             out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
-    from pipeline import oplog
-
+    from pipeline.base import oplog
     oplog.write(database(), event_id, "imported", f"{name} ({ruleset}) from {Path(source).name}: "
                 + "; ".join(f"{s.kind} +{s.new}" for r in reports for s in r.stored))
     out(f"已导入赛事 imported event {event_id}\n")
@@ -178,8 +173,8 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
 @click.option("--since", metavar="HH:MM", help="今天几点以来 since HH:MM today")
 @common
 def log(event: str | None, since: str | None) -> int:
-    from pipeline import oplog
-    from pipeline.errors import UsageError
+    from pipeline.base import oplog
+    from pipeline.base.errors import UsageError
 
     if since:
         try:

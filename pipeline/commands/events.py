@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from pipeline import db, events, output
+from pipeline.base import db, events, output
+from pipeline.base.errors import UsageError
 from pipeline.cli_support import common, database, event_option, format_option, out
-from pipeline.errors import UsageError
 
 
 @click.group("event", help="创建、结束赛事 create or close an event")
@@ -25,8 +25,8 @@ def event() -> None:
 @common
 def create(event_id: str, name: str, ruleset: str, date: str | None, carry_from: str | None,
            top: int | None) -> int:
+    from pipeline.base.ruleset import resolve
     from pipeline.carry import carry_from as carry
-    from pipeline.ruleset import resolve
 
     if top is not None and not carry_from:
         raise UsageError("--top 需与 --carry-from 同用 --top goes with --carry-from")
@@ -80,7 +80,7 @@ def events_list(fmt: str) -> int:
 def rulesets(action: str, name: str | None, fmt: str) -> int:
     import polars as pl
 
-    from pipeline.ruleset import load_preset, preset_names
+    from pipeline.base.ruleset import load_preset, preset_names
 
     if action == "show":
         if not name:

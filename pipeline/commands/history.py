@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 import polars as pl
 
-from pipeline import db, output
+from pipeline.base import db, output
+from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.cli_support import FORMATS, common, database, format_option, out
-from pipeline.errors import PaisaiError, UsageError
 
 
 @click.command("players", help="选手身份：列出、合并 KEEP ID…、撤销合并 ID、拆分 ID --event E "
@@ -68,7 +68,7 @@ def _merge_sheet(path: str) -> list[tuple[str, list[str]]]:
     each (headers 保留/keep and 合并/merge, or the first two columns)."""
     import polars as pl
 
-    from pipeline.errors import SheetErrors
+    from pipeline.base.errors import SheetErrors
 
     try:
         frame = (pl.read_excel(path, engine="calamine") if path.lower().endswith((".xlsx",
@@ -94,8 +94,8 @@ def _merge_sheet(path: str) -> list[tuple[str, list[str]]]:
 def _ranks_current() -> None:
     """The history's rank cache brought up to date, with a progress bar when it is long (a
     database written by other tools, or by an earlier version)."""
+    from pipeline.base.progress import progress
     from pipeline.history import stats
-    from pipeline.progress import progress
 
     stale = stats.stale_rank_count(database())
     with progress("准备历史 preparing history", total=stale, show=stale > 2 * stats.RANK_BATCH) \
@@ -233,8 +233,8 @@ def units(totals: bool, event_id: str | None, folds: tuple[str, ...], fmt: str) 
     from pipeline.history import stats
 
     if folds:
-        from pipeline import events, registration
-
+        from pipeline import registration
+        from pipeline.base import events
         if not event_id:
             raise UsageError("--fold 须同时给 --event the event of the fold: --event ID")
         said = []

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from pipeline import db, events, output
+from pipeline.base import db, events, output
+from pipeline.base.errors import UsageError
 from pipeline.cli_support import (
     common,
     database,
@@ -14,7 +15,6 @@ from pipeline.cli_support import (
     out,
     output_path,
 )
-from pipeline.errors import UsageError
 
 
 @click.command("standings", help="排名 the ranking")
@@ -65,7 +65,6 @@ def explain(event: str, team_a: str, team_b: str, round_no: int | None, fmt: str
     import json
 
     from pipeline import explain as why
-
     with db.reading(database()) as con:
         found = events.load(con, event)
         result = why.explain(con, found, team_a.strip().upper(), team_b.strip().upper(),
@@ -135,7 +134,6 @@ def meet() -> None:
 @common
 def meet_create(meet_id: str, name: str) -> int:
     from pipeline import meets
-
     with db.writing(database()) as con:
         meets.create(con, meet_id, name)
     out(f"已创建运动会 created meet {meet_id}: {name}\n")
@@ -152,7 +150,6 @@ def meet_create(meet_id: str, name: str) -> int:
 @common
 def meet_add(meet_id: str, event_id: str, placement_points: str, forfeit_deduction: int) -> int:
     from pipeline import meets
-
     points = meets.parse_points(placement_points)
     with db.writing(database()) as con:
         meets.add(con, meet_id, event_id, points, forfeit_deduction)
@@ -169,7 +166,6 @@ def meet_add(meet_id: str, event_id: str, placement_points: str, forfeit_deducti
 @common
 def meet_standings(meet_id: str, fmt: str, deductions: bool) -> int:
     from pipeline import meets
-
     with db.reading(database()) as con:
         name, table = meets.standings(con, meet_id)
         deducted = meets.deductions(con, meet_id)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 import polars as pl
 
-from pipeline import db, events, oplog, output
+from pipeline.base import db, events, oplog, output
+from pipeline.base.errors import UsageError
 from pipeline.cli_support import (
     KIND_LABELS,
     common,
@@ -17,7 +18,6 @@ from pipeline.cli_support import (
     out,
     output_path,
 )
-from pipeline.errors import UsageError
 
 
 @click.command("pair", help="编排下一轮 pair a round")
@@ -36,7 +36,6 @@ from pipeline.errors import UsageError
 def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bool,
          separate_affiliations: bool, byes: tuple[str, ...]) -> int:
     from pipeline import rounds
-
     requested = rounds.parse_byes(byes)
     with db.writing(database()) as con:
         found = events.load(con, event)
@@ -85,7 +84,6 @@ def results() -> None:
 @common
 def results_delete(event: str, round_no: int, table: int | None) -> int:
     from pipeline import rounds
-
     with db.writing(database()) as con:
         events.load(con, event)
         removed = rounds.delete_results(con, event, round_no, table)
@@ -104,7 +102,6 @@ def results_delete(event: str, round_no: int, table: int | None) -> int:
 @common
 def results_reopen(event: str, round_no: int, table: int) -> int:
     from pipeline import selfreport
-
     with db.reading(database()) as con:
         found = events.load(con, event)
     selfreport.reopen(database(), found.event_id, round_no, table)
@@ -121,7 +118,6 @@ def export() -> None:
 def _export(event: str, round_no: int, out_file: str, exporter, what: str) -> int:
     """Both exports read one stored round and write one file."""
     from pipeline import rounds
-
     with db.reading(database()) as con:
         found = events.load(con, event)
         pairs = rounds.pairings(con, found.event_id, round_no)
@@ -177,7 +173,6 @@ def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
 @common
 def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
     from pipeline import selfreport
-
     with db.reading(database()) as con:
         found = events.load(con, event)
     base_url = _phone_base(base_url)
@@ -191,7 +186,7 @@ def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
 def _phone_base(base_url: str | None) -> str:
     """`--base-url`, else this machine's LAN address on port 8501; a loopback address is
     said to be one phones cannot open."""
-    from pipeline.errors import UsageError
+    from pipeline.base.errors import UsageError
     from pipeline.serve import checked_base_url, is_loopback, lan_addresses
 
     if base_url is not None:
@@ -216,7 +211,7 @@ def _phone_base(base_url: str | None) -> str:
                                  "dashboard's address as phones reach it")
 def export_cards(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
     from pipeline import selfreport
-    from pipeline.errors import UsageError
+    from pipeline.base.errors import UsageError
     from pipeline.export.cards import write_cards
 
     with db.reading(database()) as con:
@@ -240,7 +235,7 @@ def export_cards(event: str, round_no: int, out_file: str, base_url: str | None)
 @common
 def export_standings(event: str, out_file: str, round_no: int | None, top: int | None) -> int:
     from pipeline import scoring
-    from pipeline.errors import UsageError
+    from pipeline.base.errors import UsageError
 
     path = output_path(out_file)
     if path.suffix.lower() not in (".png", ".xlsx"):
@@ -297,7 +292,6 @@ def template(kind: str, event: str, out_file: str) -> int:
 def draw(event: str, prefix: str, seed: int | None, in_order: bool,
          separate_affiliations: bool, fmt: str) -> int:
     from pipeline import registration
-
     with db.writing(database()) as con:
         events.load(con, event)
         drawn, seed, unpaired = registration.draw(con, event, prefix, seed, in_order,
@@ -320,7 +314,6 @@ def draw(event: str, prefix: str, seed: int | None, in_order: bool,
 @common
 def checkin(event: str, teams: tuple[str, ...], everyone: bool) -> int:
     from pipeline import registration
-
     if not everyone and not teams:
         raise UsageError("请给出队号或 --all give team numbers or --all")
     with db.writing(database()) as con:
@@ -338,7 +331,6 @@ def checkin(event: str, teams: tuple[str, ...], everyone: bool) -> int:
 @common
 def withdraw(event: str, team: str, after_round: int, reason: str | None) -> int:
     from pipeline import registration
-
     with db.writing(database()) as con:
         events.load(con, event)
         registration.withdraw(con, event, team.upper(), after_round, reason)
@@ -352,7 +344,6 @@ def withdraw(event: str, team: str, after_round: int, reason: str | None) -> int
 @common
 def reinstate(event: str, team: str) -> int:
     from pipeline import registration
-
     with db.writing(database()) as con:
         events.load(con, event)
         registration.reinstate(con, event, team.upper())
@@ -370,7 +361,6 @@ def _clock(event: str, action: str, round_no: int | None, minutes: float = 0,
     import json
 
     from pipeline import clockstore
-
     if action == "status":
         with db.reading(database()) as con:
             found = events.load(con, event)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from pipeline.base.errors import UsageError
 from pipeline.cli_support import common, database, err, event_option, out
-from pipeline.errors import UsageError
 
 
 @click.command("publish", help="发布静态网站 publish a static site")
@@ -17,7 +17,7 @@ from pipeline.errors import UsageError
 @click.option("--base-url", help="网站地址（二维码） the site's address, for the QR")
 @common
 def publish(event: str, out_dir: str, base_url: str | None) -> int:
-    from pipeline.progress import progress
+    from pipeline.base.progress import progress
     from pipeline.publish import publish as write_site
     from pipeline.publish import remember
     from pipeline.serve import checked_base_url
@@ -40,7 +40,7 @@ def publish(event: str, out_dir: str, base_url: str | None) -> int:
 @click.option("--ruleset", default="suzhou-2025", show_default=True, help="规则 ruleset")
 @common
 def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: str) -> int:
-    from pipeline.progress import progress
+    from pipeline.base.progress import progress
     from pipeline.simulate import simulate as run_simulation
 
     if teams < 2 or rounds_count < 1:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from pipeline import db, events
+from pipeline.base import db, events
+from pipeline.base.errors import UsageError
 from pipeline.cli_support import common, database, out
-from pipeline.errors import UsageError
 
 
 @click.group("bracket", invoke_without_command=True,
@@ -39,7 +39,7 @@ def bracket(ctx: click.Context, event: str | None, fmt: str) -> int:
 
 
 def stages_text(name: str, data: dict) -> str:
-    from pipeline.levels import format_level
+    from pipeline.base.levels import format_level
     from pipeline.tractor import stages
 
     lines = [f"{name} — 赛程 bracket"]

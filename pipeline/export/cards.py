@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 import segno
 
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
 from pipeline.export.certificates import fit, new_pdf, save_pdf
 
 INK = (30, 34, 48)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
 
 FONT_ENV = "PAISAI_CJK_FONT"
 FAMILIES = ("Noto Serif CJK SC", "Noto Sans CJK SC", "Source Han Serif SC", "Source Han Sans SC",

@@ -7,9 +7,9 @@ from pathlib import Path
 import polars as pl
 import segno
 
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
+from pipeline.base.output import to_csv
 from pipeline.export.workbook import new_workbook, write_sheet
-from pipeline.output import to_csv
 from pipeline.templating import render
 
 TABLE_HEADERS = ["桌号", "东西队号", "东西队名", "东西队员", "南北队号", "南北队名", "南北队员"]

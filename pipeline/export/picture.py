@@ -7,9 +7,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
+from pipeline.base.output import cell_text
 from pipeline.export.certificates import Font, find_font
-from pipeline.output import cell_text
 
 WIDTH = 1080  # a phone screen's width in pixels at 3x: sharp when zoomed
 MARGIN = 48

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
 from pipeline.export.template import LEVELS, SIDES
 from pipeline.export.workbook import new_workbook, write_notes, write_sheet
 from pipeline.sheets.headers import ALIASES

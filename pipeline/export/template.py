@@ -8,9 +8,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
+from pipeline.base.levels import format_level
 from pipeline.export.workbook import new_workbook, write_sheet
-from pipeline.levels import format_level
 from pipeline.sheets.headers import ALIASES, KIND_NAMES
 
 LEVELS = [format_level(v) for v in range(2, 16)]

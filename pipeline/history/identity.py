@@ -30,9 +30,9 @@ from functools import cache
 import duckdb
 import polars as pl
 
-from pipeline import db
-from pipeline.chinese import simplified
-from pipeline.errors import UsageError
+from pipeline.base import db
+from pipeline.base.chinese import simplified
+from pipeline.base.errors import UsageError
 
 SLOTS = ("player1", "player2", "player3", "player4")
 MEMBERS = ("member1", "member2", "member3", "member4")
@@ -467,8 +467,7 @@ def _known(con, player_id: str) -> None:
 
 
 def _logged(con, action: str, detail: str, reason: str | None) -> None:
-    from pipeline import oplog
-
+    from pipeline.base import oplog
     oplog.write_on(con, None, action, detail + (f" · 原因 reason: {reason}" if reason else ""))
 
 

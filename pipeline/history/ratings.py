@@ -25,7 +25,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from pipeline import db
+from pipeline.base import db
 
 MARGIN_CAP = 6  # levels: a rout says no more than this about strength
 HALF_LIFE_DAYS = 730  # a game two years old counts half

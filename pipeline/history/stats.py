@@ -8,7 +8,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import db, events, scoring
+from pipeline import scoring
+from pipeline.base import db, events
 
 
 def _games() -> str:

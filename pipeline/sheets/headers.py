@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from pipeline.chinese import simplified
+from pipeline.base.chinese import simplified
 
 ALIASES: dict[str, dict[str, list[str]]] = {
     "entries": {

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.errors import Problem
-from pipeline.levels import parse_level
+from pipeline.base.errors import Problem
+from pipeline.base.levels import parse_level
 from pipeline.sheets.read import ROW, RawSheet
 
 RESULT_WORDS = {"胜": "win", "赢": "win", "W": "win", "WIN": "win", "1": "win",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import Problem, SheetErrors
+from pipeline.base.errors import Problem, SheetErrors
 from pipeline.sheets import isolated
 from pipeline.sheets.headers import KIND_NAMES, HeaderMatch, nearest, recognise
 from pipeline.sheets.xlsx_scan import SheetScan, scan_workbook

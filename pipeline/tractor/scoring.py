@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from pipeline.levels import ACE, PASSED_A
+from pipeline.base.levels import ACE, PASSED_A
 
 
 def deal_change(points: int, trump_cards: int, takeover: int, step: int,

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
-from pipeline import db, events
-from pipeline.errors import PaisaiError, Problem
-from pipeline.levels import PASSED_A, format_level
-from pipeline.store import Stored
+from pipeline.base import db, events
+from pipeline.base.errors import PaisaiError, Problem
+from pipeline.base.levels import PASSED_A, format_level
+from pipeline.base.store import Stored
 from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay_game
 
 

@@ -8,9 +8,9 @@ import secrets
 import duckdb
 import polars as pl
 
-from pipeline import db
-from pipeline.errors import UsageError
-from pipeline.events import Event
+from pipeline.base import db
+from pipeline.base.errors import UsageError
+from pipeline.base.events import Event
 from pipeline.tractor import bracket
 from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places, without
 

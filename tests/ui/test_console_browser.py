@@ -9,7 +9,8 @@ import pytest
 from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 from playwright.sync_api import expect
 
-from pipeline import db, rounds
+from pipeline import rounds
+from pipeline.base import db
 from pipeline.cli import main
 from tests.ui.conftest import Server, console, guide_shot, idle, shot
 

@@ -9,7 +9,8 @@ import polars as pl
 import pytest
 from playwright.sync_api import expect
 
-from pipeline import db, rounds, selfreport
+from pipeline import rounds, selfreport
+from pipeline.base import db
 from pipeline.cli import main
 from pipeline.demo import build_demo
 from tests.ui.conftest import Server, console

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from pipeline import db
+from pipeline.base import db
 from tests.ui.conftest import Server, guide_shot
 
 pytestmark = pytest.mark.browser

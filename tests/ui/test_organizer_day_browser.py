@@ -11,7 +11,8 @@ import xlsxwriter
 from conftest import RESULT_HEADER, write_csv
 from playwright.sync_api import expect
 
-from pipeline import db, selfreport
+from pipeline import selfreport
+from pipeline.base import db
 from pipeline.cli import main
 from tests.ui.conftest import Server, console, idle, open_phase, shot
 

@@ -107,8 +107,7 @@ def test_history_page(monkeypatch, demo_db):
     # it opens with content: the latest events and the best players, above no search yet
     assert "最近的赛事" in [h.value for h in at.subheader]
     assert any("demo" in block.proto.body for block in at.get("html"))
-    from pipeline import db
-
+    from pipeline.base import db
     with db.reading(demo_db) as con:  # a player of the demo day who played in several events
         name, played_in = con.execute(
             "select name, count(distinct event_id) from player_map group by player_id, name "
@@ -127,7 +126,7 @@ def test_clock_page(monkeypatch, demo_db):
 def test_console_draw_and_checkin(monkeypatch, tmp_path):
     from conftest import SHEETS
 
-    from pipeline import db
+    from pipeline.base import db
     from pipeline.cli import main
 
     database = tmp_path / "reg.duckdb"
@@ -280,8 +279,7 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     undo_button.click().run()
     at = console()
     assert "未报：第 3 桌" in missing(at)
-    from pipeline import db as store
-
+    from pipeline.base import db as store
     with store.reading(database) as con:
         assert con.execute("select table_no, ew_level, ns_level from results order by "
                            "table_no").fetchall() == [(1, 13, 9), (2, 10, 9)]

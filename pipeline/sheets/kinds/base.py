@@ -9,8 +9,8 @@ from functools import cached_property
 
 import polars as pl
 
-from pipeline.errors import REPORT_LIMIT, Problem
-from pipeline.ruleset import Ruleset
+from pipeline.base.errors import REPORT_LIMIT, Problem
+from pipeline.base.ruleset import Ruleset
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, RawSheet
 from schemas import checks as ck

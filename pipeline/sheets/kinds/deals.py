@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipeline.base.errors import Problem
+from pipeline.base.levels import format_level
 from pipeline.deals import Deal, RoundState, play
-from pipeline.errors import Problem
-from pipeline.levels import format_level
 from pipeline.sheets.kinds.base import EventContext, Where, round_too_far, unregistered
 from schemas import checks as ck
 from schemas.deals import DealsSheet

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import polars as pl
 
-from pipeline.errors import Problem
+from pipeline.base.errors import Problem
+from pipeline.base.store import MEMBERS
 from pipeline.sheets.kinds.base import EventContext, Where
 from pipeline.sheets.read import ROW
-from pipeline.store import MEMBERS
 from schemas import checks as ck
 from schemas.entries import EntriesSheet
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.errors import Problem
+from pipeline.base.errors import Problem
 from pipeline.sheets.kinds.base import EventContext, Where
 from pipeline.sheets.read import ROW
 from schemas import checks as ck

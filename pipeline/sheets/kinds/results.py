@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.errors import Problem
-from pipeline.levels import PASSED_A, format_level
+from pipeline.base.errors import Problem
+from pipeline.base.levels import PASSED_A, format_level
 from pipeline.sheets.kinds.base import (
     FILE,
     SHEET,

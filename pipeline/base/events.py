@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
-from pipeline import db
-from pipeline.errors import PaisaiError, UsageError
-from pipeline.ruleset import Ruleset, parse_ruleset, resolve
+from pipeline.base import db
+from pipeline.base.errors import PaisaiError, UsageError
+from pipeline.base.ruleset import Ruleset, parse_ruleset, resolve
 
 EVENT_ID = re.compile(r"[a-z0-9-]+")
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
-from pipeline import db
+from pipeline.base import db
 
 MEMBERS = ("member1", "member2", "member3", "member4")  # association member ids
 

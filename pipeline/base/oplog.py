@@ -62,8 +62,7 @@ def write_on(con, event_id: str | None, action: str, detail: str = "") -> None:
     """`write` for a domain step that has only the connection: the file is the
     connection's own, and the line is written once the step's transaction is committed
     (never for a change that was rolled back)."""
-    from pipeline import db
-
+    from pipeline.base import db
     found = con.execute("select path from duckdb_databases() where database_name = "
                         "current_database()").fetchall()
     if found and found[0][0]:

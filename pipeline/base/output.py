@@ -17,7 +17,7 @@ import unicodedata
 
 import polars as pl
 
-from pipeline.errors import PROBLEM_COLUMNS, SheetErrors
+from pipeline.base.errors import PROBLEM_COLUMNS, SheetErrors
 
 HEADERS_ZH = {
     "opponent": "对手",

@@ -29,7 +29,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline.errors import BusyError, PaisaiError, disk_problem
+from pipeline.base.errors import BusyError, PaisaiError, disk_problem
 
 DEFAULT_DB = Path("data/paisai.duckdb")
 

@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import UsageError
+from pipeline.base.errors import UsageError
 
 DEFAULTS: dict[str, Any] = {
     "name": "",
