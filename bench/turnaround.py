@@ -21,8 +21,8 @@ from pipeline import rounds, scoring
 from pipeline.base import db, events
 from pipeline.export.pairings import export_pairings
 from pipeline.ingest import ingest_file, load_context
+from pipeline.operations.simulate import simulate
 from pipeline.sheets.read import read_file
-from pipeline.simulate import simulate
 from pipeline.validate import check_sheets
 
 RULESET = """name = "bench"

@@ -12,7 +12,7 @@ import dashboard.console  # noqa: F401  imported at start, not on the organizer'
 from dashboard.hall import routes
 from dashboard.headers import SecurityHeaders
 from pipeline.base import db
-from pipeline.serve import streamlit_options
+from pipeline.operations.serve import streamlit_options
 
 for _key, _value in streamlit_options().items():  # uvicorn: no STREAMLIT_* variables are read
     config.set_option(_key, _value, "paisai")

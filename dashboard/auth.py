@@ -1,5 +1,5 @@
 """The organizer's password: from env PAISAI_ADMIN_PASSWORD, compared in constant time; a
-login is a session of `pipeline.accounts` (a random token in an HttpOnly cookie, kept in the
+login is a session of `pipeline.operations.accounts` (a random token in an HttpOnly cookie, kept in the
 database as a hash, ended by logout or expiry across restarts).
 
 Failed attempts are limited per client, never for everyone: a browser session that fails
@@ -153,7 +153,7 @@ def logout(language: str) -> None:
     """A button that ends this login everywhere it was kept: the session is ended in the
     database (a restart does not bring it back) and the cookie is cleared."""
     if st.sidebar.button(t("logout", language), key="logout"):
-        from pipeline import accounts
+        from pipeline.operations import accounts
         accounts.end_session(_database(), st.session_state.pop("admin_token", ""))
         st.session_state.pop("admin", None)
         _run_script("fetch('/admin/session', {method: 'DELETE', credentials: 'same-origin'});")
@@ -164,7 +164,7 @@ CHECK_SECONDS = 30  # a console's login is looked up again this often (a logout 
 
 
 def _still_valid() -> bool:
-    from pipeline import accounts
+    from pipeline.operations import accounts
     checked = st.session_state.get("admin_checked", 0.0)
     if time.monotonic() - checked < CHECK_SECONDS:
         return True
@@ -179,7 +179,7 @@ def require_admin(language: str) -> bool:
         st.warning(t("no_password", language))
         st.code("PAISAI_ADMIN_PASSWORD=你的密码 paisai dashboard", language="bash")
         return False
-    from pipeline import accounts
+    from pipeline.operations import accounts
     if st.session_state.get("admin"):
         if st.session_state.pop("set_cookie", False):
             _keep_login(st.session_state["admin_token"])

@@ -128,7 +128,7 @@ def selected_event(swiss: bool | None = None) -> str | None:
 
 def demo_banner(event_id: str | None, language: str) -> None:
     """Demo events say so on every page: their teams and players are invented."""
-    from pipeline.demo import demo_ids
+    from pipeline.operations.demo import demo_ids
 
     if event_id is not None and event_id.split(",")[0] in demo_ids():
         st.caption(f"【{t('demo_data', language)}】")
@@ -171,7 +171,7 @@ def hall_base() -> str:
     this machine's LAN address when the page was opened on loopback (QR codes, cards)."""
     from urllib.parse import urlsplit
 
-    from pipeline.serve import is_loopback, lan_addresses
+    from pipeline.operations.serve import is_loopback, lan_addresses
 
     try:
         host = st.context.headers.get("Host") or "127.0.0.1:8501"

@@ -12,7 +12,7 @@ needs when its server faces phones directly or sits behind the shipped nginx.
 - Nothing it logs carries a table's signed link or a side's code (RedactLinks).
 
 `python -m dashboard.server --host H --port P [--forwarded-allow-ips IPS]`: what
-`paisai dashboard` starts (`pipeline.serve.dashboard_command`).
+`paisai dashboard` starts (`pipeline.operations.serve.dashboard_command`).
 """
 
 from __future__ import annotations

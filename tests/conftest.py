@@ -146,7 +146,7 @@ def run_page(monkeypatch, database: Path, page: str, **params):
     """One dashboard page through Streamlit's AppTest, on `database`, with query params."""
     from streamlit.testing.v1 import AppTest
 
-    from pipeline.serve import app_path
+    from pipeline.operations.serve import app_path
 
     monkeypatch.setenv("PAISAI_DB", str(database))
     at = AppTest.from_file(str(app_path()), default_timeout=90)

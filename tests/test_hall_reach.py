@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.serve import free_port, lan_addresses, stop, wait_until_up
+from pipeline.operations.serve import free_port, lan_addresses, stop, wait_until_up
 
 PAISAI = str(Path(sys.executable).parent / "paisai")
 

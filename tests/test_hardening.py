@@ -158,7 +158,7 @@ def test_a_sheet_of_errors_gets_a_capped_report(cli, event16, tmp_path):
 def test_upload_limit_before_any_reading(monkeypatch, db_file, tmp_path):
     from pipeline import ingest
     from pipeline.base.errors import SheetErrors
-    from pipeline.serve import dashboard_env
+    from pipeline.operations.serve import dashboard_env
 
     monkeypatch.setenv("PAISAI_MAX_UPLOAD_MB", "3")
     assert dashboard_env()["STREAMLIT_SERVER_MAX_UPLOAD_SIZE"] == "3"

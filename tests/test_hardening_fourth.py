@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # 1. the console's sessions ---------------------------------------------------------------
 
 def test_a_session_token_reveals_nothing_and_its_end_survives_a_restart(db_file, cli):
-    from pipeline import accounts
+    from pipeline.operations import accounts
     assert cli("events").code == 0  # the database exists
     token = accounts.open_session(db_file, "s3cret", hours=12)
     other = accounts.open_session(db_file, "s3cret", hours=12)
@@ -279,7 +279,7 @@ def test_readers_of_a_busy_database_wait_side_by_side(db_file, cli, monkeypatch)
 
 
 def test_the_hall_never_shows_a_traceback():
-    from pipeline.serve import streamlit_options
+    from pipeline.operations.serve import streamlit_options
 
     assert streamlit_options()["client.showErrorDetails"] == "none"
 
@@ -288,7 +288,7 @@ def test_the_hall_never_shows_a_traceback():
 
 def test_forwarded_addresses_are_believed_only_from_configured_proxies():
     from dashboard.server import config
-    from pipeline.serve import dashboard_command
+    from pipeline.operations.serve import dashboard_command
 
     assert "--forwarded-allow-ips" not in dashboard_command("0.0.0.0", 8501)
     alone = config(["--host", "0.0.0.0"])
@@ -322,7 +322,7 @@ def test_a_hall_behind_one_address_is_not_one_report_bucket():
 def live_server(tmp_path_factory):
     """`paisai dashboard` on the demo, its log kept."""
     from pipeline.cli import main
-    from pipeline.serve import free_port, wait_until_up
+    from pipeline.operations.serve import free_port, wait_until_up
 
     folder = tmp_path_factory.mktemp("hall")
     database = folder / "demo.duckdb"

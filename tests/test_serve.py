@@ -13,7 +13,7 @@ from pathlib import Path
 
 from conftest import descendants
 
-from pipeline.serve import free_port, wait_until_up
+from pipeline.operations.serve import free_port, wait_until_up
 
 EXE = Path(sys.executable).parent / "paisai"
 

@@ -9,7 +9,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from pipeline.serve import free_port, stop, wait_until_up
+from pipeline.operations.serve import free_port, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parent.parent
 UV = Path(sys.executable).parent / "uv"

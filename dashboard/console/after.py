@@ -65,7 +65,7 @@ def downloads(event_id: str, language: str) -> None:
 def backup(folder: Path, language: str) -> None:
     """The day's backup, one click: a consistent copy of the whole database to download
     (the next step says 备份: here it is)."""
-    from pipeline import maintenance
+    from pipeline.operations import maintenance
     st.markdown(f"**{t('backup', language)}**")
     if st.button(t("backup_make", language), key="backup-make"):
         stamp = time.strftime("%Y%m%d-%H%M%S")

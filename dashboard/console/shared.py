@@ -76,7 +76,7 @@ def qr_png(url: str) -> bytes:
 def base_url_input(language: str, key: str) -> str:
     """The address phones open (for QR codes): the browser's own by default; a loopback
     address is refused in words, with this computer's LAN address offered."""
-    from pipeline.serve import is_loopback, lan_addresses
+    from pipeline.operations.serve import is_loopback, lan_addresses
 
     base = st.text_input(t("base_url", language), value=hall_base(), key=key)
     if is_loopback(base):
@@ -93,7 +93,7 @@ def listens_for(base: str) -> bool:
     default `paisai dashboard`) cannot be reached at a LAN address."""
     import os
 
-    from pipeline.serve import is_loopback
+    from pipeline.operations.serve import is_loopback
 
     host = os.environ.get("PAISAI_LISTEN_HOST", "")
     return not host or not is_loopback(f"http://{host}") or host == "0.0.0.0" \

@@ -11,8 +11,8 @@ from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
 from pipeline import queries
 from pipeline.base import db
-from pipeline.demo import demo_ids
 from pipeline.history import identity, ratings, stats
+from pipeline.operations.demo import demo_ids
 
 LEADER_ESSENTIAL = ["rank", "person", "rating"]
 PREPARE_AT = 20  # more events to rank than this (a few seconds): ranked in the background

@@ -72,7 +72,7 @@ def ingest(event: str, kind: str | None, force: bool, round_no: int | None,
 @click.option("--once", is_flag=True, help="扫描两遍后退出 scan twice, then stop (for scripts)")
 @common
 def watch(event: str, folder: str, interval: float, once: bool) -> int:
-    from pipeline.watch import watch as run_watch
+    from pipeline.operations.watch import watch as run_watch
 
     with db.reading(database()) as con:
         events.load(con, event)
@@ -90,7 +90,7 @@ def watch(event: str, folder: str, interval: float, once: bool) -> int:
 @format_option()
 @common
 def uploads(event: str, fmt: str) -> int:
-    from pipeline import maintenance
+    from pipeline.operations import maintenance
     with db.reading(database()) as con:
         events.load(con, event)
         out(output.render(maintenance.uploads(con, event), fmt))
@@ -101,7 +101,7 @@ def uploads(event: str, fmt: str) -> int:
 @click.option("--out", "out_file", required=True, help="备份文件 backup file")
 @common
 def backup(out_file: str) -> int:
-    from pipeline import maintenance
+    from pipeline.operations import maintenance
     with progress("备份 backing up", total=1) as step:
         step(out_file)
         maintenance.backup(database(), Path(out_file))
@@ -113,7 +113,7 @@ def backup(out_file: str) -> int:
 @click.argument("file", metavar="FILE")
 @common
 def restore(file: str) -> int:
-    from pipeline import maintenance
+    from pipeline.operations import maintenance
     with progress("检查并恢复 checking and restoring", total=1) as step:
         step(file)
         kept = maintenance.restore(database(), Path(file))
@@ -126,7 +126,7 @@ def restore(file: str) -> int:
 @click.command("check", help="一致性检查 check the database")
 @common
 def check() -> int:
-    from pipeline import maintenance
+    from pipeline.operations import maintenance
     with db.reading(database()) as con:
         problems = maintenance.check(con)
     for line in problems:

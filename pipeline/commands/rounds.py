@@ -144,8 +144,8 @@ def _export_options(suffixes: str):
                                  "address: the printout carries the QR code of its phone pages")
 def export_pairings(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
     from pipeline.export.pairings import export_pairings as write
+    from pipeline.operations.serve import checked_base_url
     from pipeline.publish import target
-    from pipeline.serve import checked_base_url
 
     site = target(database(), event)  # the phones' address on the printout, when published
     phones = site[1] if site else None
@@ -187,7 +187,7 @@ def _phone_base(base_url: str | None) -> str:
     """`--base-url`, else this machine's LAN address on port 8501; a loopback address is
     said to be one phones cannot open."""
     from pipeline.base.errors import UsageError
-    from pipeline.serve import checked_base_url, is_loopback, lan_addresses
+    from pipeline.operations.serve import checked_base_url, is_loopback, lan_addresses
 
     if base_url is not None:
         base_url = checked_base_url(base_url)

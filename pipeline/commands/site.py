@@ -18,9 +18,9 @@ from pipeline.cli_support import common, database, err, event_option, out
 @common
 def publish(event: str, out_dir: str, base_url: str | None) -> int:
     from pipeline.base.progress import progress
+    from pipeline.operations.serve import checked_base_url
     from pipeline.publish import publish as write_site
     from pipeline.publish import remember
-    from pipeline.serve import checked_base_url
 
     base_url = checked_base_url(base_url) if base_url is not None else None
     with progress("发布 publishing", total=None) as step:
@@ -41,7 +41,7 @@ def publish(event: str, out_dir: str, base_url: str | None) -> int:
 @common
 def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: str) -> int:
     from pipeline.base.progress import progress
-    from pipeline.simulate import simulate as run_simulation
+    from pipeline.operations.simulate import simulate as run_simulation
 
     if teams < 2 or rounds_count < 1:
         raise UsageError("至少 2 队 1 轮 at least 2 teams and 1 round")
@@ -66,7 +66,7 @@ def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: st
                    "127.0.0.1); none by default")
 @common
 def dashboard(host: str, port: int, hall: bool, forwarded_allow_ips: str) -> int:
-    from pipeline.serve import hall_greeting, is_loopback, run_dashboard
+    from pipeline.operations.serve import hall_greeting, is_loopback, run_dashboard
 
     host = "0.0.0.0" if hall else host
     if not is_loopback(f"http://{host}") or host == "0.0.0.0":
@@ -83,7 +83,7 @@ def dashboard(host: str, port: int, hall: bool, forwarded_allow_ips: str) -> int
                            "demo tournament day")
 @common
 def demo() -> int:
-    from pipeline.demo import DEMO_ID, build_demo, demo_ids
+    from pipeline.operations.demo import DEMO_ID, build_demo, demo_ids
 
     given = click.get_current_context().meta.get("paisai.db") or os.environ.get("PAISAI_DB")
     target = Path(given) if given else DEMO_DB  # never the real database by default

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.serve import free_port, wait_until_up
+from pipeline.operations.serve import free_port, wait_until_up
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from pipeline import rounds, selfreport
 from pipeline.base import db
 from pipeline.cli import main
-from pipeline.demo import build_demo
+from pipeline.operations.demo import build_demo
 from tests.ui.conftest import Server, console
 
 pytestmark = pytest.mark.browser

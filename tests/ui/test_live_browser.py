@@ -8,7 +8,7 @@ from conftest import read_csv_output
 from playwright.sync_api import expect
 
 from pipeline.cli import main
-from pipeline.demo import build_demo
+from pipeline.operations.demo import build_demo
 from tests.ui.conftest import Server, shot
 
 pytestmark = pytest.mark.browser
@@ -148,9 +148,9 @@ def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser):
 
     from pipeline import rounds
     from pipeline.base import db, events
-    from pipeline.demo import GAME_COLUMNS, TRACTOR_ID, _match
     from pipeline.ingest import ingest_file
-    from pipeline.simulate import write_sheets
+    from pipeline.operations.demo import GAME_COLUMNS, TRACTOR_ID, _match
+    from pipeline.operations.simulate import write_sheets
     from pipeline.tractor import stages
 
     database = tmp_path / "demo.duckdb"

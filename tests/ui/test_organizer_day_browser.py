@@ -149,7 +149,7 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         expect(page.locator("[data-testid=stImage] img").first).to_be_visible(timeout=WAIT)
         # the QR codes point at this machine's LAN address, where the hall's server listens
         # (every interface): no "phones cannot connect" (nothing here is sent to that address)
-        from pipeline.serve import lan_addresses
+        from pipeline.operations.serve import lan_addresses
 
         base = page.get_by_label("看板地址").first.input_value()
         if lan_addresses():

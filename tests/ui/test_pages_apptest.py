@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import run_page
 
-from pipeline.demo import build_demo
+from pipeline.operations.demo import build_demo
 
 
 @pytest.fixture(scope="module")

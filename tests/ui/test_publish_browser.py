@@ -9,9 +9,9 @@ import urllib.request
 
 import pytest
 
-from pipeline.demo import build_demo
+from pipeline.operations.demo import build_demo
+from pipeline.operations.serve import free_port
 from pipeline.publish import publish, team_file
-from pipeline.serve import free_port
 from tests.ui.conftest import shot
 
 pytestmark = pytest.mark.browser

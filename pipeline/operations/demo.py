@@ -24,7 +24,7 @@ from pipeline import clockstore, rounds
 from pipeline.base import db, events
 from pipeline.base.levels import PASSED_A, format_level
 from pipeline.ingest import ingest_file
-from pipeline.simulate import TEAM_WORDS, UNITS, invent_name, simulate, write_sheets
+from pipeline.operations.simulate import TEAM_WORDS, UNITS, invent_name, simulate, write_sheets
 from pipeline.tractor import stages
 
 DEMO_ID = "demo"

@@ -196,7 +196,7 @@ def _value_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
             problems.append(f"{event_id} 的发布文件夹 publish folder {folder!r}: {exc}")
         try:
             if base_url:
-                from pipeline.serve import checked_base_url
+                from pipeline.operations.serve import checked_base_url
 
                 checked_base_url(base_url)
         except UsageError:
