@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bench.turnaround import prepare as prepare_event
 from pipeline.base import db
-from pipeline.publish import publish
+from pipeline.publishing.publish import publish
 
 MAIN = ("import resource, sys; from pipeline.cli import main; code = main(sys.argv[1:]); "
         "sys.stderr.write(f'\\nmaxrss={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n');"

@@ -10,7 +10,7 @@ from bench.turnaround import prepare
 from pipeline import rounds
 from pipeline.base import db, events
 from pipeline.ingest import ingest_file
-from pipeline.publish import publish
+from pipeline.publishing.publish import publish
 
 
 def run(teams: int = 10_000) -> list[dict]:

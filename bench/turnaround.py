@@ -19,9 +19,9 @@ import polars as pl
 
 from pipeline import rounds, scoring
 from pipeline.base import db, events
-from pipeline.export.pairings import export_pairings
 from pipeline.ingest import ingest_file, load_context
 from pipeline.operations.simulate import simulate
+from pipeline.publishing.export.pairings import export_pairings
 from pipeline.sheets.read import read_file
 from pipeline.validate import check_sheets
 

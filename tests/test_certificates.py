@@ -181,7 +181,7 @@ def test_fonts_are_found_on_windows_and_macos_and_the_error_names_the_remedy(
     import sys
 
     from pipeline.base.errors import UsageError
-    from pipeline.export import certificates
+    from pipeline.publishing.export import certificates
 
     monkeypatch.delenv("PAISAI_CJK_FONT", raising=False)
     monkeypatch.setattr(certificates, "_fc_match", lambda: iter(()))

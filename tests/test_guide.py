@@ -14,7 +14,7 @@ import pytest
 from python_calamine import CalamineWorkbook
 
 from pipeline.cli import build
-from pipeline.export.template import KINDS, export_template
+from pipeline.publishing.export.template import KINDS, export_template
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "guide"

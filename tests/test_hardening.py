@@ -223,7 +223,7 @@ def test_a_round_beyond_the_next_needs_force_and_results_can_be_removed(
 
 def test_publish_names_files_safely_and_never_leaves_half_a_site(
         cli, tmp_path, db_file, monkeypatch):
-    from pipeline import publish as site
+    from pipeline.publishing import publish as site
     assert cli("event", "create", "--id", "e", "--name", "赛", "--ruleset",
                "suzhou-2025").code == 0
     long_number = "长" * 30

@@ -443,7 +443,7 @@ def test_a_merge_sheet_that_fails_logs_and_says_nothing(cli, tmp_path, db_file):
 
 
 def test_a_long_title_is_shortened_in_a_few_measurements():
-    from pipeline.export.picture import _shorten
+    from pipeline.publishing.export.picture import _shorten
 
     class Draw:
         calls = 0

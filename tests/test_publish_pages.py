@@ -8,8 +8,8 @@ from __future__ import annotations
 import polars as pl
 from markupsafe import Markup
 
-from pipeline.publish import HEADERS_ZH, RESULT_COLUMNS, team_pages
-from pipeline.templating import environment
+from pipeline.publishing.publish import HEADERS_ZH, RESULT_COLUMNS, team_pages
+from pipeline.publishing.templating import environment
 
 
 def _one_by_one(teams: pl.DataFrame, latest: int | None) -> dict[str, str]:

@@ -7,7 +7,7 @@ import openpyxl
 import pytest
 from conftest import read_csv_output
 
-from pipeline.export.template import KINDS
+from pipeline.publishing.export.template import KINDS
 
 
 @pytest.mark.parametrize("kind", KINDS)

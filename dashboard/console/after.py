@@ -15,7 +15,7 @@ from pipeline import scoring
 from pipeline.awards import award_list, unfinished, with_member_ids
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
-from pipeline.export.standings import export_frame
+from pipeline.publishing.export.standings import export_frame
 
 
 def downloads(event_id: str, language: str) -> None:
@@ -51,7 +51,7 @@ def downloads(event_id: str, language: str) -> None:
     certificates(event, certified, not_final, folder, language)
     ranking_picture(event, ranking, after, folder, language)
     backup(folder, language)
-    from pipeline.export.template import KINDS, export_template
+    from pipeline.publishing.export.template import KINDS, export_template
 
     with st.expander(t("templates", language)):
         cols = st.columns(4)
@@ -85,7 +85,7 @@ def backup(folder: Path, language: str) -> None:
 def ranking_picture(event, ranking: pl.DataFrame, after: int, folder: Path,
                     language: str) -> None:
     """A phone-sized picture of the ranking, for the event's WeChat group."""
-    from pipeline.export.picture import write_picture
+    from pipeline.publishing.export.picture import write_picture
 
     st.markdown(f"**{t('ranking_picture', language)}**")
     with st.container(border=True):
@@ -108,7 +108,7 @@ def ranking_picture(event, ranking: pl.DataFrame, after: int, folder: Path,
 def certificates(event, prizes, not_final: str | None, folder: Path, language: str) -> None:
     """Award certificates (one A4 page per prize), made on request: embedding the font takes
     a second. Before the prizes are final the button says why it waits."""
-    from pipeline.export.certificates import write_certificates
+    from pipeline.publishing.export.certificates import write_certificates
 
     if prizes is None or not_final:
         st.caption(f"{t('certificates', language)}{colon(language)}{not_final}")

@@ -13,8 +13,8 @@ from dashboard.i18n import t
 from pipeline import queries, rounds, selfreport
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
-from pipeline.export.pairings import export_pairings
-from pipeline.export.scoresheet import export_scoresheet
+from pipeline.publishing.export.pairings import export_pairings
+from pipeline.publishing.export.scoresheet import export_scoresheet
 
 
 def pair_next(event_id: str, language: str) -> None:
@@ -74,7 +74,7 @@ def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
 @st.cache_data(max_entries=32, show_spinner=False)
 def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, str, bytes]]:
     """The current round's printouts: (label's key, file name, bytes)."""
-    from pipeline.publish import target
+    from pipeline.publishing.publish import target
 
     with db.reading(Path(path)) as con:
         event = events.load(con, event_id)
@@ -109,7 +109,7 @@ def round_downloads(event_id: str, language: str) -> None:
 
 
 def table_cards(event_id: str, language: str) -> None:
-    from pipeline.export.cards import write_cards
+    from pipeline.publishing.export.cards import write_cards
 
     round_no, _ = queries.current_pairings(database(), event_id)
     if round_no is None:

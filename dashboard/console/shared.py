@@ -54,7 +54,7 @@ def event_version(event_id: str) -> tuple:
 
 def republish(event_id: str, language: str) -> None:
     """The phones' channel: the static site follows every change, when it is published."""
-    from pipeline.publish import republish
+    from pipeline.publishing.publish import republish
 
     try:
         changed = republish(database(), event_id)

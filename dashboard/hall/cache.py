@@ -15,7 +15,7 @@ from pipeline import queries, rounds, scoring
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
 from pipeline.explain import why_here
-from pipeline.publish import results_by_team
+from pipeline.publishing.publish import results_by_team
 
 
 class Once:

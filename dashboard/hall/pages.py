@@ -35,8 +35,8 @@ from dashboard.hall.respond import (
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
 from pipeline.base.output import HEADERS_ZH
-from pipeline.publish import RESULT_COLUMNS
-from pipeline.templating import environment, render, table_rows
+from pipeline.publishing.publish import RESULT_COLUMNS
+from pipeline.publishing.templating import environment, render, table_rows
 
 
 def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = ()) -> Response:

@@ -13,7 +13,7 @@ from dashboard.hall.limits import CODE_WINDOW, LIMITS, MAX_BODY, PER_ADDRESS, PE
 from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
 from pipeline.base import db
 from pipeline.base.errors import BusyError, PaisaiError
-from pipeline.templating import render
+from pipeline.publishing.templating import render
 
 REPORT_WORDS = {
     "zh": {"title": "第 {r} 轮 {n} 号桌报成绩", "ew": "东西", "ns": "南北", "send": "提交",

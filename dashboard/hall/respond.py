@@ -13,8 +13,8 @@ from dashboard.headers import PLAIN_HEADERS
 from pipeline.base import db
 from pipeline.base.errors import BusyError
 from pipeline.base.output import HEADERS_ZH
-from pipeline.publish import CSS
-from pipeline.templating import render
+from pipeline.publishing.publish import CSS
+from pipeline.publishing.templating import render
 
 REFRESH_SECONDS = 20  # the page asks for itself again (a meta refresh: no JavaScript)
 

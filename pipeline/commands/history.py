@@ -206,7 +206,7 @@ def _publish_list(board: pl.DataFrame, out_file: str, title: str) -> int:
     from pathlib import Path
 
     from pipeline.cli_support import output_path
-    from pipeline.export.standings import export_frame
+    from pipeline.publishing.export.standings import export_frame
 
     path = Path(output_path(out_file))
     if path.suffix.lower() == ".xlsx":

@@ -112,7 +112,7 @@ def awards(event: str, fmt: str, certificates: str | None, force: bool, organize
             err(f"注意 note: {not_over}")  # the list as the ranking stands now
         out(output.render(prizes, fmt, f"{found.name} — 获奖名单 awards"))
         return 0
-    from pipeline.export.certificates import write_certificates
+    from pipeline.publishing.export.certificates import write_certificates
 
     if not_over and not force:
         raise UsageError(f"{not_over}；确需提前打印请加 --force add --force to print anyway")

@@ -143,9 +143,9 @@ def _export_options(suffixes: str):
 @click.option("--base-url", help="看板的地址：打印件带手机页 /m/赛事/ 的二维码 the dashboard's "
                                  "address: the printout carries the QR code of its phone pages")
 def export_pairings(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
-    from pipeline.export.pairings import export_pairings as write
     from pipeline.operations.serve import checked_base_url
-    from pipeline.publish import target
+    from pipeline.publishing.export.pairings import export_pairings as write
+    from pipeline.publishing.publish import target
 
     site = target(database(), event)  # the phones' address on the printout, when published
     phones = site[1] if site else None
@@ -158,7 +158,7 @@ def export_pairings(event: str, round_no: int, out_file: str, base_url: str | No
 @export.command("scoresheet", help="预填的成绩登记表 pre-filled score sheet")
 @_export_options(".xlsx")
 def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
-    from pipeline.export.scoresheet import export_scoresheet as write
+    from pipeline.publishing.export.scoresheet import export_scoresheet as write
 
     return _export(event, round_no, out_file, write, "成绩登记表")
 
@@ -212,7 +212,7 @@ def _phone_base(base_url: str | None) -> str:
 def export_cards(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
     from pipeline import selfreport
     from pipeline.base.errors import UsageError
-    from pipeline.export.cards import write_cards
+    from pipeline.publishing.export.cards import write_cards
 
     with db.reading(database()) as con:
         found = events.load(con, event)
@@ -249,12 +249,12 @@ def export_standings(event: str, out_file: str, round_no: int | None, top: int |
     subtitle = (f"第 {after} 轮后排名 · ranking after round {after}" if found.ruleset.is_swiss
                 else "名次 · places")
     if path.suffix.lower() == ".png":
-        from pipeline.export.picture import write_picture
+        from pipeline.publishing.export.picture import write_picture
 
         drawn = write_picture(ranking, found.name, subtitle, path, top)
         out(f"已导出排名图片 picture written: {path}（{drawn} 队 teams）\n")
         return 0
-    from pipeline.export.standings import export_frame
+    from pipeline.publishing.export.standings import export_frame
 
     export_frame(ranking.head(top) if top else ranking, f"{found.name} {subtitle}", "排名", path)
     out(f"已导出 exported {path}\n")
@@ -270,7 +270,7 @@ def export_standings(event: str, out_file: str, round_no: int | None, top: int |
 @click.option("--out", "out_file", required=True, help="输出文件 output file (.xlsx)")
 @common
 def template(kind: str, event: str, out_file: str) -> int:
-    from pipeline.export.template import export_template
+    from pipeline.publishing.export.template import export_template
 
     with db.reading(database()) as con:
         found = events.load(con, event)

@@ -19,8 +19,8 @@ from pipeline.cli_support import common, database, err, event_option, out
 def publish(event: str, out_dir: str, base_url: str | None) -> int:
     from pipeline.base.progress import progress
     from pipeline.operations.serve import checked_base_url
-    from pipeline.publish import publish as write_site
-    from pipeline.publish import remember
+    from pipeline.publishing.publish import publish as write_site
+    from pipeline.publishing.publish import remember
 
     base_url = checked_base_url(base_url) if base_url is not None else None
     with progress("发布 publishing", total=None) as step:

@@ -179,7 +179,7 @@ def _schema_differences(con: duckdb.DuckDBPyConnection) -> list[str]:
 def _value_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Values that reach the file system, addresses or identifiers, checked by the rules
     that govern their creation (a file edited by hand skipped those rules)."""
-    from pipeline.publish import check_site_folder
+    from pipeline.publishing.publish import check_site_folder
 
     problems = [f"赛事编号 event id {e!r} 不合规 is not valid"
                 for e, in db.rows(con, "select event_id from events union all "

@@ -21,8 +21,8 @@ from pipeline.base.levels import format_level
 from pipeline.base.output import to_csv
 from pipeline.base.ruleset import resolve
 from pipeline.deals import Deal, RoundState, play
-from pipeline.export.workbook import new_workbook, write_sheet
 from pipeline.ingest import ingest_file
+from pipeline.publishing.export.workbook import new_workbook, write_sheet
 from pipeline.sheets.headers import ALIASES
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"

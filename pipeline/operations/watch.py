@@ -16,7 +16,7 @@ from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.output import problem_report
 from pipeline.ingest import ingest_file
-from pipeline.publish import republish
+from pipeline.publishing.publish import republish
 
 SUFFIXES = {".csv", ".xlsx", ".xls", ".txt"}
 

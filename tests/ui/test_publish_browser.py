@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.operations.demo import build_demo
 from pipeline.operations.serve import free_port
-from pipeline.publish import publish, team_file
+from pipeline.publishing.publish import publish, team_file
 from tests.ui.conftest import shot
 
 pytestmark = pytest.mark.browser

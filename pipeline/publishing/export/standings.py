@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.base.output import HEADERS_ZH
-from pipeline.export.workbook import new_workbook, write_sheet
+from pipeline.publishing.export.workbook import new_workbook, write_sheet
 
 
 def export_frame(frame: pl.DataFrame, title: str, sheet: str, out: Path) -> None:

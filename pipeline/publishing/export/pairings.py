@@ -9,8 +9,8 @@ import segno
 
 from pipeline.base.errors import UsageError
 from pipeline.base.output import to_csv
-from pipeline.export.workbook import new_workbook, write_sheet
-from pipeline.templating import render
+from pipeline.publishing.export.workbook import new_workbook, write_sheet
+from pipeline.publishing.templating import render
 
 TABLE_HEADERS = ["桌号", "东西队号", "东西队名", "东西队员", "南北队号", "南北队名", "南北队员"]
 INDEX_HEADERS = ["查找 (队号/队名/队员)", "队号", "队名", "桌号", "方位"]

@@ -9,7 +9,7 @@ import polars as pl
 
 from pipeline.base.errors import UsageError
 from pipeline.base.output import cell_text
-from pipeline.export.certificates import Font, find_font
+from pipeline.publishing.export.certificates import Font, find_font
 
 WIDTH = 1080  # a phone screen's width in pixels at 3x: sharp when zoomed
 MARGIN = 48

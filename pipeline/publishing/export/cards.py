@@ -13,7 +13,7 @@ import polars as pl
 import segno
 
 from pipeline.base.errors import UsageError
-from pipeline.export.certificates import fit, new_pdf, save_pdf
+from pipeline.publishing.export.certificates import fit, new_pdf, save_pdf
 
 INK = (30, 34, 48)
 GREY = (110, 116, 130)
