@@ -83,7 +83,9 @@ def _chime_if_due(event_id: str, state: str, key: str, on: bool) -> None:
 
 
 def header(database, event_id: str, size: int = 56, language: str = "zh",
-           with_name: bool = False) -> None:
+           with_name: bool = False, on_tick=None) -> None:
+    """The round's clock, drawn again every second; `on_tick()` after each drawing (the
+    console asks there whether the hall changed the event)."""
     @st.fragment(run_every=1)
     def countdown() -> None:
         with db.reading(database) as con:
@@ -97,5 +99,7 @@ def header(database, event_id: str, size: int = 56, language: str = "zh",
                       event.ruleset.clock["reminder_message"], size, language,
                       event.name if with_name else ""))
         _chime_if_due(event_id, status.state, f"clock-{event_id}-{size}", on)
+        if on_tick is not None:
+            on_tick()
 
     countdown()

@@ -3,6 +3,8 @@ phones' reports."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from dashboard.common import database
@@ -16,6 +18,7 @@ from dashboard.console.shared import (
     republish,
     status_data,
 )
+from dashboard.console.status import redraw_if_changed
 from dashboard.i18n import t
 from pipeline import queries, selfreport, undo
 from pipeline.base import db, events
@@ -30,7 +33,9 @@ def clock(event_id: str, language: str) -> None:
     st.subheader(t("clock", language))
     from dashboard import clockview
     from pipeline import clockstore
-    clockview.header(database(), event_id, size=40, language=language)
+    # the clock's timer also keeps the console up with the hall (one timer on the page)
+    clockview.header(database(), event_id, size=40, language=language,
+                     on_tick=partial(redraw_if_changed, event_id))
     cols = st.columns(6)
     actions = [("start", "clock_start", 0), ("pause", "clock_pause", 0),
                ("resume", "clock_resume", 0), ("add-minutes", "clock_plus", 1),

@@ -30,13 +30,21 @@ FOLLOW_SECONDS = 3  # the hall's changes (phones, the command line) show within 
 
 @st.fragment(run_every=FOLLOW_SECONDS)
 def follow(event_id: str) -> None:
-    """Draw nothing; every few seconds ask the event's version (one small query) and redraw
-    the console only when something outside it changed the event: a phone's report, a sheet
-    or a pairing from the command line, another organizer's console. The console's own
-    actions redraw it already, so they are never redrawn twice; and the organizer at work —
-    a file waiting for confirmation, a pairing previewed — is never interrupted (with phones
-    reporting every few seconds, the preview would be made again and again): the page
-    catches up as soon as the work is stored or put away."""
+    """Draw nothing; every few seconds ask whether the hall changed the event
+    (`redraw_if_changed`). On the round's phase the clock's own timer asks instead: one timer
+    on the page, not two (two made long console work flaky under load)."""
+    redraw_if_changed(event_id)
+
+
+def redraw_if_changed(event_id: str) -> None:
+    """Ask the event's version (one small query) and redraw the console only when something
+    outside it changed the event: a phone's report, a sheet or a pairing from the command
+    line, another organizer's console. The console's own actions redraw it already, so they
+    are never redrawn twice; and the organizer at work — a file waiting for confirmation, a
+    pairing previewed — is never interrupted (with phones reporting every few seconds, the
+    preview would be made again and again): the page catches up as soon as the work is
+    stored or put away. Only from a timer's own run: a page run restarted from here would
+    lose the click it is answering."""
     if _at_work() or not _own_run():
         return
     version = console_version(event_id)

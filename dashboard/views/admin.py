@@ -24,12 +24,13 @@ console.flash()
 suggested = "before"
 if event_id is not None:
     suggested = console.round_status(event_id, language)
-    console.follow(event_id)
     console.undo_last(event_id, language)
 if st.session_state.get("phase") not in PHASES:  # a new session, or after an action
     st.session_state["phase"] = suggested
 phase = st.segmented_control(" ", PHASES, format_func=lambda p: t(LABELS[p], language),
                              key="phase", label_visibility="collapsed") or suggested
+if event_id is not None and phase != "round":  # the round's clock follows the hall itself
+    console.follow(event_id)
 if phase == "before" or event_id is None:
     console.create_event(language, expanded=event_id is None)
     if event_id is not None:
