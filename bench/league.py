@@ -54,26 +54,34 @@ def simulate_league(seed: int) -> tuple[dict[str, float], list[dict], list[dict]
         for t, (a, b) in enumerate(pairs, start=1):
             teams.append({"event_id": event_id, "date": day, "team_no": f"A{t}",
                           "player1": a, "player2": b, "affiliation": club[a]})
-        wins = dict.fromkeys(range(1, len(pairs) + 1), 0)
-        for round_no in range(1, rng.randint(5, 7) + 1):
-            order = sorted(wins, key=lambda t: (-wins[t], rng.random()))
-            for table in range(len(order) // 2):
-                ew, ns = order[2 * table], order[2 * table + 1]
-                gap = sum(strength[p] for p in pairs[ew - 1]) - sum(
-                    strength[p] for p in pairs[ns - 1])
-                margin = max(-13, min(13, round(MARGIN_PER_SIGMA * gap + rng.gauss(0, NOISE))))
-                ew_level, ns_level = (2 + max(margin, 0) + rng.randint(0, 2),
-                                      2 + max(-margin, 0) + rng.randint(0, 2))
-                ew_level, ns_level = min(ew_level, 15), min(ns_level, 15)
-                if ew_level > ns_level:
-                    wins[ew] += 1
-                elif ns_level > ew_level:
-                    wins[ns] += 1
-                results.append({"event_id": event_id, "date": day, "round": round_no,
-                                "table_no": table + 1, "ew_team": f"A{ew}",
-                                "ns_team": f"A{ns}", "ew_level": ew_level,
-                                "ns_level": ns_level})
+        results += play_rounds(rng, event_id, day, pairs, strength)
     return strength, teams, results
+
+
+def play_rounds(rng: random.Random, event_id: str, day: dt.date, pairs: list[tuple],
+                strength: dict[str, float]) -> list[dict]:
+    """5–7 rounds of an event, paired by wins; a table's level difference is the pairs'
+    strength difference plus noise, rounded and capped as levels are."""
+    results = []
+    wins = dict.fromkeys(range(1, len(pairs) + 1), 0)
+    for round_no in range(1, rng.randint(5, 7) + 1):
+        order = sorted(wins, key=lambda t: (-wins[t], rng.random()))
+        for table in range(len(order) // 2):
+            ew, ns = order[2 * table], order[2 * table + 1]
+            gap = sum(strength[p] for p in pairs[ew - 1]) - sum(
+                strength[p] for p in pairs[ns - 1])
+            margin = max(-13, min(13, round(MARGIN_PER_SIGMA * gap + rng.gauss(0, NOISE))))
+            ew_level, ns_level = (2 + max(margin, 0) + rng.randint(0, 2),
+                                  2 + max(-margin, 0) + rng.randint(0, 2))
+            ew_level, ns_level = min(ew_level, 15), min(ns_level, 15)
+            if ew_level > ns_level:
+                wins[ew] += 1
+            elif ns_level > ew_level:
+                wins[ns] += 1
+            results.append({"event_id": event_id, "date": day, "round": round_no,
+                            "table_no": table + 1, "ew_team": f"A{ew}", "ns_team": f"A{ns}",
+                            "ew_level": ew_level, "ns_level": ns_level})
+    return results
 
 
 def _database(folder: Path, teams: list[dict], results: list[dict]) -> Path:

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import polars as pl
 
+from bench.league import play_rounds
+
 PLAYERS, CLUBS, EVENTS = 400, 40, 30
 NAMESAKE_PAIRS = 20
 MOVERS = 0.15
@@ -64,7 +66,7 @@ def simulate(seed: int) -> tuple[dict, dict, list[dict], list[dict], set, set]:
             teams.append({"event_id": event_id, "date": day, "team_no": f"A{t}",
                           "player1": name[a], "player2": name[b], "affiliation": club[a],
                           "who1": a, "who2": b})
-        results += _rounds(rng, event_id, day, seated, strength)
+        results += play_rounds(rng, event_id, day, seated, strength)
     return strength, name, teams, results, pairs, set(movers)
 
 
@@ -83,26 +85,6 @@ def _pairs(rng: random.Random, field: list[str], club: dict) -> list[tuple[str, 
     seated += [(rest[2 * i], rest[2 * i + 1]) for i in range(len(rest) // 2)]
     rng.shuffle(seated)
     return seated
-
-
-def _rounds(rng: random.Random, event_id: str, day: dt.date, seated: list, strength: dict):
-    wins = dict.fromkeys(range(1, len(seated) + 1), 0)
-    rows = []
-    for round_no in range(1, rng.randint(5, 7) + 1):
-        order = sorted(wins, key=lambda t: (-wins[t], rng.random()))
-        for table in range(len(order) // 2):
-            ew, ns = order[2 * table], order[2 * table + 1]
-            gap = sum(strength[p] for p in seated[ew - 1]) - sum(
-                strength[p] for p in seated[ns - 1])
-            margin = max(-13, min(13, round(2.0 * gap + rng.gauss(0, 3.5))))
-            ew_level = min(15, 2 + max(margin, 0) + rng.randint(0, 2))
-            ns_level = min(15, 2 + max(-margin, 0) + rng.randint(0, 2))
-            wins[ew] += ew_level > ns_level
-            wins[ns] += ns_level > ew_level
-            rows.append({"event_id": event_id, "round": round_no, "table_no": table + 1,
-                         "ew_team": f"A{ew}", "ns_team": f"A{ns}", "ew_level": ew_level,
-                         "ns_level": ns_level})
-    return rows
 
 
 def one_league(seed: int) -> dict:

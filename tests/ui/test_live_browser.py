@@ -74,6 +74,15 @@ def test_history_page_in_the_browser(demo_server, page, capsys):
     shot(page, "history")
 
 
+def _round_two_results(tmp_path, database, pairs) -> None:
+    """The demo's round 2, every table A–9, stored from the command line."""
+    sheet = tmp_path / "r2.csv"
+    sheet.write_text("轮次,桌号,东西队号,南北队号,东西级数,南北级数\n" + "".join(
+        f"2,{r['table']},{r['ew_team']},{r['ns_team']},A,9\n"
+        for r in pairs.iter_rows(named=True) if r["ns_team"]), encoding="utf-8")
+    assert main(["ingest", "--event", "demo", str(sheet), "--db", str(database)]) == 0
+
+
 def test_projector_pairings_follow_a_new_round_without_a_reload(tmp_path, page):
     """Issue 39: /pairings?projector=1 showed round 2's tables under round 3's header until
     reloaded. The demo's round 2 is paired; its results and round 3's pairing are stored
@@ -88,11 +97,7 @@ def test_projector_pairings_follow_a_new_round_without_a_reload(tmp_path, page):
         from pipeline.base import db
         with db.reading(database) as con:
             pairs = rounds.pairings(con, "demo", 2)
-        sheet = tmp_path / "r2.csv"
-        sheet.write_text("轮次,桌号,东西队号,南北队号,东西级数,南北级数\n" + "".join(
-            f"2,{r['table']},{r['ew_team']},{r['ns_team']},A,9\n"
-            for r in pairs.iter_rows(named=True) if r["ns_team"]), encoding="utf-8")
-        assert main(["ingest", "--event", "demo", str(sheet), "--db", str(database)]) == 0
+        _round_two_results(tmp_path, database, pairs)
         assert main(["pair", "--event", "demo", "--db", str(database)]) == 0
         with db.reading(database) as con:
             first = rounds.pairings(con, "demo", 3).row(0, named=True)
@@ -170,11 +175,7 @@ def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser):
         # round 2's results from the command line
         with db.reading(database) as con:
             pairs = rounds.pairings(con, "demo", 2)
-        sheet = tmp_path / "r2.csv"
-        sheet.write_text("轮次,桌号,东西队号,南北队号,东西级数,南北级数\n" + "".join(
-            f"2,{r['table']},{r['ew_team']},{r['ns_team']},A,9\n"
-            for r in pairs.iter_rows(named=True) if r["ns_team"]), encoding="utf-8")
-        assert main(["ingest", "--event", "demo", str(sheet), "--db", str(database)]) == 0
+        _round_two_results(tmp_path, database, pairs)
         expect(ranking.locator("[data-testid=progress]")).to_contain_text(
             "第 2 轮后", timeout=30_000)
         # the semi-finals played and the final drawn, outside the dashboard
