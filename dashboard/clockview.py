@@ -10,8 +10,8 @@ import wave
 
 import streamlit as st
 
-from pipeline import clockstore
 from pipeline.base import db, events
+from pipeline.day import clockstore
 
 COLOURS = {"running": "#1f3b63", "paused": "#6b7280", "reminder": "#d97706",
            "time_up": "#b91c1c", "stopped": "#374151", "not_started": "#6b7280",

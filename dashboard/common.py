@@ -10,9 +10,9 @@ import polars as pl
 import streamlit as st
 
 from dashboard.i18n import column, t
-from pipeline import queries
 from pipeline.base import db
 from pipeline.base.levels import format_level
+from pipeline.day import queries
 from pipeline.tractor.stages import DECISIONS
 
 PROJECTOR_CSS = """

@@ -7,10 +7,10 @@ import json
 import pytest
 from conftest import read_csv_output, write_csv
 
-from pipeline import clockstore
 from pipeline.base import db, events
 from pipeline.base.ruleset import load_preset
-from pipeline.clock import Clock, late_action
+from pipeline.day import clockstore
+from pipeline.day.clock import Clock, late_action
 
 MIN = 60
 

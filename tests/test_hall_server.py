@@ -94,7 +94,7 @@ def test_reports_arriving_together_are_stored_together(cli, event16, db_file, tm
     alone, the others stored as if each had come by itself."""
     from conftest import RESULT_HEADER, write_csv
 
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
                               for t in range(1, 9)]
     assert cli("pair", "--event", "e").code == 0

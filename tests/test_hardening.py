@@ -284,8 +284,8 @@ def test_json_output_is_always_valid_json():
 
 def test_self_reports_one_pending_per_table_and_links_that_expire(cli, event16, db_file,
                                                                  monkeypatch):
-    from pipeline import selfreport
     from pipeline.base.errors import UsageError
+    from pipeline.day import selfreport
 
     assert cli("pair", "--event", "e").code == 0
     links = selfreport.links(db_file, "e", 1, "http://x")

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from conftest import RESULT_HEADER, write_csv
 
-from pipeline import selfreport
 from pipeline.base import db, oplog
 from pipeline.base.errors import BusyError
+from pipeline.day import selfreport
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -114,7 +114,7 @@ def test_the_base_imports_no_stage():
         assert not upward, (module, upward)
 
 
-ENGINES = ("pipeline.pairing", "pipeline.deals", "pipeline.clock", "pipeline.history.evidence",
+ENGINES = ("pipeline.pairing", "pipeline.deals", "pipeline.day.clock", "pipeline.history.evidence",
            "pipeline.tractor.bracket", "pipeline.tractor.group_order", "pipeline.tractor.places",
            "pipeline.tractor.scoring")
 

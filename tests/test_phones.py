@@ -103,7 +103,7 @@ def test_no_phone_route_starts_a_streamlit_session(client):
 def test_a_table_reports_from_both_sides_through_a_plain_form(client, db_file):
     """GET shows the form of a side's signed link, POST stores through the self-report logic:
     the first side waits, the second side's same result stores the table."""
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     links = selfreport.links(db_file, "e", 2, "http://testserver")
     row = links.row(0, named=True)
     assert row["ew_url"].startswith("http://testserver/r?")
@@ -129,7 +129,7 @@ def test_a_table_reports_from_both_sides_through_a_plain_form(client, db_file):
 
 def test_reports_are_rate_limited_per_link(client, db_file, monkeypatch):
     from dashboard.hall import limits, report
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     monkeypatch.setattr(report, "LIMITS", limits.Limits())
     row = selfreport.links(db_file, "e", 2, "http://testserver").row(1, named=True)
     url = row["ew_url"]
@@ -142,7 +142,7 @@ def test_reports_are_rate_limited_per_link(client, db_file, monkeypatch):
 def test_a_decided_table_s_link_shows_what_is_stored(client, db_file, cli):
     """Issue 39: reopening a side's link after the table was decided shows the stored
     result, never a blank form; sending again is refused as decided."""
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     row = selfreport.links(db_file, "e", 2, "http://testserver").row(0, named=True)
     for side in ("ew", "ns"):
         client.post(row[f"{side}_url"], data={"ew_level": "K", "ns_level": "9",
@@ -161,7 +161,7 @@ def test_the_report_form_names_the_teams_and_repeats_what_was_sent(client, db_fi
     """Issue 39: the form shows team names, the answer repeats the result sent, a closed
     link says why and what to do, and the pairings page (with its search box) never reloads
     itself under a player typing."""
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     row = selfreport.links(db_file, "e", 2, "http://testserver").row(0, named=True)
     form = client.get(row["ew_url"]).text
     assert f"东西 {row['ew_team']} 队伍" in form and f"南北 {row['ns_team']} 队伍" in form

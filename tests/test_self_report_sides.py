@@ -7,8 +7,8 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from pipeline import selfreport
 from pipeline.base.errors import UsageError
+from pipeline.day import selfreport
 
 
 def _links(cli, db_file, event):

@@ -7,8 +7,8 @@ from conftest import RESULT_HEADER, read_csv_output, write_csv
 
 from pipeline.base import db
 from pipeline.base.errors import UsageError
+from pipeline.day.selfreport import check_link, links, submit
 from pipeline.operations.watch import scan
-from pipeline.selfreport import check_link, links, submit
 
 
 def test_watch_ingests_stable_files_once(cli, event16, tmp_path, db_file):

@@ -10,9 +10,10 @@ import streamlit as st
 from dashboard.common import database, html_table
 from dashboard.console.shared import base_url_input, done, event_version, republish
 from dashboard.i18n import t
-from pipeline import queries, rounds, selfreport
+from pipeline import rounds
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
+from pipeline.day import queries, selfreport
 from pipeline.publishing.export.pairings import export_pairings
 from pipeline.publishing.export.scoresheet import export_scoresheet
 

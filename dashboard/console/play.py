@@ -20,10 +20,11 @@ from dashboard.console.shared import (
 )
 from dashboard.console.status import redraw_if_changed
 from dashboard.i18n import t
-from pipeline import queries, selfreport, undo
+from pipeline import undo
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.levels import format_level
+from pipeline.day import queries, selfreport
 from pipeline.ingest import (
     ingest_rows,
 )
@@ -32,7 +33,7 @@ from pipeline.ingest import (
 def clock(event_id: str, language: str) -> None:
     st.subheader(t("clock", language))
     from dashboard import clockview
-    from pipeline import clockstore
+    from pipeline.day import clockstore
     # the clock's timer also keeps the console up with the hall (one timer on the page)
     clockview.header(database(), event_id, size=40, language=language,
                      on_tick=partial(redraw_if_changed, event_id))

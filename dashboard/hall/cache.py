@@ -11,9 +11,10 @@ from functools import partial
 import polars as pl
 
 from dashboard.hall.respond import HALL_WAIT, database
-from pipeline import queries, rounds, scoring
+from pipeline import rounds, scoring
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
+from pipeline.day import queries
 from pipeline.explain import why_here
 from pipeline.publishing.publish import results_by_team
 

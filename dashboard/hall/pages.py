@@ -107,7 +107,7 @@ def pairings_page(request: Request) -> Response:
             return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
                           rows=None, **common)
         if query:
-            from pipeline.queries import find_table
+            from pipeline.day.queries import find_table
 
             pairs = find_table(pairs, query)
         table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(

@@ -78,7 +78,7 @@ class Reports:
     def _store(self) -> None:
         import time
 
-        from pipeline import selfreport
+        from pipeline.day import selfreport
         while True:
             self.wake.wait(60)
             time.sleep(self.GATHER)  # the reports of the next moment join this one
@@ -125,8 +125,8 @@ async def report_route(request: Request) -> Response:
     import time
     from urllib.parse import parse_qs
 
-    from pipeline import selfreport
     from pipeline.base.levels import format_level
+    from pipeline.day import selfreport
 
     language = page_lang(request)
     words = REPORT_WORDS[language]
@@ -195,7 +195,7 @@ async def report_route(request: Request) -> Response:
 def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
                 side: str | None) -> tuple[str, str, str | None]:
     """The table's teams, and its stored result in words when it is decided (else None)."""
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     with db.reading(database(), HALL_WAIT) as con:
         ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
         decided = selfreport.stored_result(con, event_id, round_no, table_no)

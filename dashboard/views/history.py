@@ -9,8 +9,8 @@ import streamlit as st
 
 from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
-from pipeline import queries
 from pipeline.base import db
+from pipeline.day import queries
 from pipeline.history import identity, ratings, stats
 from pipeline.operations.demo import demo_ids
 

@@ -19,7 +19,7 @@ from dashboard.common import (
     rotate_if_due,
 )
 from dashboard.i18n import t
-from pipeline import queries
+from pipeline.day import queries
 from pipeline.scoring import STANDINGS_COLUMNS
 
 PAGE_ROWS = 20

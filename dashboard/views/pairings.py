@@ -14,7 +14,7 @@ from dashboard.common import (
     rotate_if_due,
 )
 from dashboard.i18n import t
-from pipeline import queries
+from pipeline.day import queries
 
 language = lang()
 event_id = public_page_event(language, swiss=True)

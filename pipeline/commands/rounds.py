@@ -101,7 +101,7 @@ def results_delete(event: str, round_no: int, table: int | None) -> int:
 @click.option("--table", type=int, required=True, help="桌号 table")
 @common
 def results_reopen(event: str, round_no: int, table: int) -> int:
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     with db.reading(database()) as con:
         found = events.load(con, event)
     selfreport.reopen(database(), found.event_id, round_no, table)
@@ -172,7 +172,7 @@ def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
 @format_option()
 @common
 def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
-    from pipeline import selfreport
+    from pipeline.day import selfreport
     with db.reading(database()) as con:
         found = events.load(con, event)
     base_url = _phone_base(base_url)
@@ -210,8 +210,8 @@ def _phone_base(base_url: str | None) -> str:
 @click.option("--base-url", help="看板的地址（手机能打开的，如 http://192.168.1.5:8501） the "
                                  "dashboard's address as phones reach it")
 def export_cards(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
-    from pipeline import selfreport
     from pipeline.base.errors import UsageError
+    from pipeline.day import selfreport
     from pipeline.publishing.export.cards import write_cards
 
     with db.reading(database()) as con:
@@ -360,7 +360,7 @@ def _clock(event: str, action: str, round_no: int | None, minutes: float = 0,
            fmt: str = "table") -> int:
     import json
 
-    from pipeline import clockstore
+    from pipeline.day import clockstore
     if action == "status":
         with db.reading(database()) as con:
             found = events.load(con, event)
@@ -423,7 +423,7 @@ def clock_status(event: str, round_no: int | None, fmt: str) -> int:
 @click.option("--minutes", type=float, required=True, help="迟到分钟数 minutes late")
 @common
 def late(event: str, round_no: int, team: str, minutes: float) -> int:
-    from pipeline import clockstore
+    from pipeline.day import clockstore
     from pipeline.ingest import ingest_rows
 
     team = team.strip().upper()

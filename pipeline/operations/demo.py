@@ -20,9 +20,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import clockstore, rounds
+from pipeline import rounds
 from pipeline.base import db, events
 from pipeline.base.levels import PASSED_A, format_level
+from pipeline.day import clockstore
 from pipeline.ingest import ingest_file
 from pipeline.operations.simulate import TEAM_WORDS, UNITS, invent_name, simulate, write_sheets
 from pipeline.tractor import stages

@@ -117,7 +117,7 @@ def test_self_report_accepted_appears_in_the_ranking(event_server, browser):
     _login(admin, event_server.url)
     with db.reading(event_server.database) as con:
         assert rounds.latest_paired_round(con, "big") == 1
-    from pipeline.selfreport import links
+    from pipeline.day.selfreport import links
 
     url = links(event_server.database, "big", 1, event_server.url)["url"][4]  # table 5
     phone = context.new_page()

@@ -10,8 +10,8 @@ import pytest
 from conftest import entries, write_csv
 from playwright.sync_api import expect
 
-from pipeline import selfreport
 from pipeline.cli import main
+from pipeline.day import selfreport
 from tests.ui.conftest import Server, console, guide_shot, shot
 
 pytestmark = pytest.mark.browser

@@ -11,9 +11,9 @@ import xlsxwriter
 from conftest import RESULT_HEADER, write_csv
 from playwright.sync_api import expect
 
-from pipeline import selfreport
 from pipeline.base import db
 from pipeline.cli import main
+from pipeline.day import selfreport
 from tests.ui.conftest import Server, console, idle, open_phase, shot
 
 pytestmark = pytest.mark.browser

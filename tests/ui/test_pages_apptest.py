@@ -219,8 +219,8 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     hand completes the round (the next step turns to pairing) and is undone."""
     from conftest import entries, write_csv
 
-    from pipeline import selfreport
     from pipeline.cli import main
+    from pipeline.day import selfreport
 
     database = tmp_path / "c.duckdb"
     db_args = ["--db", str(database)]

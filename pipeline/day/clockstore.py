@@ -12,7 +12,7 @@ import duckdb
 from pipeline.base import db, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
-from pipeline.clock import Clock, ClockStatus, LateAction, late_action
+from pipeline.day.clock import Clock, ClockStatus, LateAction, late_action
 
 
 def current_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
