@@ -40,11 +40,11 @@ _PREPARING: dict[str, threading.Thread] = {}  # one preparation per database, pe
 _LOCK = threading.Lock()
 
 
-def preparing(path: Path, language: str) -> None:
+def preparing(path: Path, language: str, stale: int) -> None:
     """Many events' finishes to rank (a database written by other tools or an earlier
     version): ranked in the background, in short batches, while the page shows what it can
     and says how far the preparation is; it draws itself again when done."""
-    st.session_state.setdefault("preparing_total", stats.stale_rank_count(path))
+    st.session_state.setdefault("preparing_total", stale)  # counted before the thread starts
     with _LOCK:
         running = _PREPARING.get(str(path))
         if running is None or not running.is_alive():
@@ -72,8 +72,9 @@ path = database()
 if any(e in demo_ids() for e in queries.event_list(path)["event_id"].to_list()):
     st.caption(f"【{t('demo_data', language)}】")
 ratings.keep_current(path)  # reading the history is a read; keeping it current a short write
-if stats.stale_rank_count(path) > PREPARE_AT:  # a long preparation: never waited for
-    preparing(path, language)
+stale = stats.stale_rank_count(path)
+if stale > PREPARE_AT:  # a long preparation: never waited for
+    preparing(path, language, stale)
 else:
     stats.keep_ranks_current(path)
 with db.reading(path) as con:
