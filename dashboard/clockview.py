@@ -82,11 +82,21 @@ def _chime_if_due(event_id: str, state: str, key: str, on: bool) -> None:
         st.audio(chime_wav(), format="audio/wav", autoplay=True)
 
 
+TICKING = ("running", "reminder")  # the states whose time goes down
+STILL_SECONDS = 3  # a clock that is not counting is asked this often (a start shows within it)
+
+
 def header(database, event_id: str, size: int = 56, language: str = "zh",
            with_name: bool = False, on_tick=None) -> None:
-    """The round's clock, drawn again every second; `on_tick()` after each drawing (the
+    """The round's clock, drawn again every second while it counts and every few seconds
+    while it does not (a page that redraws every second for nothing loses an upload now and
+    then: a file given while a timer's run is under way); when the clock starts or stops
+    counting, the page is drawn again at the new pace. `on_tick()` after each drawing (the
     console asks there whether the hall changed the event)."""
-    @st.fragment(run_every=1)
+    with db.reading(database) as con:
+        ticking = clockstore.status(con, events.load(con, event_id)).state in TICKING
+
+    @st.fragment(run_every=1 if ticking else STILL_SECONDS)
     def countdown() -> None:
         with db.reading(database) as con:
             event = events.load(con, event_id)
@@ -99,7 +109,18 @@ def header(database, event_id: str, size: int = 56, language: str = "zh",
                       event.ruleset.clock["reminder_message"], size, language,
                       event.name if with_name else ""))
         _chime_if_due(event_id, status.state, f"clock-{event_id}-{size}", on)
+        if (status.state in TICKING) != ticking and own_run():
+            st.rerun(scope="app")  # the timer's pace follows the clock
         if on_tick is not None:
             on_tick()
 
     countdown()
+
+
+def own_run() -> bool:
+    """This is a fragment's own run (its timer), not the page's: a page run restarted from
+    there would lose the click it is answering."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.clockview import own_run
 from dashboard.common import database
 from dashboard.console.shared import (
     console_version,
@@ -45,22 +46,13 @@ def redraw_if_changed(event_id: str) -> None:
     preview would be made again and again): the page catches up as soon as the work is
     stored or put away. Only from a timer's own run: a page run restarted from here would
     lose the click it is answering."""
-    if _at_work() or not _own_run():
+    if _at_work() or not own_run():
         return
     version = console_version(event_id)
     seen = st.session_state.setdefault("seen_version", version)
     if version != seen:
         st.session_state["seen_version"] = version
         st.rerun(scope="app")
-
-
-def _own_run() -> bool:
-    """This is the fragment's own run (its timer), not the page's: a page run that was
-    restarted from here would lose the click it is answering."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return bool(ctx and ctx.fragment_ids_this_run)
 
 
 def _at_work() -> bool:

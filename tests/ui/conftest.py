@@ -25,11 +25,15 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         exe = Path(sys.executable).parent / "paisai"
-        self.process = subprocess.Popen(
-            [str(exe), "dashboard", "--db", str(database), "--port", str(self.port),
-             *(args or [])],
-            env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True)  # its own process group
+        ARTIFACTS.mkdir(exist_ok=True)
+        # the server's own words, kept for a failing test's reading (tests/artifacts)
+        self.log = ARTIFACTS / f"server-{self.port}.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [str(exe), "dashboard", "--db", str(database), "--port", str(self.port),
+                 *(args or [])],
+                env={**os.environ, **(env or {})}, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True)  # its own process group
         if not wait_until_up(self.port):
             self.stop()
             raise RuntimeError("the dashboard did not start")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from pipeline import rounds
 from pipeline.base import db
 from pipeline.cli import main
-from tests.ui.conftest import Server, console, guide_shot, idle, shot
+from tests.ui.conftest import ARTIFACTS, Server, console, guide_shot, idle, shot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "s3cret-牌赛"
@@ -40,14 +40,16 @@ def _login(page, url):
 
 
 def _upload(page, path, selector: str) -> None:
-    """Give the uploader a file and wait for what it shows; once more if a rerun ate it."""
+    """Give the uploader a file and wait for what it shows; once more if a rerun ate it
+    (the uploader's part of the page and the server's log are kept for the reading)."""
     for attempt in range(2):
         page.set_input_files("input[type=file]", str(path))
         try:
             page.locator(selector).first.wait_for(timeout=45_000)
             return
         except Exception:
-            shot(page, f"upload-wait-{attempt}")
+            page.locator("[data-testid=stFileUploader]").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"upload-wait-{attempt}.png"))
             if attempt:
                 raise
 
