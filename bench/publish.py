@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 from bench.turnaround import prepare
-from pipeline import rounds
 from pipeline.base import db, events
 from pipeline.ingest import ingest_file
+from pipeline.pairing import event_round
 from pipeline.publishing.publish import publish
 
 
@@ -26,7 +26,7 @@ def run(teams: int = 10_000) -> list[dict]:
         unchanged = time.perf_counter() - started
         ingest_file(database, "bench", sheet)
         with db.writing(database) as con:
-            rounds.pair(con, events.load(con, "bench"), 8)
+            event_round.pair(con, events.load(con, "bench"), 8)
         started = time.perf_counter()
         after = publish(database, "bench", site, "https://example.org/bench/")
         next_round = time.perf_counter() - started

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import rounds, scoring
 from pipeline.base import db, events
 from pipeline.ingest import ingest_file, load_context
 from pipeline.operations.simulate import simulate
+from pipeline.pairing import event_round
 from pipeline.publishing.export.pairings import export_pairings
+from pipeline.ranking import rounds, scoring
 from pipeline.sheets.read import read_file
 from pipeline.validate import check_sheets
 
@@ -56,7 +57,7 @@ def prepare(folder: Path, teams: int, name: str = "基准",
     for sheet in made.rounds[:6]:
         ingest_file(database, "bench", sheet)
     with db.writing(database) as con:
-        rounds.pair(con, events.load(con, "bench"), 7)
+        event_round.pair(con, events.load(con, "bench"), 7)
     return database, made.rounds[6]
 
 
@@ -67,7 +68,7 @@ def _turnaround(database: Path, sheet: Path, data: bytes, out: Path) -> dict[str
     with db.writing(database) as con:
         event = events.load(con, "bench")
         scoring.standings(con, event)  # the ranking for the projector
-        rounds.pair(con, event, 8)
+        event_round.pair(con, event, 8)
         pairs = rounds.pairings(con, "bench", 8)
     paired = time.perf_counter()
     export_pairings(pairs, "基准 第 8 轮", out)  # the printable list for the wall

@@ -66,7 +66,7 @@ def _event_over(database: str, event_id: str) -> bool:
     """Every planned round reported (read at most every 10 s, not every second)."""
     from pathlib import Path
 
-    from pipeline import awards, scoring
+    from pipeline.ranking import awards, scoring
     with db.reading(Path(database)) as con:
         event = events.load(con, event_id)
         if not event.ruleset.is_swiss or not event.ruleset.rounds:

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import registration, scoring
+from pipeline import registration
 from pipeline.base import db, events, oplog
 from pipeline.base.errors import SheetErrors
 from pipeline.base.events import Event
@@ -29,6 +29,7 @@ from pipeline.base.store import (
     store_results,
 )
 from pipeline.history import identity
+from pipeline.ranking import scoring
 from pipeline.sheets import layouts
 from pipeline.sheets.headers import ALIASES
 from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import RESULT_HEADER, read_csv_output, write_csv
 
-from pipeline.deals import Deal, RoundState, play, replay
+from pipeline.ranking.deals import Deal, RoundState, play, replay
 
 EW2, EW3, EW4 = Deal("ew", 2), Deal("ew", 3), Deal("ew", 4)
 NS2, NS3, NS4 = Deal("ns", 2), Deal("ns", 3), Deal("ns", 4)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.base import db, events
-from pipeline.explain import explain, key_slices
+from pipeline.ranking.explain import explain, key_slices
 
 OTHER_TOOL = """name = "other-tool"
 description = "win 3, draw 2, loss 1"
@@ -252,7 +252,7 @@ def _random_event(database, rng: random.Random) -> events.Event:
 def test_explain_agrees_with_the_ranking(tmp_path, seed):
     """For every adjacent pair of ranked teams, the key explain names separates them in the
     ranking's direction and every earlier key is equal (ties: no key, a shared rank)."""
-    from pipeline import scoring
+    from pipeline.ranking import scoring
     database = tmp_path / f"p{seed}.duckdb"
     if database.exists():
         database.unlink()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from conftest import RESULT_HEADER, read_csv_output, write_csv
 
-from pipeline import scoring
 from pipeline.base import db, events
+from pipeline.ranking import scoring
 
 
 def _cached_rounds(database) -> list[int]:

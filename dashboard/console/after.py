@@ -11,11 +11,11 @@ import streamlit as st
 
 from dashboard.common import database, html_table
 from dashboard.i18n import colon, t
-from pipeline import scoring
-from pipeline.awards import award_list, unfinished, with_member_ids
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.publishing.export.standings import export_frame
+from pipeline.ranking import scoring
+from pipeline.ranking.awards import award_list, unfinished, with_member_ids
 
 
 def downloads(event_id: str, language: str) -> None:

@@ -10,12 +10,13 @@ import streamlit as st
 from dashboard.common import database, html_table
 from dashboard.console.shared import base_url_input, done, event_version, republish
 from dashboard.i18n import t
-from pipeline import rounds
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.day import queries, selfreport
+from pipeline.pairing import event_round
 from pipeline.publishing.export.pairings import export_pairings
 from pipeline.publishing.export.scoresheet import export_scoresheet
+from pipeline.ranking import rounds
 
 
 def pair_next(event_id: str, language: str) -> None:
@@ -32,8 +33,8 @@ def pair_next(event_id: str, language: str) -> None:
         try:
             with db.trial(database()) as con:  # rolled back: a look, not a change
                 event = events.load(con, event_id)
-                round_no, pairing, used = rounds.pair(con, event, None, seed, force, apart)
-                same = rounds.same_unit_tables(con, event_id, round_no)
+                round_no, pairing, used = event_round.pair(con, event, None, seed, force, apart)
+                same = event_round.same_unit_tables(con, event_id, round_no)
                 shown = rounds.pairings(con, event_id, round_no).select(
                     "table", "ew_team", "ew_name", "ns_team", "ns_name")
             st.session_state["pairing_preview"] = (round_no, used, same, shown)
@@ -61,7 +62,7 @@ def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
     try:
         with db.writing(database()) as con:
             event = events.load(con, event_id)
-            round_no, pairing, used = rounds.pair(con, event, None, seed, force, apart)
+            round_no, pairing, used = event_round.pair(con, event, None, seed, force, apart)
     except PaisaiError as exc:
         st.session_state["pairing_failed"] = str(exc)
         return

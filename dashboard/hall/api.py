@@ -10,10 +10,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from dashboard.hall.respond import HALL_WAIT, answer, busy, database, problem
-from pipeline import rounds, scoring
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
 from pipeline.base.output import to_json
+from pipeline.ranking import rounds, scoring
 
 # -- the read-only JSON API: the same columns as the CLI's JSON -------------------------
 

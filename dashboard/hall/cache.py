@@ -11,12 +11,12 @@ from functools import partial
 import polars as pl
 
 from dashboard.hall.respond import HALL_WAIT, database
-from pipeline import rounds, scoring
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
 from pipeline.day import queries
-from pipeline.explain import why_here
 from pipeline.publishing.publish import results_by_team
+from pipeline.ranking import rounds, scoring
+from pipeline.ranking.explain import why_here
 
 
 class Once:

@@ -20,7 +20,7 @@ from dashboard.common import (
 )
 from dashboard.i18n import t
 from pipeline.day import queries
-from pipeline.scoring import STANDINGS_COLUMNS
+from pipeline.ranking.scoring import STANDINGS_COLUMNS
 
 PAGE_ROWS = 20
 PODIUM_ROWS = 14  # rows a page beside the podium, still within 1080 pixels
@@ -109,8 +109,8 @@ def prize_list(path: str, event: str, version: str):
     """The prizes as awarded (shared places shown as shared), once per version."""
     from pathlib import Path
 
-    from pipeline import awards
     from pipeline.base import db, events
+    from pipeline.ranking import awards
     with db.reading(Path(path)) as con:
         return awards.award_list(con, events.load(con, event))
 

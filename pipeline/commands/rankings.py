@@ -23,7 +23,8 @@ from pipeline.cli_support import (
 @format_option()
 @common
 def standings(event: str, round_no: int | None, fmt: str) -> int:
-    from pipeline import registration, scoring
+    from pipeline import registration
+    from pipeline.ranking import scoring
     from pipeline.tractor import stages
 
     with db.reading(database()) as con:
@@ -64,7 +65,7 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
 def explain(event: str, team_a: str, team_b: str, round_no: int | None, fmt: str) -> int:
     import json
 
-    from pipeline import explain as why
+    from pipeline.ranking import explain as why
     with db.reading(database()) as con:
         found = events.load(con, event)
         result = why.explain(con, found, team_a.strip().upper(), team_b.strip().upper(),
@@ -99,7 +100,7 @@ def rounds(event: str, fmt: str) -> int:
                                               "certificates")
 @common
 def awards(event: str, fmt: str, certificates: str | None, force: bool, organizer: str) -> int:
-    from pipeline.awards import award_list, unfinished, with_member_ids
+    from pipeline.ranking.awards import award_list, unfinished, with_member_ids
 
     with db.reading(database()) as con:
         found = events.load(con, event)
@@ -133,7 +134,7 @@ def meet() -> None:
 @click.option("--name", required=True, help="名称 name")
 @common
 def meet_create(meet_id: str, name: str) -> int:
-    from pipeline import meets
+    from pipeline.ranking import meets
     with db.writing(database()) as con:
         meets.create(con, meet_id, name)
     out(f"已创建运动会 created meet {meet_id}: {name}\n")
@@ -149,7 +150,7 @@ def meet_create(meet_id: str, name: str) -> int:
               help="每次弃权扣分 deduction per forfeited match")
 @common
 def meet_add(meet_id: str, event_id: str, placement_points: str, forfeit_deduction: int) -> int:
-    from pipeline import meets
+    from pipeline.ranking import meets
     points = meets.parse_points(placement_points)
     with db.writing(database()) as con:
         meets.add(con, meet_id, event_id, points, forfeit_deduction)
@@ -165,7 +166,7 @@ def meet_add(meet_id: str, event_id: str, placement_points: str, forfeit_deducti
               help="只列出每一次弃权扣分 list each forfeit deduction instead")
 @common
 def meet_standings(meet_id: str, fmt: str, deductions: bool) -> int:
-    from pipeline import meets
+    from pipeline.ranking import meets
     with db.reading(database()) as con:
         name, table = meets.standings(con, meet_id)
         deducted = meets.deductions(con, meet_id)

@@ -35,14 +35,15 @@ from pipeline.cli_support import (
 @common
 def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bool,
          separate_affiliations: bool, byes: tuple[str, ...]) -> int:
-    from pipeline import rounds
-    requested = rounds.parse_byes(byes)
+    from pipeline.pairing import event_round
+    from pipeline.ranking import rounds
+    requested = event_round.parse_byes(byes)
     with db.writing(database()) as con:
         found = events.load(con, event)
-        round_no, pairing, seed = rounds.pair(con, found, round_no, seed, force,
+        round_no, pairing, seed = event_round.pair(con, found, round_no, seed, force,
                                               separate_affiliations, requested)
         listing = rounds.pairings(con, found.event_id, round_no)
-        same = rounds.same_unit_tables(con, found.event_id, round_no)
+        same = event_round.same_unit_tables(con, found.event_id, round_no)
     shown = listing.select(rounds.PAIRING_COLUMNS)
     title = f"{found.name} — 第 {round_no} 轮对阵 pairing of round {round_no}"
     if fmt == "table":
@@ -83,7 +84,7 @@ def results() -> None:
 @click.option("--table", type=int, help="只删这一桌 only this table")
 @common
 def results_delete(event: str, round_no: int, table: int | None) -> int:
-    from pipeline import rounds
+    from pipeline.ranking import rounds
     with db.writing(database()) as con:
         events.load(con, event)
         removed = rounds.delete_results(con, event, round_no, table)
@@ -117,7 +118,7 @@ def export() -> None:
 
 def _export(event: str, round_no: int, out_file: str, exporter, what: str) -> int:
     """Both exports read one stored round and write one file."""
-    from pipeline import rounds
+    from pipeline.ranking import rounds
     with db.reading(database()) as con:
         found = events.load(con, event)
         pairs = rounds.pairings(con, found.event_id, round_no)
@@ -234,8 +235,8 @@ def export_cards(event: str, round_no: int, out_file: str, base_url: str | None)
 @click.option("--top", type=int, help="只画前 N 名 only the first N teams")
 @common
 def export_standings(event: str, out_file: str, round_no: int | None, top: int | None) -> int:
-    from pipeline import scoring
     from pipeline.base.errors import UsageError
+    from pipeline.ranking import scoring
 
     path = output_path(out_file)
     if path.suffix.lower() not in (".png", ".xlsx"):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import awards, rounds, scoring
 from pipeline.base import db, events
 from pipeline.base.levels import format_level
+from pipeline.ranking import awards, rounds, scoring
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,8 @@ def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:
 
 
 def why_here(database: Path, event_id: str) -> dict[str, str]:
-    """For every team of the latest ranking: why it sits where it does (pipeline.explain)."""
-    from pipeline.explain import why_here as explain_places
+    """For every team of the latest ranking: why it sits where it does (pipeline.ranking.explain)."""
+    from pipeline.ranking.explain import why_here as explain_places
 
     with db.reading(database) as con:
         event = events.load(con, event_id)

@@ -82,7 +82,7 @@ def links(database: Path, event_id: str, round_no: int, base_url: str) -> pl.Dat
 
 def table_cards(database: Path, event_id: str, round_no: int, base_url: str) -> pl.DataFrame:
     """What a round's table cards print: each table's teams, names and both sides' links."""
-    from pipeline import rounds
+    from pipeline.ranking import rounds
     signed = links(database, event_id, round_no, base_url)
     with db.reading(database) as con:
         names = rounds.pairings(con, event_id, round_no).select("table", "ew_name", "ns_name")

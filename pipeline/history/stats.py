@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import scoring
 from pipeline.base import db, events
+from pipeline.ranking import scoring
 
 
 def _games() -> str:

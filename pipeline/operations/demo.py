@@ -20,12 +20,12 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import rounds
 from pipeline.base import db, events
 from pipeline.base.levels import PASSED_A, format_level
 from pipeline.day import clockstore
 from pipeline.ingest import ingest_file
 from pipeline.operations.simulate import TEAM_WORDS, UNITS, invent_name, simulate, write_sheets
+from pipeline.pairing import event_round
 from pipeline.tractor import stages
 
 DEMO_ID = "demo"
@@ -110,7 +110,7 @@ def build_demo(database: Path) -> str | None:
                  event_id=DEMO_ID, name="演示赛：关务掼蛋春茗会",
                  entries=field(pool, 16, random.Random(2025)), date=today.isoformat())
         with db.writing(database) as con:
-            rounds.pair(con, events.load(con, DEMO_ID), 2, seed=2025)
+            event_round.pair(con, events.load(con, DEMO_ID), 2, seed=2025)
     restart_clock(database)
     return DEMO_ID
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import scoring
 from pipeline.base import db, events, scratch
 from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.history import stats
+from pipeline.ranking import scoring
 
 
 def uploads(con: duckdb.DuckDBPyConnection, event_id: str) -> pl.DataFrame:

@@ -15,14 +15,15 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import rounds
 from pipeline.base import db, events
 from pipeline.base.levels import format_level
 from pipeline.base.output import to_csv
 from pipeline.base.ruleset import resolve
-from pipeline.deals import Deal, RoundState, play
 from pipeline.ingest import ingest_file
+from pipeline.pairing import event_round
 from pipeline.publishing.export.workbook import new_workbook, write_sheet
+from pipeline.ranking import rounds
+from pipeline.ranking.deals import Deal, RoundState, play
 from pipeline.sheets.headers import ALIASES
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
@@ -138,7 +139,7 @@ def simulate(
         for round_no in range(1, rounds_count + 1):
             on_round(f"第 {round_no} 轮 round {round_no}")
             with db.writing(database) as con:
-                rounds.pair(con, event, round_no, seed=seed)
+                event_round.pair(con, event, round_no, seed=seed)
                 pairs = rounds.pairings(con, event_id, round_no)
             rows = []
             for r in pairs.filter(pl.col("ns_team").is_not_null()).iter_rows(named=True):

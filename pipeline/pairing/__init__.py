@@ -1,4 +1,7 @@
-"""Swiss pairing (积分编排): pure functions, plain data in and out, no storage imports."""
+"""Swiss pairing (积分编排). The engine — swiss, matching, systems, compiled — is pure: plain
+data in and out, it imports nothing but itself. `event_round` pairs a stored event's round
+with it (the ranking so far, who met whom, the registration) and stores the tables: the one
+module here that opens the database, above intake and the ranking."""
 
 from pipeline.pairing.swiss import Pairing, Table, draw_order, pair_round, team_match_tables
 

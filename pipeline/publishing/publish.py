@@ -19,13 +19,13 @@ import polars as pl
 import segno
 from markupsafe import Markup
 
-from pipeline import rounds, scoring
 from pipeline.base import db, events, scratch
 from pipeline.base.errors import UsageError
 from pipeline.base.levels import format_level
 from pipeline.base.output import HEADERS_ZH
-from pipeline.explain import why_here
 from pipeline.publishing.templating import environment, escaped, render, row_html, table_rows
+from pipeline.ranking import rounds, scoring
+from pipeline.ranking.explain import why_here
 
 CSS = """body{font-family:"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
 margin:0;padding:12px;background:#f5f7fb;color:#112}h1{font-size:22px;margin:8px 0}

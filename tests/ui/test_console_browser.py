@@ -9,9 +9,9 @@ import pytest
 from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 from playwright.sync_api import expect
 
-from pipeline import rounds
 from pipeline.base import db
 from pipeline.cli import main
+from pipeline.ranking import rounds
 from tests.ui.conftest import ARTIFACTS, Server, console, guide_shot, idle, shot
 
 pytestmark = pytest.mark.browser

@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 from playwright.sync_api import expect
 
-from pipeline import rounds
 from pipeline.base import db
 from pipeline.cli import main
 from pipeline.day import selfreport
 from pipeline.operations.demo import build_demo
+from pipeline.ranking import rounds
 from tests.ui.conftest import Server, console
 
 pytestmark = pytest.mark.browser

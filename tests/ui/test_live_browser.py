@@ -93,8 +93,8 @@ def test_projector_pairings_follow_a_new_round_without_a_reload(tmp_path, page):
     try:
         page.goto(f"{server.url}/pairings?event=demo&projector=1")
         expect(page.locator("h1")).to_contain_text("第 2 轮对阵", timeout=60_000)
-        from pipeline import rounds
         from pipeline.base import db
+        from pipeline.ranking import rounds
         with db.reading(database) as con:
             pairs = rounds.pairings(con, "demo", 2)
         _round_two_results(tmp_path, database, pairs)
@@ -112,8 +112,8 @@ def test_the_final_projector_shows_the_prizes_as_awarded(demo_server, browser):
     """Issue 39: the end of the day at 1920×1080 — a podium that matches the prize list (two
     季军, two cards), no emoji a projector's fonts may lack, every team on some page, the
     prize list a page of its own, legible sizes, and a QR code to the phones' pages."""
-    from pipeline import awards
     from pipeline.base import db, events
+    from pipeline.ranking import awards
     with db.reading(demo_server.database) as con:
         prizes = awards.award_list(con, events.load(con, "demo-2026-spring"))
     top = list(dict.fromkeys(prizes["award"].to_list()))[:3]
@@ -151,11 +151,11 @@ def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser):
     drawn (the bracket shows it) — each screen shows it by itself, no reload."""
     import random
 
-    from pipeline import rounds
     from pipeline.base import db, events
     from pipeline.ingest import ingest_file
     from pipeline.operations.demo import GAME_COLUMNS, TRACTOR_ID, _match
     from pipeline.operations.simulate import write_sheets
+    from pipeline.ranking import rounds
     from pipeline.tractor import stages
 
     database = tmp_path / "demo.duckdb"

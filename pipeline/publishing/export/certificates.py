@@ -127,7 +127,7 @@ def certificate_date(event_date: dt.date | None) -> str:
 def write_certificates(prizes: pl.DataFrame, event_name: str, event_date: dt.date | None,
                        path: Path, font: Font | None = None, organizer: str = "",
                        warn: Callable[[str], None] = lambda text: None) -> int:
-    """One page per row of the prize list (pipeline.awards.award_list), signed by `organizer`
+    """One page per row of the prize list (pipeline.ranking.awards.award_list), signed by `organizer`
     when given (above the date); written to a temporary file beside `path` and moved into
     place, so a failure leaves no half-written PDF. Long names are shrunk and wrapped to fit
     their place; characters the font cannot show (emoji, right-to-left scripts) are printed

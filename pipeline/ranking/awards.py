@@ -5,10 +5,10 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline import rounds, scoring
 from pipeline.base import db
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
+from pipeline.ranking import rounds, scoring
 from pipeline.tractor import stages
 from pipeline.tractor.places import Place, without
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline import scoring
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
+from pipeline.ranking import scoring
 
 
 def create(con: duckdb.DuckDBPyConnection, meet_id: str, name: str) -> None:

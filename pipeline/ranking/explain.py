@@ -6,9 +6,9 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline import scoring
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
+from pipeline.ranking import scoring
 
 H2H_LEVELS = 3  # head-to-head takes three places in the sort key (the reapplications)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline import scoring
 from pipeline.base import events
 from pipeline.base.errors import UsageError
 from pipeline.base.store import store_carried
+from pipeline.ranking import scoring
 
 
 def carry_from(con: duckdb.DuckDBPyConnection, event_id: str, source_id: str,
