@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bench.turnaround import prepare
 from pipeline.base import db, events
-from pipeline.ingest import ingest_file
+from pipeline.intake.ingest import ingest_file
 from pipeline.pairing import event_round
 from pipeline.publishing.publish import publish
 

@@ -18,13 +18,13 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.base import db, events
-from pipeline.ingest import ingest_file, load_context
+from pipeline.intake.ingest import ingest_file, load_context
+from pipeline.intake.sheets.read import read_file
+from pipeline.intake.validate import check_sheets
 from pipeline.operations.simulate import simulate
 from pipeline.pairing import event_round
 from pipeline.publishing.export.pairings import export_pairings
 from pipeline.ranking import rounds, scoring
-from pipeline.sheets.read import read_file
-from pipeline.validate import check_sheets
 
 RULESET = """name = "bench"
 description = "suzhou-2025 without a round limit"

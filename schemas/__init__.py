@@ -3,7 +3,7 @@
 Every schema validates the text cells of a sheet (columns under their code names, see
 GLOSSARY.md) before anything is cast, so a failure can quote the value as written.
 Checks that span rows (duplicates, references to registered teams) live in
-`pipeline.validate`, since they need the event's stored data.
+`pipeline.intake.validate`, since they need the event's stored data.
 """
 
 from schemas.carry import CarrySheet

@@ -9,11 +9,11 @@ class ResultsSheet(pa.DataFrameModel):
 
     Team columns may be empty once the round is paired (the table number finds them); a
     level may be empty only on a forfeited table. Those rules span columns and the stored
-    pairing, so they are checked in `pipeline.validate`.
+    pairing, so they are checked in `pipeline.intake.validate`.
     """
 
     round: str = pa.Field(nullable=True)  # or `paisai ingest --round N`
-    table: str = pa.Field(nullable=True)  # or found from the teams (pipeline.sheets.kinds)
+    table: str = pa.Field(nullable=True)  # or found from the teams (pipeline.intake.sheets.kinds)
     ew_team: str = pa.Field(nullable=True)
     ns_team: str = pa.Field(nullable=True)
     ew_level: str = pa.Field(nullable=True)

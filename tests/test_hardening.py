@@ -156,8 +156,8 @@ def test_a_sheet_of_errors_gets_a_capped_report(cli, event16, tmp_path):
 # 5. the console's upload limit ---------------------------------------------------------
 
 def test_upload_limit_before_any_reading(monkeypatch, db_file, tmp_path):
-    from pipeline import ingest
     from pipeline.base.errors import SheetErrors
+    from pipeline.intake import ingest
     from pipeline.operations.serve import dashboard_env
 
     monkeypatch.setenv("PAISAI_MAX_UPLOAD_MB", "3")

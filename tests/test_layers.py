@@ -130,3 +130,62 @@ def test_the_pure_engines_reach_no_storage():
     for module in engines:
         storage = _reach(graph, module) & STORAGE
         assert not storage, (module, storage)
+
+
+# The stages, lowest first: a module may import its own stage and the stages before it,
+# never one after it (issue 41). A module belongs to the longest prefix that names it.
+STAGES = [
+    ("pipeline.base",),
+    ENGINES,
+    ("pipeline.tractor",),
+    ("pipeline.ranking",),
+    ("pipeline.history",),
+    ("pipeline.intake", "schemas"),
+    ("pipeline.pairing.event_round",),
+    ("pipeline.day",),
+    ("pipeline.publishing",),
+    ("pipeline.operations",),
+    ("pipeline.commands", "pipeline.cli", "pipeline.cli_support", "pipeline.__main__",
+     "pipeline"),
+    ("dashboard",),
+]
+
+
+def stage_of(module: str) -> int:
+    """The stage of a module: the one whose name is the longest prefix of it."""
+    best, found = -1, None
+    for rank, names in enumerate(STAGES):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and len(name) > best:
+                best, found = len(name), rank
+    assert found is not None, f"{module} is in no stage: add it to STAGES"
+    return found
+
+
+def test_no_stage_imports_a_later_one():
+    """Data flows up the stages (a sheet → its rows stored → the ranking → a screen); an
+    import may only point down them. The pure engines are one stage of their own, under
+    every stage that stores."""
+    graph = _graph()
+    upward = sorted((module, imported) for module, imports in graph.items()
+                    for imported in imports if stage_of(imported) > stage_of(module))
+    assert not upward, upward
+
+
+def test_the_stage_finder_takes_the_longest_name():
+    assert stage_of("pipeline.pairing.swiss") == 1
+    assert stage_of("pipeline.pairing.event_round") == 6
+    assert stage_of("pipeline.tractor.stages") == 2
+    assert stage_of("pipeline.tractor.bracket") == 1
+    assert stage_of("pipeline.intake.sheets.read") == 5
+    assert stage_of("pipeline.cli") == 10
+
+
+def test_each_stage_says_what_it_does_and_what_it_may_use():
+    """Each stage package opens with what happens there and which stages it may use."""
+    import importlib
+
+    for name in ("base", "pairing", "tractor", "ranking", "history", "intake", "day",
+                 "publishing", "operations"):
+        doc = importlib.import_module(f"pipeline.{name}").__doc__ or ""
+        assert len(doc) > 150 and "may use" in doc.lower(), name

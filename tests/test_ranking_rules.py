@@ -229,7 +229,7 @@ def test_explain_names_the_deciding_key_and_the_games(cli, tmp_path):
 
 
 def _random_event(database, rng: random.Random) -> events.Event:
-    from pipeline.ingest import ingest_rows
+    from pipeline.intake.ingest import ingest_rows
 
     with db.writing(database) as con:
         event = events.create(con, "p", "p", "hengquan-2025-guandan", None)

@@ -145,7 +145,7 @@ def test_draw_refused_once_round_one_is_paired(cli, tmp_path):
 def test_a_registration_without_players_and_with_extra_columns_says_so(cli, tmp_path, db_file):
     """Issue 29: nothing is dropped without a word — the columns not read are named, and a
     registration with no player column is flagged for the organizer to confirm."""
-    from pipeline.ingest import preview_file
+    from pipeline.intake.ingest import preview_file
 
     assert cli("event", "create", "--id", "r", "--name", "报名", "--ruleset",
                "suzhou-2025").code == 0

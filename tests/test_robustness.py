@@ -19,7 +19,7 @@ from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.sheets.headers import ALIASES, recognise
+from pipeline.intake.sheets.headers import ALIASES, recognise
 
 EXE = Path(sys.executable).parent / "paisai"
 

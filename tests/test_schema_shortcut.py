@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.sheets.headers import ALIASES
-from pipeline.validate import schema_passes
+from pipeline.intake.sheets.headers import ALIASES
+from pipeline.intake.validate import schema_passes
 from schemas import SCHEMAS
 
 CELLS = st.one_of(st.none(), st.sampled_from(
@@ -53,7 +53,7 @@ def test_validation_does_not_import_pandas():
     import subprocess
     import sys
 
-    code = ("import sys, pipeline.ingest, pipeline.cli; "
+    code = ("import sys, pipeline.intake.ingest, pipeline.cli; "
             "print('pandas' in sys.modules, 'pandera' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

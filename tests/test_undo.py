@@ -6,9 +6,9 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from pipeline import undo
 from pipeline.base.errors import UsageError
-from pipeline.ingest import ingest_rows
+from pipeline.intake import undo
+from pipeline.intake.ingest import ingest_rows
 
 
 def _enter(db_file, table: int, ew: str, ns: str, label: str) -> None:

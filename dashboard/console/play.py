@@ -20,12 +20,12 @@ from dashboard.console.shared import (
 )
 from dashboard.console.status import redraw_if_changed
 from dashboard.i18n import t
-from pipeline import undo
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.levels import format_level
 from pipeline.day import queries, selfreport
-from pipeline.ingest import (
+from pipeline.intake import undo
+from pipeline.intake.ingest import (
     ingest_rows,
 )
 

@@ -12,11 +12,11 @@ import streamlit as st
 from dashboard.common import database, html_table, lang
 from dashboard.console.shared import done, event_version, problems, republish, uploader_key
 from dashboard.i18n import t
-from pipeline import undo
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.ruleset import preset_names
-from pipeline.ingest import (
+from pipeline.intake import undo
+from pipeline.intake.ingest import (
     ingest_file,
     note_refusal,
     preview_file,
@@ -105,7 +105,7 @@ def upload(event_id: str, language: str, entries: bool) -> None:
         if report.lacks_players:
             st.warning(t("no_players", language))
             needs_players = True
-        from pipeline.sheets.headers import KIND_NAMES
+        from pipeline.intake.sheets.headers import KIND_NAMES
 
         st.html(html_table(pl.DataFrame(
             [{**s.__dict__, "kind": KIND_NAMES.get(s.kind, s.kind)} for s in report.stored]),
@@ -145,7 +145,7 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
                  key: str) -> None:
     """The confirmed files stored — before the page is drawn again (a button's callback),
     so one redraw shows the new state; the units the organizer chose to fold, folded."""
-    from pipeline import registration
+    from pipeline.intake import registration
     stored, refused = [], []
     for name, data in ready:
         try:
@@ -184,7 +184,7 @@ def _preview(event_id: str, name: str, data: bytes, kind: str | None):
 
 def registration_desk(event_id: str, language: str) -> None:
     """The draw (seed shown large for the hall), check-in by search, withdrawals."""
-    from pipeline import registration
+    from pipeline.intake import registration
     st.subheader(t("registration", language))
     cols = st.columns(4)
     prefix = cols[0].text_input(t("prefix", language), value="A")

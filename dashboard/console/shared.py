@@ -11,10 +11,10 @@ import streamlit as st
 
 from dashboard.common import database, hall_base, html_table, lang
 from dashboard.i18n import colon, t
-from pipeline import undo
 from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.day import queries, selfreport
+from pipeline.intake import undo
 
 
 def problems(errors: SheetErrors) -> None:

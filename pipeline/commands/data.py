@@ -37,7 +37,7 @@ SHEET_KINDS = ["entries", "results", "results_sides", "results_by_team", "deals"
 @common
 def ingest(event: str, kind: str | None, force: bool, round_no: int | None,
            files: tuple[str, ...]) -> int:
-    from pipeline.ingest import ingest_file
+    from pipeline.intake.ingest import ingest_file
 
     failed = False
     with progress("导入 ingesting", total=len(files), show=len(files) > 1) as step:
@@ -147,7 +147,7 @@ def check() -> int:
 @common
 def import_event(event_id: str, name: str, ruleset: str, date: str | None, source: str) -> int:
     from pipeline.base.ruleset import resolve
-    from pipeline.ingest import import_event as run_import
+    from pipeline.intake.ingest import import_event as run_import
 
     resolve(ruleset)
     try:

@@ -26,7 +26,7 @@ def event() -> None:
 def create(event_id: str, name: str, ruleset: str, date: str | None, carry_from: str | None,
            top: int | None) -> int:
     from pipeline.base.ruleset import resolve
-    from pipeline.ranking.carry import carry_from as carry
+    from pipeline.intake.carry import carry_from as carry
 
     if top is not None and not carry_from:
         raise UsageError("--top 需与 --carry-from 同用 --top goes with --carry-from")

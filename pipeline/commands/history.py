@@ -233,8 +233,8 @@ def units(totals: bool, event_id: str | None, folds: tuple[str, ...], fmt: str) 
     from pipeline.history import stats
 
     if folds:
-        from pipeline import registration
         from pipeline.base import events
+        from pipeline.intake import registration
         if not event_id:
             raise UsageError("--fold 须同时给 --event the event of the fold: --event ID")
         said = []

@@ -23,7 +23,7 @@ from pipeline.cli_support import (
 @format_option()
 @common
 def standings(event: str, round_no: int | None, fmt: str) -> int:
-    from pipeline import registration
+    from pipeline.intake import registration
     from pipeline.ranking import scoring
     from pipeline.tractor import stages
 

@@ -292,7 +292,7 @@ def template(kind: str, event: str, out_file: str) -> int:
 @common
 def draw(event: str, prefix: str, seed: int | None, in_order: bool,
          separate_affiliations: bool, fmt: str) -> int:
-    from pipeline import registration
+    from pipeline.intake import registration
     with db.writing(database()) as con:
         events.load(con, event)
         drawn, seed, unpaired = registration.draw(con, event, prefix, seed, in_order,
@@ -314,7 +314,7 @@ def draw(event: str, prefix: str, seed: int | None, in_order: bool,
 @click.option("--all", "everyone", is_flag=True, help="全部报到 every team")
 @common
 def checkin(event: str, teams: tuple[str, ...], everyone: bool) -> int:
-    from pipeline import registration
+    from pipeline.intake import registration
     if not everyone and not teams:
         raise UsageError("请给出队号或 --all give team numbers or --all")
     with db.writing(database()) as con:
@@ -331,7 +331,7 @@ def checkin(event: str, teams: tuple[str, ...], everyone: bool) -> int:
 @click.option("--reason", help="原因 reason")
 @common
 def withdraw(event: str, team: str, after_round: int, reason: str | None) -> int:
-    from pipeline import registration
+    from pipeline.intake import registration
     with db.writing(database()) as con:
         events.load(con, event)
         registration.withdraw(con, event, team.upper(), after_round, reason)
@@ -344,7 +344,7 @@ def withdraw(event: str, team: str, after_round: int, reason: str | None) -> int
 @click.argument("team", metavar="TEAM_NO")
 @common
 def reinstate(event: str, team: str) -> int:
-    from pipeline import registration
+    from pipeline.intake import registration
     with db.writing(database()) as con:
         events.load(con, event)
         registration.reinstate(con, event, team.upper())
@@ -425,7 +425,7 @@ def clock_status(event: str, round_no: int | None, fmt: str) -> int:
 @common
 def late(event: str, round_no: int, team: str, minutes: float) -> int:
     from pipeline.day import clockstore
-    from pipeline.ingest import ingest_rows
+    from pipeline.intake.ingest import ingest_rows
 
     team = team.strip().upper()
     with db.reading(database()) as con:

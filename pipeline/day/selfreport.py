@@ -21,7 +21,7 @@ import polars as pl
 from pipeline.base import db, events, oplog
 from pipeline.base.errors import BusyError, PaisaiError, UsageError
 from pipeline.base.levels import format_level, parse_level
-from pipeline.ingest import apply_rows
+from pipeline.intake.ingest import apply_rows
 
 
 def _secret(con: duckdb.DuckDBPyConnection, event_id: str) -> str:

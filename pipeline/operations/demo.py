@@ -23,7 +23,7 @@ import polars as pl
 from pipeline.base import db, events
 from pipeline.base.levels import PASSED_A, format_level
 from pipeline.day import clockstore
-from pipeline.ingest import ingest_file
+from pipeline.intake.ingest import ingest_file
 from pipeline.operations.simulate import TEAM_WORDS, UNITS, invent_name, simulate, write_sheets
 from pipeline.pairing import event_round
 from pipeline.tractor import stages

@@ -19,9 +19,11 @@ STOP_SECONDS = 5
 
 
 def app_path() -> Path:
-    import dashboard
+    """The dashboard's script, found without importing the dashboard: operations start it
+    as a child process, they never run its code (the dashboard is the stage above)."""
+    from importlib.util import find_spec
 
-    return Path(dashboard.__file__).parent / "app.py"
+    return Path(find_spec("dashboard").origin).parent / "app.py"
 
 
 def dashboard_command(host: str, port: int, forwarded_allow_ips: str = "") -> list[str]:
@@ -39,7 +41,7 @@ def streamlit_options() -> dict[str, object]:
     """Streamlit's settings for paisai's dashboard. Under uvicorn Streamlit reads no
     STREAMLIT_* variables (only `streamlit run` does), so `dashboard.asgi` sets these itself
     before the app is made."""
-    from pipeline.ingest import max_upload_bytes
+    from pipeline.intake.ingest import max_upload_bytes
 
     return {
         "server.headless": True,

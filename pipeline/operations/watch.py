@@ -15,7 +15,7 @@ from pathlib import Path
 from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.output import problem_report
-from pipeline.ingest import ingest_file
+from pipeline.intake.ingest import ingest_file
 from pipeline.publishing.publish import republish
 
 SUFFIXES = {".csv", ".xlsx", ".xls", ".txt"}

@@ -9,10 +9,10 @@ import secrets
 import duckdb
 import polars as pl
 
-from pipeline import registration
 from pipeline.base import db, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
+from pipeline.intake import registration
 from pipeline.pairing import Pairing, draw_order, matching, pair_round, team_match_tables
 from pipeline.ranking import scoring
 from pipeline.ranking.rounds import next_round, summary

@@ -1,6 +1,6 @@
 """The ranking: from stored results to the standings that decide prizes. Standings and round
-points in DuckDB SQL (scoring), a team's line explained (explain), the carry-over from an
-earlier event (carry), team meets (meets), the per-deal ladder (deals: pure, shared by the
+points in DuckDB SQL over the layered queries of pipeline/sql (scoring), a team's line
+explained (explain), team meets (meets), the per-deal ladder (deals: pure, shared by the
 `deals` sheet kind and simulate), the prize list (awards) and a round's stored tables and
 reporting (rounds).
 

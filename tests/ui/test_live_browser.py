@@ -152,7 +152,7 @@ def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser):
     import random
 
     from pipeline.base import db, events
-    from pipeline.ingest import ingest_file
+    from pipeline.intake.ingest import ingest_file
     from pipeline.operations.demo import GAME_COLUMNS, TRACTOR_ID, _match
     from pipeline.operations.simulate import write_sheets
     from pipeline.ranking import rounds

@@ -7,9 +7,9 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.base.errors import UsageError
+from pipeline.intake.sheets.headers import ALIASES
 from pipeline.publishing.export.template import LEVELS, SIDES
 from pipeline.publishing.export.workbook import new_workbook, write_notes, write_sheet
-from pipeline.sheets.headers import ALIASES
 
 COLUMNS = ["round", "table", "ew_team", "ns_team", "ew_level", "ns_level", "deals", "forfeit",
            "note"]

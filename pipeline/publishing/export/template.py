@@ -10,8 +10,8 @@ import polars as pl
 
 from pipeline.base.errors import UsageError
 from pipeline.base.levels import format_level
+from pipeline.intake.sheets.headers import ALIASES, KIND_NAMES
 from pipeline.publishing.export.workbook import new_workbook, write_sheet
-from pipeline.sheets.headers import ALIASES, KIND_NAMES
 
 LEVELS = [format_level(v) for v in range(2, 16)]
 SIDES = ["东西", "南北"]

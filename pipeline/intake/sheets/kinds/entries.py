@@ -8,8 +8,8 @@ import polars as pl
 
 from pipeline.base.errors import Problem
 from pipeline.base.store import MEMBERS
-from pipeline.sheets.kinds.base import EventContext, Where
-from pipeline.sheets.read import ROW
+from pipeline.intake.sheets.kinds.base import EventContext, Where
+from pipeline.intake.sheets.read import ROW
 from schemas import checks as ck
 from schemas.entries import EntriesSheet
 

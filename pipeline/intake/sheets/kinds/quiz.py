@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.sheets.kinds.base import check_team_refs
+from pipeline.intake.sheets.kinds.base import check_team_refs
 from schemas import checks as ck
 from schemas.quiz import QuizSheet
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.sheets.kinds.base import match_keys, tractor_only
+from pipeline.intake.sheets.kinds.base import match_keys, tractor_only
 from pipeline.tractor import sheets as tractor_sheets
 from schemas import checks as ck
 from schemas.tractor import TractorDealsSheet

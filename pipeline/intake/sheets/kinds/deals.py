@@ -7,8 +7,8 @@ import polars as pl
 
 from pipeline.base.errors import Problem
 from pipeline.base.levels import format_level
+from pipeline.intake.sheets.kinds.base import EventContext, Where, round_too_far, unregistered
 from pipeline.ranking.deals import Deal, RoundState, play
-from pipeline.sheets.kinds.base import EventContext, Where, round_too_far, unregistered
 from schemas import checks as ck
 from schemas.deals import DealsSheet
 

@@ -15,7 +15,6 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import registration
 from pipeline.base import db, events, oplog
 from pipeline.base.errors import SheetErrors
 from pipeline.base.events import Event
@@ -29,12 +28,13 @@ from pipeline.base.store import (
     store_results,
 )
 from pipeline.history import identity
+from pipeline.intake import registration
+from pipeline.intake.sheets import layouts
+from pipeline.intake.sheets.headers import ALIASES
+from pipeline.intake.sheets.read import ROW, FileRead, RawSheet, read_file
+from pipeline.intake.validate import EventContext, check_sheets
 from pipeline.ranking import scoring
-from pipeline.sheets import layouts
-from pipeline.sheets.headers import ALIASES
-from pipeline.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.tractor import sheets as tractor_sheets
-from pipeline.validate import EventContext, check_sheets
 
 STORERS = {  # each kind's storing function (storage itself knows no sheet kind's domain)
     "players": registration.store_players,

@@ -15,7 +15,7 @@ import polars as pl
 
 from pipeline.base.errors import Problem
 from pipeline.base.levels import parse_level
-from pipeline.sheets.read import ROW, RawSheet
+from pipeline.intake.sheets.read import ROW, RawSheet
 
 RESULT_WORDS = {"胜": "win", "赢": "win", "W": "win", "WIN": "win", "1": "win",
                 "负": "loss", "输": "loss", "L": "loss", "LOSS": "loss", "0": "loss",

@@ -2,7 +2,7 @@
 are opened in a child process with a memory limit, so that no file can take the dashboard
 or `paisai watch` down with it: a child that dies is a refused file.
 
-The child (`python -m pipeline.sheets.isolated`) reads the workbook's bytes from stdin and
+The child (`python -m pipeline.intake.sheets.isolated`) reads the workbook's bytes from stdin and
 writes, pickled, one `(name, visible, rows | None, problem | None)` per sheet, where a
 problem is `("size", rows, columns)` or `("error", text)`.
 """
@@ -28,7 +28,7 @@ def read_sheets(data: bytes, max_cells: int) -> list[tuple[str, bool, list | Non
     when the child could not read it."""
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "pipeline.sheets.isolated", str(max_cells)], input=data,
+            [sys.executable, "-m", "pipeline.intake.sheets.isolated", str(max_cells)], input=data,
             capture_output=True, timeout=TIME_LIMIT, preexec_fn=_limit_memory, check=False)
     except subprocess.TimeoutExpired:
         raise ValueError(f"读取超过 {TIME_LIMIT} 秒 reading took more than {TIME_LIMIT} s") \

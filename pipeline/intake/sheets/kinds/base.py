@@ -11,8 +11,8 @@ import polars as pl
 
 from pipeline.base.errors import REPORT_LIMIT, Problem
 from pipeline.base.ruleset import Ruleset
-from pipeline.sheets.headers import ALIASES
-from pipeline.sheets.read import ROW, RawSheet
+from pipeline.intake.sheets.headers import ALIASES
+from pipeline.intake.sheets.read import ROW, RawSheet
 from schemas import checks as ck
 
 SHEET = "_sheet"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.base.errors import Problem
-from pipeline.sheets.kinds.base import EventContext, Where, unregistered
+from pipeline.intake.sheets.kinds.base import EventContext, Where, unregistered
 from schemas import checks as ck
 from schemas.penalties import PenaltiesSheet
 

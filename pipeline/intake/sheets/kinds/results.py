@@ -8,7 +8,7 @@ import polars as pl
 
 from pipeline.base.errors import Problem
 from pipeline.base.levels import PASSED_A, format_level
-from pipeline.sheets.kinds.base import (
+from pipeline.intake.sheets.kinds.base import (
     FILE,
     SHEET,
     EventContext,
@@ -17,7 +17,7 @@ from pipeline.sheets.kinds.base import (
     round_too_far,
     unregistered,
 )
-from pipeline.sheets.read import ROW
+from pipeline.intake.sheets.read import ROW
 from schemas import checks as ck
 from schemas.results import ResultsSheet
 

@@ -1,7 +1,7 @@
 """Validation: raw sheets → typed frames, or every problem of the file at once.
 
 This is the orchestration only: each kind's pandera model, casts and row-spanning checks are
-in `pipeline/sheets/kinds/`. Each problem names file, sheet, spreadsheet row, column as
+in `pipeline/intake/sheets/kinds/`. Each problem names file, sheet, spreadsheet row, column as
 written.
 """
 
@@ -13,10 +13,10 @@ from functools import cache
 import polars as pl
 
 from pipeline.base.errors import REPORT_LIMIT, Problem
-from pipeline.sheets.headers import ALIASES
-from pipeline.sheets.kinds import KINDS
-from pipeline.sheets.kinds.base import FILE, SHEET, EventContext, Where
-from pipeline.sheets.read import ROW, RawSheet
+from pipeline.intake.sheets.headers import ALIASES
+from pipeline.intake.sheets.kinds import KINDS
+from pipeline.intake.sheets.kinds.base import FILE, SHEET, EventContext, Where
+from pipeline.intake.sheets.read import ROW, RawSheet
 from schemas import checks as ck
 from schemas._pandera import pa
 

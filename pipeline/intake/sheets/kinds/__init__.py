@@ -1,8 +1,8 @@
 """Each sheet kind in one place: its pandera model (`MODEL`, the cell checks, from
 `schemas/`), its casts from text cells (`casts()`) and its row-spanning checks against the
-event as stored (`check`). `pipeline.validate` only runs them in order."""
+event as stored (`check`). `pipeline.intake.validate` only runs them in order."""
 
-from pipeline.sheets.kinds import (
+from pipeline.intake.sheets.kinds import (
     carry,
     deals,
     entries,

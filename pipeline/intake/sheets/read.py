@@ -17,9 +17,9 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.base.errors import Problem, SheetErrors
-from pipeline.sheets import isolated
-from pipeline.sheets.headers import KIND_NAMES, HeaderMatch, nearest, recognise
-from pipeline.sheets.xlsx_scan import SheetScan, scan_workbook
+from pipeline.intake.sheets import isolated
+from pipeline.intake.sheets.headers import KIND_NAMES, HeaderMatch, nearest, recognise
+from pipeline.intake.sheets.xlsx_scan import SheetScan, scan_workbook
 
 MAX_TITLE_ROWS = 10
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"}
