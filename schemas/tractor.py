@@ -9,7 +9,7 @@ class MatchesSheet(pa.DataFrameModel):
     disqualified][, time_winner]`. A row naming the team that forfeited or was disqualified
     decides the match without play (seed 000), and so does one naming the team ahead when
     the match clock ran out (到时领先方): its game and levels stay empty (checked in
-    `pipeline.tractor.sheets`)."""
+    `pipeline.tractor.checks`)."""
 
     stage: str = pa.Field(nullable=False)
     match: str = pa.Field(nullable=False)

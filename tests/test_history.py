@@ -8,7 +8,7 @@ import pytest
 from conftest import RESULT_HEADER, read_csv_output, write_csv
 
 from pipeline.base import db
-from pipeline.history import identity, ratings, stats
+from pipeline.history import people, ratings, stats
 
 ENTRY = ["队号", "队名", "队员1", "队员2", "单位"]
 EVENTS = {
@@ -40,14 +40,14 @@ def history(cli, tmp_path, db_file):
 
 def _id(database, name, affiliation):
     with db.reading(database) as con:
-        found = identity.find(con, name, affiliation)
+        found = people.find(con, name, affiliation)
     assert len(found) == 1
     return found[0]
 
 
 def test_identity_matches_traditional_and_spaced_names(history):
     with db.reading(history) as con:
-        listing = identity.listing(con).to_dicts()
+        listing = people.listing(con).to_dicts()
 
     def one(name, unit):
         found = [r for r in listing if r["name"] == name and unit in r["affiliations"]]
@@ -118,7 +118,7 @@ def test_merge_and_split(history, cli):
     assert cli("players", "split", zhao, "--event", "e2").code == 0
     with db.reading(history) as con:
         assert stats.player_profile(con, zhao)["events"] == 2
-        assert len(identity.find(con, "赵六", "华信物流")) == 2
+        assert len(people.find(con, "赵六", "华信物流")) == 2
         results = con.execute("select count(*) from results").fetchone()[0]
     assert results == 4  # decisions never touch results
     run = cli("players", "split", zhao, "--event", "e9")

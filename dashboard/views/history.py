@@ -11,7 +11,7 @@ from dashboard.common import database, html_table, lang
 from dashboard.i18n import t
 from pipeline.base import db
 from pipeline.day import queries
-from pipeline.history import identity, ratings, stats
+from pipeline.history import people, ratings, stats
 from pipeline.operations.demo import demo_ids
 
 LEADER_ESSENTIAL = ["rank", "person", "rating"]
@@ -31,7 +31,7 @@ def for_people(leaders: pl.DataFrame) -> pl.DataFrame:
 def to_review(path: str, version: tuple) -> pl.DataFrame:
     """The identities to review (cached while the file's history is unchanged)."""
     with db.reading(Path(path)) as con:
-        found = identity.listing(con)
+        found = people.listing(con)
     return found.filter(pl.col("review") != "").select(
         pl.col("name").alias("person"), "player_id", "affiliations", "events", "review")
 
@@ -97,7 +97,7 @@ with search:
         st.html(html_table(for_people(top), language, "top-players", LEADER_ESSENTIAL))
     if name:
         with db.reading(path) as con:
-            found = identity.find(con, name, None)
+            found = people.find(con, name, None)
             about = db.frame(con, """
                 select player_id, arg_max(name, event_id) as name,
                        string_agg(distinct affiliation, ', ') as affiliations
@@ -132,7 +132,7 @@ with search:
             other = st.text_input(t("opponent", language)).strip()
             if other:
                 with db.reading(path) as con:
-                    others = identity.find(con, other, None)
+                    others = people.find(con, other, None)
                     if others:
                         st.json(stats.head_to_head(con, chosen, others[0]))
                     else:

@@ -10,15 +10,15 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-AREAS = ("events", "data", "rankings", "rounds", "tractor", "history", "site")
+AREAS = ("events", "data", "rankings", "rounds", "hall", "tractor", "history", "site")
 
 WHERE = {
     **dict.fromkeys(("event", "events", "rulesets"), "events"),
     **dict.fromkeys(("ingest", "watch", "uploads", "backup", "restore", "check",
                      "import-event", "log"), "data"),
     **dict.fromkeys(("standings", "explain", "rounds", "awards", "meet"), "rankings"),
-    **dict.fromkeys(("pair", "results", "export", "template", "draw", "checkin", "withdraw",
-                     "reinstate", "clock", "late", "links"), "rounds"),
+    **dict.fromkeys(("pair", "results", "export", "template", "links"), "rounds"),
+    **dict.fromkeys(("draw", "checkin", "withdraw", "reinstate", "clock", "late"), "hall"),
     "bracket": "tractor",
     **dict.fromkeys(("players", "player", "ratings", "units", "compare"), "history"),
     **dict.fromkeys(("publish", "simulate", "dashboard", "demo"), "site"),

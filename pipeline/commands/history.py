@@ -25,7 +25,7 @@ from pipeline.cli_support import FORMATS, common, database, format_option, out
 @common
 def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str | None,
             sheet: str | None, reason: str | None, fmt: str) -> int:
-    from pipeline.history import identity
+    from pipeline.history import identity, people
 
     if action in ("merge", "unmerge", "split"):
         said: list[str] = []  # printed once the whole change is committed
@@ -38,17 +38,17 @@ def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str |
                 if not pairs or not all(others for _, others in pairs):
                     raise UsageError("paisai players merge KEEP OTHER [OTHER …] | --from FILE")
                 for keep, others in pairs:
-                    identity.merge(con, keep, others, reason)
+                    people.merge(con, keep, others, reason)
                     said.append(f"已合并 merged {', '.join(others)} → {keep}\n")
             elif action == "unmerge":
                 if len(ids) != 1:
                     raise UsageError("paisai players unmerge ID")
-                into = identity.unmerge(con, ids[0], reason)
+                into = people.unmerge(con, ids[0], reason)
                 said.append(f"已撤销合并 unmerged {ids[0]} (from {into})\n")
             else:
                 if len(ids) != 1 or not event:
                     raise UsageError("paisai players split ID --event EVENT [--team TEAM]")
-                identity.split(con, ids[0], event, team_no, reason)
+                people.split(con, ids[0], event, team_no, reason)
                 said.append(f"已拆分 split {ids[0]} in {event}"
                             + (f" {team_no}" if team_no else "") + "\n")
         for line in said:
@@ -56,7 +56,7 @@ def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str |
         return 0
     _identities_current()
     with db.reading(database()) as con:
-        listing = identity.listing(con)
+        listing = people.listing(con)
     out(output.render(listing.select("player_id", "name", "current_unit", "affiliations",
                                      "events", "event_ids", "likely_duplicates", "review"),
                       fmt))
@@ -122,14 +122,14 @@ def _identities_current() -> None:
 def player(name: str, affiliation: str | None, fmt: str) -> int:
     import json
 
-    from pipeline.history import identity, ratings, stats
+    from pipeline.history import people, ratings, stats
     from pipeline.history.ratings import MIN_EVENTS, MIN_GAMES
 
     _identities_current()
     _ranks_current()
     ratings.keep_current(database())
     with db.reading(database()) as con:
-        found = identity.find(con, name, affiliation)
+        found = people.find(con, name, affiliation)
         if not found:
             raise PaisaiError(f"没有找到选手 no player named {name}")
         if len(found) > 1:

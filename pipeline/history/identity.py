@@ -8,14 +8,13 @@ appearance: a player who changes club, or plays with a partner from another club
 person. Two namesakes in one event (the same folded name in two teams, no member ids) are
 told apart by their units there and flagged for review; nothing is merged silently across
 events beyond the name itself, and identities that look like two people (several units,
-two events on one day) are flagged for the organizer. The organizer's decisions — merge
-(many at once), unmerge (exactly undoes a merge), split (one event, or one team's
-appearance) — are kept in `identity_overrides` with a reason, never by editing results.
+two events on one day) are flagged for the organizer. The organizer's decisions — merge,
+unmerge, split (`pipeline.history.people`) — are kept in `identity_overrides` with a
+reason, never by editing results, and applied by every refresh here.
 
->>> person_key(" 張 三 ") == person_key("张三"), person_key("ＬＩ Ｌｅｉ")
-(True, 'lilei')
->>> person_key("王\\u200b伟") == person_key("王伟"), person_key("於明") == person_key("于明")
-(True, False)
+About 430 lines, one algorithm read in order — the seats read, the evidence weighed
+(`evidence`, pure), ids given, anchored and aliased — kept whole on purpose.
+
 >>> association_id("張三", None) == association_id("张 三", None), association_id("x", " js-7 ")
 (True, 'JS-7')
 """
@@ -23,49 +22,17 @@ appearance) — are kept in `identity_overrides` with a reason, never by editing
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
-from functools import cache
 
 import duckdb
 import polars as pl
 
 from pipeline.base import db
-from pipeline.base.chinese import simplified
-from pipeline.base.errors import UsageError
+from pipeline.base.names import ZERO_WIDTH, member_key, normalize_name, person_key
 
 SLOTS = ("player1", "player2", "player3", "player4")
 MEMBERS = ("member1", "member2", "member3", "member4")
 SCHEME = 3  # the way ids are made: 1 name + unit, 2 member id or folded name,
 # 3 anchored ids, people told apart by evidence across events
-ZERO_WIDTH = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-# surnames that simplification would make into another surname: kept as written
-DISTINCT_SURNAMES = frozenset("於乾")
-
-
-@cache
-def normalize_name(name: str | None) -> str:
-    """Traditional → simplified, full-width → half-width, no spaces or zero-width
-    characters, case folded (names of units too: 恒通貿易 = 恒通贸易)."""
-    if not name:
-        return ""
-    text = ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", name))
-    text = simplified(text)
-    return re.sub(r"\s+", "", text).casefold()
-
-
-@cache
-def person_key(name: str | None) -> str:
-    """A person's folded name: as `normalize_name`, the surname kept where simplifying it
-    would make another surname."""
-    text = re.sub(r"\s+", "", ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", name or "")))
-    if text[:1] in DISTINCT_SURNAMES:
-        return text[0] + normalize_name(text[1:])
-    return normalize_name(text)
-
-
-def member_key(member_id: str | None) -> str:
-    return ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", member_id or "")).strip().upper()
 
 
 def association_id(name: str, member_id: str | None, namesake_of: str | None = None) -> str:
@@ -405,7 +372,7 @@ def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
         _insert(con, "identity_aliases", aliases)
         joined = sorted({(a, i) for a, i, _ in aliases} - before)
         if joined:  # in paisai log: the evidence made two ids one person (the old one finds)
-            _logged(con, "players joined", "; ".join(f"{a} → {i}" for a, i in joined),
+            logged(con, "players joined", "; ".join(f"{a} → {i}" for a, i in joined),
                     "同一人（按各场证据） one person, by the evidence across events")
     return pl.DataFrame([(n, p, i) for (n, p), i in given.items()], orient="row", schema={
         "norm_name": pl.String, "person": pl.Int64, "base_id": pl.String})
@@ -461,94 +428,7 @@ def is_current(con: duckdb.DuckDBPyConnection) -> bool:
         db.scalar(con, "select count(*) from teams")
 
 
-def _known(con, player_id: str) -> None:
-    if not db.scalar(con, "select count(*) from player_map where player_id = ?", [player_id]):
-        raise UsageError(f"没有这个选手编号 no such player id: {player_id}")
-
-
-def _logged(con, action: str, detail: str, reason: str | None) -> None:
+def logged(con, action: str, detail: str, reason: str | None) -> None:
+    """Written in `paisai log` (the official log): the action, what it did, and why."""
     from pipeline.base import oplog
     oplog.write_on(con, None, action, detail + (f" · 原因 reason: {reason}" if reason else ""))
-
-
-def merge(con: duckdb.DuckDBPyConnection, keep: str, others: list[str],
-          reason: str | None = None) -> None:
-    """Each of `others` is the same person as `keep`."""
-    if not others:
-        raise UsageError("paisai players merge KEEP OTHER [OTHER …]")
-    for player_id in (keep, *others):
-        _known(con, player_id)
-    for other in others:
-        if other == keep:
-            raise UsageError(f"{other} 不能与自己合并 cannot be merged into itself")
-        con.execute("insert into identity_overrides (kind, player_id, into_id, reason) values "
-                    "('merge', ?, ?, ?)", [other, keep, reason])
-    refresh(con, everything=True)
-    _logged(con, "players merge", f"{', '.join(others)} → {keep}", reason)
-
-
-def unmerge(con: duckdb.DuckDBPyConnection, other: str, reason: str | None = None) -> str:
-    """Undo the last merge of `other` into another identity, exactly: its appearances take
-    their own id again. Returns the id it had been merged into."""
-    found = db.rows(con, "select override_id, into_id from identity_overrides where kind = "
-                         "'merge' and player_id = ? and undone_at is null order by "
-                         "override_id desc limit 1", [other])
-    if not found:
-        raise UsageError(f"{other} 没有被合并过 was never merged into another identity")
-    override_id, into_id = found[0]
-    con.execute("update identity_overrides set undone_at = current_timestamp where "
-                "override_id = ?", [override_id])
-    refresh(con, everything=True)
-    _logged(con, "players unmerge", f"{other} ← {into_id}", reason)
-    return into_id
-
-
-def split(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str,
-          team_no: str | None = None, reason: str | None = None) -> None:
-    """In `event_id` (only in team `team_no` when given: two namesakes in one event),
-    `player_id` is somebody else."""
-    found = db.scalar(con, "select count(*) from player_map where player_id = ? and "
-                           "event_id = ? and (? is null or team_no = ?)",
-                      [player_id, event_id, team_no, team_no])
-    if not found:
-        where = f"{event_id} {team_no}" if team_no else event_id
-        raise UsageError(f"{player_id} 没有参加 {where} the player is not there")
-    con.execute("insert into identity_overrides (kind, player_id, event_id, team_no, reason) "
-                "values ('split', ?, ?, ?, ?)", [player_id, event_id, team_no, reason])
-    refresh(con, everything=True)
-    _logged(con, "players split", f"{player_id} in {event_id}"
-            + (f" team {team_no}" if team_no else ""), reason)
-
-
-def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every identity with its events, units, and what to review: likely duplicates (the
-    same folded name under another id) and signs of two people under one id."""
-    found = db.frame(con, db.sql("history_players") + " order by norm_name, player_id")
-    units = [len({normalize_name(u) for u in (listed or [])})
-             for listed in found["unit_list"].to_list()]
-    review = []
-    for row, unit_count in zip(found.iter_rows(named=True), units, strict=True):
-        notes = []
-        if row["likely_duplicates"]:
-            notes.append(f"同名 namesakes: {row['likely_duplicates']}")
-        if row["same_day_events"]:
-            notes.append(f"同一天两场赛事 two events on {row['same_day_events']}")
-        if unit_count > 1 and not row["member_id"]:  # homes, not a partner's unit now and then
-            notes.append("多个单位 several units")
-        if row["notes"]:
-            notes.append(row["notes"])
-        review.append("；".join(notes))
-    return found.drop("unit_list", "notes").with_columns(pl.Series("review", review, pl.String))
-
-
-def find(con: duckdb.DuckDBPyConnection, name: str, affiliation: str | None) -> list[str]:
-    """The ids of a person by name (or association id, or an id that became another's
-    alias), narrowed by a unit they played for."""
-    wanted = member_key(name)
-    for _ in range(8):  # an alias of an alias: followed to the id in use
-        wanted = db.scalar(con, "select player_id from identity_aliases where upper(alias) = "
-                                "?", [wanted.upper()]) or wanted
-    found = db.rows(con, "select distinct player_id from player_map where (norm_name = ? or "
-                         "upper(player_id) = ?) and (? is null or affiliation = ?) order by 1",
-                    [person_key(name), wanted.upper(), affiliation, affiliation])
-    return [r[0] for r in found]

@@ -343,7 +343,7 @@ def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
     """The list as an association publishes it: rank (ties share it), person, current unit,
     rating, games, events, last played, change since the list before the latest event,
     provisional."""
-    from pipeline.history.identity import normalize_name
+    from pipeline.base.names import normalize_name
 
     if as_of is None and not is_stale(con):  # the stored list
         rated = db.frame(con, """

@@ -107,7 +107,7 @@ def unit_totals(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Each unit across all events, its spellings folded together (恒通贸易 = 恒通貿易),
     named as most recently written: events, teams, games, wins, draws, losses, win share,
     best rank."""
-    from pipeline.history.identity import normalize_name
+    from pipeline.base.names import normalize_name
 
     per_event = units(con).filter(pl.col("affiliation") != "")
     if per_event.is_empty():

@@ -134,7 +134,7 @@ def same_unit_tables(con: duckdb.DuckDBPyConnection, event_id: str, round_no: in
     """The tables of a round where both teams are of one unit (folded spelling):
     (table, EW team, NS team, unit). Each distinct unit is folded once; the tables are
     matched in SQL (a 100,000-team round has 50,000 tables and a few such)."""
-    from pipeline.history.identity import normalize_name
+    from pipeline.base.names import normalize_name
 
     units = [r[0] for r in db.rows(con, "select distinct affiliation from teams where "
                                         "event_id = ? and affiliation is not null",

@@ -18,6 +18,7 @@ import polars as pl
 
 from pipeline.base.errors import Problem, SheetErrors
 from pipeline.intake.sheets import isolated
+from pipeline.intake.sheets.decoding import decode, decodings, encoding_changes, utf8_breaks_at
 from pipeline.intake.sheets.headers import KIND_NAMES, HeaderMatch, nearest, recognise
 from pipeline.intake.sheets.xlsx_scan import SheetScan, scan_workbook
 
@@ -78,62 +79,6 @@ class FileRead:
 
 def _file_problem(file: str, message: str, sheet: str = "") -> SheetErrors:
     return SheetErrors.single(file, message, sheet)
-
-
-def decodings(data: bytes) -> list[str]:
-    """The readings of a CSV file's bytes, most likely first: UTF-16 (with its BOM), UTF-8,
-    GB18030/GBK (mainland Excel), Big5 (halls using traditional characters). Big5 bytes also
-    decode as GB18030, as nonsense: the reader keeps the first reading with a header row."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return [data.decode("utf-16")]
-        except UnicodeDecodeError:
-            return []
-    texts = []
-    for encoding in ("utf-8-sig", "gb18030", "big5"):
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        if "\x00" not in text:
-            texts.append(text)
-    return texts
-
-
-def decode(data: bytes, file: str) -> str:
-    """Text of a CSV file in any encoding Excel in China saves."""
-    texts = decodings(data)
-    if not texts:
-        raise _file_problem(file, _undecodable(data))
-    return texts[0]
-
-
-def _utf8_breaks_at(data: bytes) -> int | None:
-    """The line where bytes that begin as UTF-8 stop being UTF-8, else None."""
-    try:
-        data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return data[: exc.start].count(b"\n") + 1 if exc.start > 0 else None
-    return None
-
-
-def _encoding_changes(line: int) -> str:
-    return (f"文件的编码在第 {line} 行变了（前面是 UTF-8，后面不是）：请把整个文件另存为 UTF-8 的 "
-            f"CSV the encoding changes inside the file at line {line} (UTF-8 before it, not "
-            "after): save the whole file as UTF-8 CSV")
-
-
-def _undecodable(data: bytes) -> str:
-    """Why no encoding reads the bytes, as precisely as can be told."""
-    if b"\x00" in data:
-        return ("文件中含有 NUL 字节，不是文本文件（CSV）：请从 Excel 另存为 CSV 或直接上传 xlsx "
-                "the file holds NUL bytes: it is not a text (CSV) file; save it as CSV from "
-                "Excel, or send the .xlsx")
-    line = _utf8_breaks_at(data)
-    if line is not None:
-        return _encoding_changes(line)
-    return ("无法识别文件编码，请另存为 UTF-8 或 GBK 的 CSV unknown text encoding: save as UTF-8 "
-            "or GBK CSV")
 
 
 def _cell_text(value: object) -> str | None:
@@ -305,11 +250,11 @@ def read_csv(path: Path, data: bytes, kind: str | None) -> FileRead:
 def _encoding_change(data: bytes, kind: str | None) -> str | None:
     """The message for a file whose header reads as UTF-8 and whose later rows do not (a
     UTF-8 header pasted over a GBK sheet), else None."""
-    line = _utf8_breaks_at(data)
+    line = utf8_breaks_at(data)
     if line is None or b"\x00" in data:
         return None
     head = data.decode("utf-8-sig", errors="replace")
-    return _encoding_changes(line) if _locate_csv(head, kind) is not None else None
+    return encoding_changes(line) if _locate_csv(head, kind) is not None else None
 
 
 # csv's default 128 KB field limit is an internal error on a long cell: read it, and let the

@@ -27,7 +27,7 @@ class EventContext:
     pairings: pl.DataFrame  # round, table_no, ew_team, ns_team (byes excluded)
     results: pl.DataFrame  # round, table_no, ew_team, ns_team, ew_level, ns_level, has_deals
     ruleset: Ruleset
-    tractor: object = None  # pipeline.tractor.sheets.TractorContext for Tractor events
+    tractor: object = None  # pipeline.tractor.checks.TractorContext for Tractor events
     any_round: bool = False  # --force: results for a round beyond the next one are taken
     named: pl.DataFrame | None = None  # team_no, team_name, player1…player4 as registered
     units: frozenset[str] = frozenset()  # the units (affiliations) registered so far

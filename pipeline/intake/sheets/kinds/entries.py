@@ -57,7 +57,7 @@ def _check_entries(
 def _member_names(typed: pl.DataFrame, context: EventContext, where: Where) -> None:
     """A member id given for a name other than the one it was registered with (李四 given
     张三's id) is flagged with both names: the id would hold both men's games."""
-    from pipeline.history.identity import member_key, person_key
+    from pipeline.base.names import member_key, person_key
 
     known = context.member_names or {}
     if not known:
@@ -97,7 +97,7 @@ def _alike_units(typed: pl.DataFrame, context: EventContext, where: Where) -> No
     other (`paisai units --event E --fold 写错的=正确的`, or the console's button)."""
     from itertools import combinations
 
-    from pipeline.history.identity import normalize_name
+    from pipeline.base.names import normalize_name
 
     def keys(text: str) -> set[str]:  # deletion neighbourhood: near spellings share a key
         drop = 2 if len(text) >= 6 else 1
@@ -134,7 +134,7 @@ def _one_person_two_teams(typed: pl.DataFrame, where: Where) -> Iterator[Problem
     """A member id given twice (one person in two teams) and one name twice in one team are
     refused. Namesakes never block a registration (issue 39): the same name with the same
     unit in two teams are two people — stored, and flagged for review in the preview."""
-    from pipeline.history.identity import member_key, normalize_name, person_key
+    from pipeline.base.names import member_key, normalize_name, person_key
 
     seen: dict[tuple, int] = {}
     for row in typed.iter_rows(named=True):

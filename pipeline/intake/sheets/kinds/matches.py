@@ -1,12 +1,12 @@
 """Tractor games (拖拉机比赛结果), and matches decided without play. The row-spanning checks are in
-`pipeline.tractor.sheets`."""
+`pipeline.tractor.checks`."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from pipeline.intake.sheets.kinds.base import match_keys, tractor_only
-from pipeline.tractor import sheets as tractor_sheets
+from pipeline.tractor import checks
 from schemas import checks as ck
 from schemas.tractor import MatchesSheet
 
@@ -29,4 +29,4 @@ def casts() -> list[pl.Expr]:
     ]
 
 
-check = tractor_only(tractor_sheets.check_matches)
+check = tractor_only(checks.check_matches)

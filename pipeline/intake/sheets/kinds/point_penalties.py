@@ -1,12 +1,12 @@
 """Tractor penalties of a deal: points, levels, a deal lost, the offended side's choice. The
-row-spanning checks are in `pipeline.tractor.sheets`."""
+row-spanning checks are in `pipeline.tractor.checks`."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from pipeline.intake.sheets.kinds.base import match_keys, tractor_only
-from pipeline.tractor import sheets as tractor_sheets
+from pipeline.tractor import checks
 from schemas import checks as ck
 from schemas.tractor import PointPenaltiesSheet
 
@@ -29,4 +29,4 @@ def casts() -> list[pl.Expr]:
     ]
 
 
-check = tractor_only(tractor_sheets.check_point_penalties)
+check = tractor_only(checks.check_point_penalties)

@@ -1,12 +1,12 @@
 """Tractor deals (拖拉机逐盘记分), replayed into games. The row-spanning checks are in
-`pipeline.tractor.sheets`."""
+`pipeline.tractor.checks`."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from pipeline.intake.sheets.kinds.base import match_keys, tractor_only
-from pipeline.tractor import sheets as tractor_sheets
+from pipeline.tractor import checks
 from schemas import checks as ck
 from schemas.tractor import TractorDealsSheet
 
@@ -24,4 +24,4 @@ def casts() -> list[pl.Expr]:
     ]
 
 
-check = tractor_only(tractor_sheets.check_deals)
+check = tractor_only(checks.check_deals)
