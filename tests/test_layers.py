@@ -190,3 +190,16 @@ def test_each_stage_says_what_it_does_and_what_it_may_use():
                  "publishing", "operations"):
         doc = importlib.import_module(f"pipeline.{name}").__doc__ or ""
         assert len(doc) > 150 and "may use" in doc.lower(), name
+
+
+LONG = 400  # lines: a module longer says why it is kept whole (issue 41)
+
+
+def test_modules_are_short_or_say_why_they_are_kept_whole():
+    long = []
+    for name, path in _modules().items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > LONG and "kept whole" not in (ast.get_docstring(ast.parse(text))
+                                                            or ""):
+            long.append((name, text.count("\n")))
+    assert not long, long

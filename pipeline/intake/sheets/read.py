@@ -3,6 +3,9 @@
 CSV in UTF-8 (with or without BOM), UTF-16 or GB18030/GBK, separated by commas, semicolons
 or tabs; Excel workbooks (.xlsx, .xls, .xlsm) read with calamine. Up to ten title lines may
 stand above the header row. Nothing here judges the values: that is validation's job.
+
+About 420 lines, kept whole: CSV and Excel share the header search, the title rows, the
+example rows and the sheet's making; the decoding of bytes is `decoding`.
 """
 
 from __future__ import annotations
