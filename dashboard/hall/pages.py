@@ -112,16 +112,12 @@ def pairings_page(request: Request) -> Response:
             pairs = find_table(pairs, query)
         table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
             pl.col("ns_team").fill_null(words["bye"]))
-        body = render("site/pairings.html", title=f"{event.name} · "
+        find = {"action": f"/m/{event.event_id}/pairings", "label": words["find"],
+                "button": words["search"], "english": language == "en",
+                "nothing": words["none"] if query and table.is_empty() else ""}
+        return render("site/pairings.html", title=f"{event.name} · "
                       f"{words['round'].format(n=latest)}", headers=headers_for(table, language),
-                      rows=table_rows(table), **common)
-        form = (f'<form method="get" action="/m/{event.event_id}/pairings">'
-                f'<label>{words["find"]}<br><input name="q" value="" maxlength="40">'
-                f'</label>{"<input type=hidden name=lang value=en>" if language == "en" else ""}'
-                f' <button>{words["search"]}</button></form>')
-        if query and table.is_empty():
-            form += f"<p>{words['none']}</p>"
-        return body.replace("</h1>", "</h1>" + form, 1)
+                      rows=table_rows(table), find=find, **common)
 
     return _event_page(request, "pairings", make, reads=("q",))
 

@@ -108,20 +108,21 @@ def _settle(future, outcome) -> None:
 REPORTS = Reports()
 
 
-def _report_page(language: str, title: str, body: str, status: int = 200) -> Response:
+def _report_page(language: str, title: str, status: int = 200, **parts) -> Response:
+    """The report page (`site/report.html`): `lines` (said big), `note`, `sent` with
+    its `again` link, `ask` (ask the referee), `form` (the levels to choose)."""
     extra = {"Retry-After": str(BusyError.retry_after)} if status == 503 else {}
-    page = render("site/page.html", title=title, up="",
+    page = render("site/report.html", title=title, up="", w=REPORT_WORDS[language],
                   nav={"ranking": "#", "pairings": "#", "teams": "#", "style": "/m/style.css"},
                   words={"ranking": "", "pairings": "", "teams": ""},
-                  lang="en" if language == "en" else "zh-CN")
-    return HTMLResponse(page.replace("</h1>", "</h1>" + body, 1), status_code=status,
+                  lang="en" if language == "en" else "zh-CN", **parts)
+    return HTMLResponse(page, status_code=status,
                         headers={**HEADERS, "Cache-Control": "no-store", **extra})
 
 
 async def report_route(request: Request) -> Response:
     """GET: the form of a table's (or a side's) signed link; POST: the report, stored
     through the self-report logic (both sides confirm; a disagreement waits)."""
-    import html
     import time
     from urllib.parse import parse_qs
 
@@ -139,57 +140,49 @@ async def report_route(request: Request) -> Response:
         ew, ns, decided = await run_in_threadpool(_check_link, event_id, round_no, table_no,
                                                   signature, side)
     except BusyError:
-        return _report_page(language, words["busy"], "", 503)
+        return _report_page(language, words["busy"], 503)
     except selfreport.LinkClosed as exc:  # genuine, but its round or event is over
-        return _report_page(language, words["closed"], f"<p class='card'>"
-                            f"{html.escape(str(exc))}</p><p>{words['ask_referee']}</p>", 410)
+        return _report_page(language, words["closed"], 410, note=str(exc), ask=True)
     except (PaisaiError, ValueError):
-        return _report_page(language, words["bad_link"], f"<p>{words['ask_referee']}</p>", 403)
+        return _report_page(language, words["bad_link"], 403, ask=True)
     title = words["title"].format(r=round_no, n=table_no)
     if decided is not None:  # reopening the link shows what is stored, never a blank form
-        return _report_page(language, title, f"<p class='card big' data-testid='said'>"
-                            f"{html.escape(words['decided'])}<br>{html.escape(ew)} – "
-                            f"{html.escape(ns or '')}: {html.escape(decided)}</p>",
-                            409 if request.method == "POST" else 200)
+        return _report_page(language, title, 409 if request.method == "POST" else 200,
+                            lines=[words["decided"], f"{ew} – {ns or ''}: {decided}"])
     if request.method == "POST":
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY:
-                return _report_page(language, words["too_long"], "", 413)
+                return _report_page(language, words["too_long"], 413)
         now = time.monotonic()
         address = request.client.host if request.client else ""
         link = f"{event_id}:{round_no}:{table_no}:{side}"
         if not (LIMITS.allow(f"link:{link}", PER_LINK, now)
                 and LIMITS.allow(f"address:{address}", PER_ADDRESS, now)):
-            return _report_page(language, words["too_many"], "", 429)
+            return _report_page(language, words["too_many"], 429)
         form = parse_qs(body.decode("utf-8", "replace"))
         if side and not LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW,
                                      count=False):
-            return _report_page(language, words["too_many_codes"], "", 429)
+            return _report_page(language, words["too_many_codes"], 429)
         try:
             outcome = await REPORTS.submit(selfreport.Report(
                 event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],
                 form.get("ns_level", [""])[0][:8], side, form.get("code", [""])[0][:8]))
         except BusyError:
-            return _report_page(language, words["busy"], "", 503)
+            return _report_page(language, words["busy"], 503)
         except selfreport.Decided as exc:  # decided meanwhile: said, no form
-            return _report_page(language, title, f"<p class='card big' data-testid='said'>"
-                                f"{html.escape(str(exc))}</p>", 409)
+            return _report_page(language, title, 409, lines=[str(exc)])
         except PaisaiError as exc:
             if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
                 LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
-            return _report_page(language, title, f"<p class='card'>{html.escape(str(exc))}</p>"
-                                + _report_form(words, ew, ns, format_level, side), 400)
+            return _report_page(language, title, 400, note=str(exc),
+                                form=_report_form(ew, ns, format_level, side))
         said = words["sent"] if side is None else words[outcome]
-        sent = (f"{words['you_sent']}：{words['ew']} {html.escape(ew)} "
-                f"{html.escape(form.get('ew_level', [''])[0][:8])} – {words['ns']} "
-                f"{html.escape(ns or '')} {html.escape(form.get('ns_level', [''])[0][:8])}")
-        return _report_page(language, title, f"<p class='card big' data-testid='said'>"
-                            f"{html.escape(said)}</p><p class='card' data-testid='sent'>{sent}"
-                            f"</p><p><a href='{html.escape(str(request.url))}'>"
-                            f"{words['again']}</a></p>")
-    return _report_page(language, title, _report_form(words, ew, ns, format_level, side))
+        sent = (f"{words['you_sent']}：{words['ew']} {ew} {form.get('ew_level', [''])[0][:8]} – "
+                f"{words['ns']} {ns or ''} {form.get('ns_level', [''])[0][:8]}")
+        return _report_page(language, title, lines=[said], sent=sent, again=str(request.url))
+    return _report_page(language, title, form=_report_form(ew, ns, format_level, side))
 
 
 def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
@@ -206,17 +199,7 @@ def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
     return ew, ns, selfreport.describe_stored(decided) if decided else None
 
 
-def _report_form(words: dict, ew: str, ns: str, format_level, side: str | None) -> str:
-    import html
-
-    options = "".join(f"<option>{format_level(v)}</option>" for v in range(2, 16))
-    choose = f"<option value=''>{words['choose']}</option>"
-    code = (f"<label>{words['code']}<br><input name='code' inputmode='numeric' "
-            f"pattern='[0-9]{{4}}' maxlength='4' autocomplete='off' required></label><br><br>"
-            if side else "")
-    return (f"<form method='post' class='card'>{code}"
-            f"<label>{words['ew']} {html.escape(ew)}<br><select name='ew_level' required>"
-            f"{choose}{options}</select></label><br><br>"
-            f"<label>{words['ns']} {html.escape(ns or '')}<br><select name='ns_level' required>"
-            f"{choose}{options}</select></label><br><br>"
-            f"<button type='submit'>{words['send']}</button></form>")
+def _report_form(ew: str, ns: str, format_level, side: str | None) -> dict:
+    """What the form shows: the two teams, the levels to choose, the side's code field."""
+    return {"ew": ew, "ns": ns or "", "side": side,
+            "levels": [format_level(v) for v in range(2, 16)]}
