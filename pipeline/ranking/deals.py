@@ -85,11 +85,45 @@ def _fail_a(state: RoundState, side: str, limit: int) -> None:
         state.failed_a[side] = 0
 
 
+def refusal(state: RoundState, max_deals: int = 0) -> str | None:
+    """Why no further deal can follow `state` (in the organizer's words, both languages),
+    else None: a side has passed A, or the round's deal limit is reached. The one check the
+    deal sheet, the table's phone sheet and simulate share.
+
+    >>> refusal(replay([Deal("ew", 2)] * 5)), refusal(RoundState(deals=8), max_deals=8)[:10]
+    ('本轮已有一方过A结束，不能再有这一副 the round ended when a side passed A', '超过每轮最多 8 副')
+    """
+    if state.finished:
+        return "本轮已有一方过A结束，不能再有这一副 the round ended when a side passed A"
+    if max_deals and state.deals >= max_deals:
+        return f"超过每轮最多 {max_deals} 副 beyond the deal limit of the round"
+    return None
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A table's result as the ranking counts it, from its deals: both levels, the deals
+    played, and what decides equal levels (the side that reached the level first, the side
+    of 上游 in the last deal)."""
+
+    ew_level: int
+    ns_level: int
+    deals: int
+    first_to_level: str | None
+    last_deal_side: str | None
+
+
+def result(state: RoundState) -> TableResult:
+    return TableResult(state.levels["ew"], state.levels["ns"], state.deals,
+                       state.first_to_level, state.last_winner)
+
+
 def replay(deals: list[Deal], a_fail_limit: int = 0, max_deals: int = 0) -> RoundState:
     """Replay a round's deals; raises ValueError for a deal after the round has ended."""
     state = RoundState()
-    for number, deal in enumerate(deals, start=1):
-        if max_deals and number > max_deals:
-            raise ValueError(f"deal {number} is beyond the limit of {max_deals} deals")
+    for deal in deals:
+        why = refusal(state, max_deals)
+        if why:
+            raise ValueError(why)
         play(state, deal, a_fail_limit)
     return state

@@ -8,7 +8,7 @@ import polars as pl
 from pipeline.base.errors import Problem
 from pipeline.base.levels import format_level
 from pipeline.intake.sheets.kinds.base import EventContext, Where, round_too_far, unregistered
-from pipeline.ranking.deals import Deal, RoundState, play
+from pipeline.ranking.deals import Deal, RoundState, play, refusal, result
 from schemas import checks as ck
 from schemas.deals import DealsSheet
 
@@ -52,16 +52,9 @@ def _check_deals(
         state = RoundState()
         failed = False
         for r in rows:
-            if rules["max_deals"] and r["deal"] > rules["max_deals"]:
-                problems.append(where.problem(r, "deal", r["deal"],
-                                              f"超过每轮最多 {rules['max_deals']} 副 beyond the "
-                                              "deal limit of the round"))
-                failed = True
-                break
-            if state.finished:
-                problems.append(where.problem(r, "deal", r["deal"],
-                                              "本轮已有一方过A结束，不能再有这一副 the round "
-                                              "ended when a side passed A"))
+            why = refusal(state, rules["max_deals"])
+            if why:
+                problems.append(where.problem(r, "deal", r["deal"], why))
                 failed = True
                 break
             play(state, Deal(r["winner_side"], r["partner_finish"]), rules["a_fail_limit"])
@@ -81,7 +74,8 @@ def _check_deals(
                                           f"与编排不符，本桌应为 {teams[0]} 对 {teams[1]} "
                                           "does not match the pairing of this table"))
             continue
-        levels = (state.levels["ew"], state.levels["ns"])
+        table = result(state)
+        levels = (table.ew_level, table.ns_level)
         before = stored.get((round_no, table_no))
         if (before is not None and before["ew_level"] is not None
                 and (before["ew_level"], before["ns_level"]) != levels):
@@ -92,10 +86,10 @@ def _check_deals(
                 "the deals give other levels than the table's reported result"))
             continue
         derived.append({"round": round_no, "table_no": table_no, "ew_team": teams[0],
-                        "ns_team": teams[1], "table_ew_level": levels[0],
-                        "table_ns_level": levels[1], "table_deals": len(rows),
-                        "table_first_to_level": state.first_to_level,
-                        "table_last_deal_side": state.last_winner})
+                        "ns_team": teams[1], "table_ew_level": table.ew_level,
+                        "table_ns_level": table.ns_level, "table_deals": table.deals,
+                        "table_first_to_level": table.first_to_level,
+                        "table_last_deal_side": table.last_deal_side})
     first_rows = typed.unique(["round", "table_no"], keep="first", maintain_order=True)
     problems += round_too_far(first_rows, context, where)
     problems += unregistered(first_rows, "ew_team", context, where)
