@@ -9,6 +9,7 @@ change an event.
     /m/{event}/pairings         the pairings, ?q= finds a table
     /m/{event}/teams/{team_no}  a team: its table, its games, why it sits where it does
     /m/{event}/bracket          a Tractor event's groups and knockout
+    /r, /t                      a table's report, its deal-by-deal sheet (signed links)
     /api/v1/events, /api/v1/events/{id}/standings?round=N, …/pairings?round=N, …/bracket
 """
 
@@ -25,12 +26,14 @@ from dashboard.hall.pages import (
 )
 from dashboard.hall.report import report_route
 from dashboard.hall.session import console_session
+from dashboard.hall.tablesheet import table_sheet_route
 
 
 def routes() -> list[Route]:
     return [
         Route("/admin/session", console_session, methods=["POST", "DELETE"]),
         Route("/r", report_route, methods=["GET", "POST"]),
+        Route("/t", table_sheet_route, methods=["GET", "POST"]),
         Route("/m/style.css", style),  # before /m/{event}: the style sheet is no event
         Route("/m/{event}", without_slash),
         Route("/m/{event}/", ranking_page),

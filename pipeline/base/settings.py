@@ -53,7 +53,21 @@ DEFAULTS: dict[str, Any] = {
         # warns in standings and on the console; the referee decides
         "suspend_after_ruled_losses": 0,
     },
-    "deals": {"max_deals": 0, "a_fail_limit": 0},
+    "deals": {
+        "max_deals": 0,
+        "a_fail_limit": 0,
+        # the table's own sheet (issue 42): the side that records each deal (seed 001: "坐南家
+        # 运动员负责记录，坐东西向运动员负责记录复查": South's pair, North-South); the other
+        # side confirms or disputes each deal
+        "recorder": "ns",
+        # a deal entered and neither confirmed nor disputed for these minutes is final; 0:
+        # only the other side's confirmation makes it final
+        "confirm_minutes": 0,
+        # when time is up: "finish_deal" — the deal in play is finished and is the last
+        # (seed 001: "比赛时间到打完在手牌"; seed 003: "有未结束比赛的可继续完成比赛");
+        # "stop" — no deal after time
+        "after_time": "finish_deal",
+    },
     "ranking": {
         "keys": ["match_points", "level_diff_score", "levels", "team_no"],
         "pairing_keys": ["match_points", "level_diff_score", "levels", "team_no"],
@@ -162,6 +176,8 @@ CHOICES = {
                                             "level_points"},
     ("ranking", "unplayed"): {"fide", "nothing", "auto"},
     ("scoring", "ruled_loss"): {"table", "forfeit"},
+    ("deals", "recorder"): {"ew", "ns"},
+    ("deals", "after_time"): {"finish_deal", "stop"},
 }
 
 
@@ -189,6 +205,7 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("scoring", "suspend_after_ruled_losses"): (0, 100),
     ("deals", "max_deals"): (0, 1_000),
     ("deals", "a_fail_limit"): (0, 100),
+    ("deals", "confirm_minutes"): (0, 120),
     ("pairing", "avoid_same_affiliation_rounds"): (0, 1_000),
     ("tractor", "decks"): (1, 10),
     ("tractor", "takeover"): (5, 1_000),

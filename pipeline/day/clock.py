@@ -68,6 +68,23 @@ class Clock:
             raise ValueError("the clock is not started")
         return replace(self, stopped_at=now)
 
+    def time_up_at(self, now: float) -> float | None:
+        """When the round's time ran out (or the clock was stopped), if it has by `now`.
+
+        >>> c = Clock(round_minutes=45, started_at=0.0).add_minutes(2)
+        >>> c.time_up_at(now=46 * 60), c.time_up_at(now=50 * 60), c.stop(now=600).time_up_at(601)
+        (None, 2820.0, 600)
+        """
+        if self.started_at is None:
+            return None
+        if self.stopped_at is not None:
+            return self.stopped_at
+        if self.paused_at is not None:
+            return None
+        end = (self.started_at + self.paused_seconds + self.round_minutes * 60
+               + self.added_seconds)
+        return end if end <= now else None
+
     def status(self, now: float) -> ClockStatus:
         total = self.round_minutes * 60 + self.added_seconds
         if self.started_at is None:

@@ -136,6 +136,15 @@ def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, tab
     return found[0]
 
 
+def check_code(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
+               side: str, code: str | None) -> None:
+    """The side's 4-digit code, printed on its slip: a side's link alone does not act."""
+    if not hmac.compare_digest(side_code(_secret(con, event_id), event_id, round_no, table_no,
+                                         side), (code or "").strip()[:8]):
+        raise WrongCode("验证码不对：请输入本方纸条上印的 4 位验证码 the code is wrong: enter the "
+                        "4 digits printed on your side's slip")
+
+
 def submit(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
            ew_level: str, ns_level: str, side: str | None = None,
            code: str | None = None) -> str:
@@ -241,11 +250,8 @@ def _submit(con: duckdb.DuckDBPyConnection, report: Report, agreed: dict) -> str
     if ew is None or ns is None:
         raise UsageError("请填写有效的级数 enter two levels (2…10 J Q K A 过A)")
     check_link(con, event_id, round_no, table_no, report.signature, side)
-    if side and not hmac.compare_digest(
-            side_code(_secret(con, event_id), event_id, round_no, table_no, side),
-            (report.code or "").strip()[:8]):
-        raise WrongCode("验证码不对：请输入本方纸条上印的 4 位验证码 the code is wrong: enter the "
-                        "4 digits printed on your side's slip")
+    if side:
+        check_code(con, event_id, round_no, table_no, side, report.code)
     decided = stored_result(con, event_id, round_no, table_no)
     if decided is not None:  # a sheet, the console, a decision or both sides: it stands
         raise Decided(f"已裁定 decided: 本桌成绩已保存 {describe_stored(decided)}；如有异议请找裁判，"

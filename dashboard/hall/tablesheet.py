@@ -1,0 +1,212 @@
+"""The table's own score sheet on a side's phone (/t, issue 42): plain HTML, no JavaScript,
+360 px. The recorder's side (the preset's `deals.recorder`; seed 001: South's pair) enters
+each deal — who took 上游 and where the partner finished — and sees both levels after it;
+the other side sees the same sheet and confirms or disputes each deal; both confirm the
+table's result, which is then stored as a deal sheet. A side acts once its printed code is
+given (kept in the page, never in a cookie); the link alone only shows the sheet."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs, urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from dashboard.hall.limits import CODE_WINDOW, LIMITS, MAX_BODY, PER_ADDRESS, PER_LINK, WRONG_CODES
+from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
+from pipeline.base import db, events
+from pipeline.base.errors import BusyError, PaisaiError
+from pipeline.base.levels import format_level
+from pipeline.publishing.templating import render
+
+WORDS = {
+    "zh": {"title": "第 {r} 轮 {n} 号桌 · 逐副记分", "ew": "东西", "ns": "南北",
+           "deals_played": "已记 {n} 副", "deal": "副", "winner_short": "上游",
+           "state": "状态", "winner": "上游（头游）方", "partner": "搭档名次",
+           "second": "二游", "third": "三游", "last": "下游", "choose": "请选择",
+           "deal_no": "第 {n} 副", "played_at": "打", "record": "记录第 {n} 副",
+           "entered": "待对方确认", "confirmed": "已确认", "disputed_state": "有异议",
+           "final": "已生效", "confirm": "确认", "dispute": "有异议",
+           "disputed": "第 {n} 副有异议：已通知裁判，裁定前不能继续记分",
+           "result": "本桌结果", "confirm_result": "确认本桌结果",
+           "sides_confirmed": "已确认：{sides}", "nobody": "双方尚未确认",
+           "code": "本方验证码（纸条上二维码旁的 4 位数字）", "unlock": "开始记分/确认",
+           "final_only": "只报最终级数", "bad_link": "链接无效或已过期",
+           "too_many": "提交太频繁，请稍后再试", "too_long": "提交的内容太长",
+           "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判",
+           "busy": "系统正忙，没有记录，请几秒后再提交一次", "ok": "已记录",
+           "stored": "双方已确认，本桌成绩已保存", "waiting": "已确认，等待对方确认本桌结果",
+           "decided": "本桌成绩已保存：{r}", "unlocked": "验证码正确，可以记分了"},
+    "en": {"title": "Round {r}, table {n}: deal by deal", "ew": "East-West",
+           "ns": "North-South", "deals_played": "{n} deals recorded", "deal": "Deal",
+           "winner_short": "First out", "state": "State", "winner": "The side first out (上游)",
+           "partner": "Its partner finished", "second": "second", "third": "third",
+           "last": "last", "choose": "Choose", "deal_no": "Deal {n}", "played_at": "played at",
+           "record": "Record deal {n}", "entered": "waiting for the other side",
+           "confirmed": "confirmed", "disputed_state": "disputed", "final": "final",
+           "confirm": "Confirm", "dispute": "Dispute",
+           "disputed": "Deal {n} is disputed: the referee is called; the sheet waits for the "
+                       "ruling", "result": "The table's result",
+           "confirm_result": "Confirm the table's result", "sides_confirmed": "Confirmed by: "
+           "{sides}", "nobody": "Neither side has confirmed yet",
+           "code": "Your side's code (the 4 digits beside the QR code on your slip)",
+           "unlock": "Start", "final_only": "Report the final levels only",
+           "bad_link": "This link is not valid or has expired",
+           "too_many": "Too many entries: wait a minute", "too_long": "Too long",
+           "too_many_codes": "Too many wrong codes: try again in 10 minutes or ask the referee",
+           "busy": "Busy for a moment: nothing was recorded; send again in a few seconds",
+           "ok": "Recorded", "stored": "Both sides confirmed: the table's result is stored",
+           "waiting": "Confirmed: waiting for the other side", "decided":
+           "The table's result is stored: {r}", "unlocked": "Code accepted: go ahead"},
+}
+
+
+def _view(event_id: str, round_no: int, table_no: int, signature: str, side: str) -> dict:
+    """What the page shows, read in one go (raises for a link that is not genuine)."""
+    from pipeline.day import selfreport, tablestore
+
+    with db.reading(database(), HALL_WAIT) as con:
+        ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+        event = events.load(con, event_id)
+        sheet = tablestore.sheet(con, event, round_no, table_no)
+        decided = selfreport.stored_result(con, event_id, round_no, table_no)
+        confirmed = [r[0] for r in db.rows(
+            con, "select side from table_sheet_results where event_id = ? and round = ? and "
+                 "table_no = ? order by side", [event_id, round_no, table_no])]
+    return {"ew": ew, "ns": ns, "sheet": sheet, "recorder": event.ruleset.deals["recorder"],
+            "decided": selfreport.describe_stored(decided) if decided else None,
+            "confirmed": confirmed}
+
+
+def _page(request: Request, view: dict, code: str, message: str = "",
+          status: int = 200) -> Response:
+    language = page_lang(request)
+    w = WORDS[language]
+    params = request.query_params
+    round_no, table_no, side = int(params["round"]), int(params["table"]), params["side"]
+    sheet = view["sheet"]
+    states = {"entered": w["entered"], "confirmed": w["confirmed"],
+              "disputed": w["disputed_state"]}
+    open_ = view["decided"] is None
+    acting = open_ and bool(code)
+    recorder = side == view["recorder"]
+    lines = [{"number": line.number, "winner": w[line.winner],
+              "ew": format_level(line.ew_level), "ns": format_level(line.ns_level),
+              "state": states[line.status] if line.status != "entered" or not line.final
+              else w["final"],
+              "answer": acting and not recorder and line.status == "entered"}
+             for line in sheet.lines]
+    levels = sheet.state.levels
+    enter = None
+    if acting and recorder and not sheet.over and sheet.disputed is None:
+        at = sheet.state.played_at
+        enter = {"number": len(sheet.lines) + 1,
+                 "played_at": format_level(levels[at]) if at else format_level(2)}
+    result = None
+    if open_ and sheet.result is not None:
+        sides = [w[s] for s in view["confirmed"]]
+        result = {"ew": format_level(sheet.result.ew_level),
+                  "ns": format_level(sheet.result.ns_level),
+                  "sides": w["sides_confirmed"].format(sides="、".join(sides)) if sides
+                  else w["nobody"], "mine": side in view["confirmed"] or not code}
+    report = {k: v for k, v in params.items() if k in ("event", "round", "table", "side", "sig",
+                                                        "lang")}
+    page = render("site/tablesheet.html", title=w["title"].format(r=round_no, n=table_no),
+                  up="", w=w, lang="en" if language == "en" else "zh-CN",
+                  nav={"ranking": f"/m/{params.get('event', '')}/", "pairings":
+                       f"/m/{params.get('event', '')}/pairings", "teams": "#",
+                       "style": "/m/style.css"},
+                  words={"ranking": "", "pairings": "", "teams": ""},
+                  refresh=None if enter else 15,  # the recorder's form is never wiped
+                  ew_team=view["ew"], ns_team=view["ns"] or "",
+                  ew_level=format_level(levels["ew"]), ns_level=format_level(levels["ns"]),
+                  played=len(sheet.lines), lines=lines, code=code if acting else "",
+                  message=message, unlock=open_ and not code,
+                  decided=w["decided"].format(r=view["decided"]) if view["decided"] else "",
+                  disputed=sheet.disputed if open_ else None, over=sheet.over or "",
+                  result=result, enter=enter, report_url="/r?" + urlencode(report))
+    return HTMLResponse(page, status_code=status,
+                        headers={**HEADERS, "Cache-Control": "no-store"})
+
+
+def _simple(request: Request, text: str, status: int) -> Response:
+    language = page_lang(request)
+    page = render("site/report.html", title=text, up="", w={"ask_referee": ""},
+                  nav={"ranking": "#", "pairings": "#", "teams": "#", "style": "/m/style.css"},
+                  words={"ranking": "", "pairings": "", "teams": ""},
+                  lang="en" if language == "en" else "zh-CN")
+    return HTMLResponse(page, status_code=status,
+                        headers={**HEADERS, "Cache-Control": "no-store"})
+
+
+async def table_sheet_route(request: Request) -> Response:
+    """GET: the sheet of a side's signed link; POST: unlock with the side's code, enter a
+    deal, confirm or dispute one, confirm the table's result."""
+    from pipeline.day import selfreport, tablestore
+
+    w = WORDS[page_lang(request)]
+    params = request.query_params
+    try:
+        event_id = params.get("event", "")[:64]
+        round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
+        side, signature = params.get("side", ""), params.get("sig", "")[:200]
+        if side not in ("ew", "ns"):
+            raise ValueError(side)
+        view = await run_in_threadpool(_view, event_id, round_no, table_no, signature, side)
+    except BusyError:
+        return _simple(request, w["busy"], 503)
+    except (PaisaiError, ValueError):
+        return _simple(request, w["bad_link"], 403)
+    if request.method != "POST":
+        return _page(request, view, "")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return _simple(request, w["too_long"], 413)
+    now = time.monotonic()
+    address = request.client.host if request.client else ""
+    link = f"t:{event_id}:{round_no}:{table_no}:{side}"
+    if not (LIMITS.allow(f"link:{link}", PER_LINK * 3, now)  # a deal a minute and its answers
+            and LIMITS.allow(f"address:{address}", PER_ADDRESS, now)):
+        return _simple(request, w["too_many"], 429)
+    if not LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW, count=False):
+        return _simple(request, w["too_many_codes"], 429)
+    form = {k: v[0][:16] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+    code, action = form.get("code", ""), form.get("action", "")
+    path = database()
+    message = w["ok"]
+    try:
+        if action == "unlock":
+            def check() -> None:
+                with db.reading(path, HALL_WAIT) as con:
+                    selfreport.check_code(con, event_id, round_no, table_no, side, code)
+            await run_in_threadpool(check)
+            message = w["unlocked"]
+        elif action == "enter":
+            await run_in_threadpool(tablestore.enter, path, event_id, round_no, table_no,
+                                    signature, side, code, int(form.get("number", "0")),
+                                    form.get("winner", ""), int(form.get("finish") or 0))
+        elif action in ("confirm", "dispute"):
+            await run_in_threadpool(tablestore.answer, path, event_id, round_no, table_no,
+                                    signature, side, code, int(form.get("number", "0")),
+                                    action == "confirm")
+        elif action == "result":
+            outcome = await run_in_threadpool(tablestore.confirm_result, path, event_id,
+                                              round_no, table_no, signature, side, code)
+            message = w[outcome]
+        else:
+            raise ValueError(action)
+    except BusyError:
+        return _simple(request, w["busy"], 503)
+    except selfreport.WrongCode as exc:
+        LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
+        return _page(request, view, "", str(exc), 400)
+    except (PaisaiError, ValueError) as exc:
+        view = await run_in_threadpool(_view, event_id, round_no, table_no, signature, side)
+        return _page(request, view, code if not isinstance(exc, ValueError) else "",
+                     str(exc) if isinstance(exc, PaisaiError) else w["bad_link"], 400)
+    view = await run_in_threadpool(_view, event_id, round_no, table_no, signature, side)
+    return _page(request, view, code, message)

@@ -1,0 +1,183 @@
+"""The table's own sheet kept in the database (issue 42): each deal entered by the
+recorder's side (the preset's `deals.recorder`; seed 001: South's pair), confirmed or
+disputed by the other side, a dispute decided by the organizer or a referee, and the
+table's result stored — once both sides confirm it — through the deal sheet's own path
+(`intake.ingest.apply_rows`, kind `deals`) in the same transaction, so that it is checked,
+stored and audited exactly as an uploaded deal sheet. The sheet's reading is the pure
+`tablesheet`; a side acts with its signed link and its printed 4-digit code, as on `/r`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from pathlib import Path
+
+import duckdb
+
+from pipeline.base import db, events, oplog
+from pipeline.base.errors import UsageError
+from pipeline.base.events import Event
+from pipeline.base.levels import format_level
+from pipeline.day import clockstore, selfreport
+from pipeline.day.tablesheet import Entry, Sheet, check_entry, deal_rows, read
+from pipeline.ranking.deals import Deal
+
+SIDE_NAMES = {"ew": "东西 East-West", "ns": "南北 North-South"}
+
+
+def utc_now() -> dt.datetime:
+    """Times of the sheet: naive UTC, as stored."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def entries(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
+            table_no: int) -> list[Entry]:
+    return [Entry(n, Deal(w, f), s, at) for n, w, f, s, at in db.rows(
+        con, "select deal, winner_side, partner_finish, status, entered_at from "
+             "table_sheet_deals where event_id = ? and round = ? and table_no = ? order by deal",
+        [event_id, round_no, table_no])]
+
+
+def last_deal(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
+              entered: list[Entry]) -> int | None:
+    """The last deal the round's clock allows, once its time is up: the deals entered before
+    then, and the deal in play when the preset finishes it (`deals.after_time`)."""
+    up = clockstore.load(con, event, round_no).time_up_at(time.time())
+    if up is None:
+        return None
+    at = dt.datetime.fromtimestamp(up, dt.UTC).replace(tzinfo=None)
+    before = sum(1 for e in entered if e.entered_at <= at)
+    return before + (1 if event.ruleset.deals["after_time"] == "finish_deal" else 0)
+
+
+def sheet(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, table_no: int,
+          now: dt.datetime | None = None) -> Sheet:
+    entered = entries(con, event.event_id, round_no, table_no)
+    rules = event.ruleset.deals
+    return read(entered, rules, rules["confirm_minutes"], now or utc_now(),
+                last_deal(con, event, round_no, entered))
+
+
+def _acting(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
+            signature: str, side: str, code: str | None) -> tuple[Event, tuple[str, str]]:
+    """The event and the table's teams, when the side's link and code are genuine and the
+    table's result is not stored yet."""
+    if side not in ("ew", "ns"):
+        raise UsageError("链接无效 this link is not valid")
+    teams = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+    selfreport.check_code(con, event_id, round_no, table_no, side, code)
+    decided = selfreport.stored_result(con, event_id, round_no, table_no)
+    if decided is not None:
+        raise selfreport.Decided(f"已裁定 decided: 本桌成绩已保存 {selfreport.describe_stored(decided)}"
+                                 " the table's result is stored")
+    return events.load(con, event_id), teams
+
+
+def enter(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
+          side: str, code: str | None, number: int, winner: str, partner_finish: int) -> None:
+    """The recorder's side enters the next deal (refused with the reason when it cannot
+    be)."""
+    with db.writing(database) as con:
+        event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
+        if side != event.ruleset.deals["recorder"]:
+            raise UsageError("本方负责复查：请确认或提出异议，由对方记录 your side checks the "
+                             "record: confirm or dispute; the other side enters the deals")
+        why = check_entry(sheet(con, event, round_no, table_no), number, winner,
+                          partner_finish)
+        if why:
+            raise UsageError(why)
+        con.execute("insert into table_sheet_deals (event_id, round, table_no, deal, "
+                    "winner_side, partner_finish, entered_side, entered_at) values "
+                    "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, number, winner,
+                                                 partner_finish, side, utc_now()])
+
+
+def answer(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
+           side: str, code: str | None, number: int, confirm: bool) -> None:
+    """The other side confirms a deal, or disputes it: a disputed deal freezes the sheet and
+    waits for the organizer's (or the referee's) decision, in `paisai log`."""
+    with db.writing(database) as con:
+        event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
+        if side == event.ruleset.deals["recorder"]:
+            raise UsageError("本方负责记录，由对方确认 your side enters the deals; the other "
+                             "side confirms them")
+        found = db.scalar(con, "select status from table_sheet_deals where event_id = ? and "
+                               "round = ? and table_no = ? and deal = ?",
+                          [event_id, round_no, table_no, number])
+        if found is None:
+            raise UsageError(f"没有第 {number} 副 no deal {number}")
+        if found != "entered":
+            raise UsageError(f"第 {number} 副已{'确认' if found == 'confirmed' else '提出异议'} "
+                             f"deal {number} is {found} already")
+        con.execute("update table_sheet_deals set status = ?, answered_side = ?, answered_at "
+                    "= ? where event_id = ? and round = ? and table_no = ? and deal = ?",
+                    ["confirmed" if confirm else "disputed", side, utc_now(), event_id,
+                     round_no, table_no, number])
+        if not confirm:
+            oplog.write_on(con, event_id, "deal disputed",
+                           f"round {round_no} table {table_no} deal {number}, "
+                           f"by {SIDE_NAMES[side]}")
+
+
+def confirm_result(database: Path, event_id: str, round_no: int, table_no: int,
+                   signature: str, side: str, code: str | None) -> str:
+    """A side confirms the table's result as its sheet gives it: "waiting" for the other
+    side, or "stored" when both have (the deals stored as a deal sheet, with its checks and
+    audit, in this transaction)."""
+    from pipeline.intake.ingest import apply_rows
+
+    with db.writing(database) as con:
+        event, teams = _acting(con, event_id, round_no, table_no, signature, side, code)
+        found = sheet(con, event, round_no, table_no)
+        if found.result is None:
+            raise UsageError(found.over and "还有未确认或有异议的一副 a deal is not final yet"
+                             or "本轮还没有结束 the round is not over yet")
+        outcome = found.result
+        con.execute("insert or replace into table_sheet_results values "
+                    "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, side,
+                                                 outcome.ew_level, outcome.ns_level,
+                                                 outcome.deals, utc_now()])
+        words = db.rows(con, "select ew_level, ns_level, deals from table_sheet_results where "
+                             "event_id = ? and round = ? and table_no = ?",
+                        [event_id, round_no, table_no])
+        if len(words) < 2 or len(set(words)) > 1:
+            return "waiting"
+        apply_rows(con, event_id, "deals",
+                   deal_rows(entries(con, event_id, round_no, table_no), round_no, table_no),
+                   source=f"桌上记分 table sheet {table_no}",
+                   reason=f"双方确认 both sides confirmed: {teams[0]} "
+                          f"{format_level(outcome.ew_level)} – {teams[1]} "
+                          f"{format_level(outcome.ns_level)}")
+        oplog.write_on(con, event_id, "table sheet stored",
+                       f"round {round_no} table {table_no}: {outcome.deals} deals")
+        return "stored"
+
+
+def decide(database: Path, event_id: str, round_no: int, table_no: int, number: int,
+           keep: bool, by: str = "组织者 organizer") -> None:
+    """A disputed deal decided: kept as entered (confirmed), or taken off with every deal
+    after it (the recorder enters them again). In `paisai log` with who decided."""
+    with db.writing(database) as con:
+        status = db.scalar(con, "select status from table_sheet_deals where event_id = ? and "
+                                "round = ? and table_no = ? and deal = ?",
+                           [event_id, round_no, table_no, number])
+        if status != "disputed":
+            raise UsageError(f"第 {number} 副没有异议 deal {number} is not disputed")
+        if keep:
+            con.execute("update table_sheet_deals set status = 'confirmed' where event_id = ? "
+                        "and round = ? and table_no = ? and deal = ?",
+                        [event_id, round_no, table_no, number])
+        else:
+            con.execute("delete from table_sheet_deals where event_id = ? and round = ? and "
+                        "table_no = ? and deal >= ?", [event_id, round_no, table_no, number])
+        con.execute("delete from table_sheet_results where event_id = ? and round = ? and "
+                    "table_no = ?", [event_id, round_no, table_no])
+        oplog.write_on(con, event_id, "deal decided",
+                       f"round {round_no} table {table_no} deal {number}: "
+                       f"{'kept as entered' if keep else 'taken off, entered again'}, by {by}")
+
+
+def disputed(con: duckdb.DuckDBPyConnection, event_id: str) -> list[tuple[int, int, int]]:
+    """(round, table, deal) of every disputed deal waiting for a decision."""
+    return db.rows(con, "select round, table_no, deal from table_sheet_deals where event_id "
+                        "= ? and status = 'disputed' order by 1, 2, 3", [event_id])

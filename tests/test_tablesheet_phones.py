@@ -1,0 +1,122 @@
+"""The table's sheet on the phones (/t, issue 42) through the real routes and a real DuckDB
+file: South enters, East-West confirms or disputes, a dispute freezes the sheet until the
+organizer decides, both sides confirm the result and it is stored as a deal sheet; a side
+never acts for the other, nor without its code, nor after the result is stored."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import read_csv_output
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from pipeline.base import db
+
+
+@pytest.fixture
+def table(cli, event16, db_file, monkeypatch):
+    """event16 (suzhou-2025: 8 deals at most) paired for round 1, its table 1's two side
+    links and codes, served by the hall's routes alone."""
+    from dashboard.hall import cache, limits, routes, tablesheet
+    from pipeline.day import selfreport
+
+    cache.forget_versions()
+    monkeypatch.setattr(tablesheet, "LIMITS", limits.Limits())
+    assert cli("pair", "--event", "e").code == 0
+    monkeypatch.setenv("PAISAI_DB", str(db_file))
+    row = selfreport.links(db_file, "e", 1, "http://testserver").row(0, named=True)
+    sheet = {side: (row[f"{side}_url"].replace("/r?", "/t?"), row[f"{side}_code"])
+             for side in ("ew", "ns")}
+    with TestClient(Starlette(routes=routes())) as client:
+        yield client, sheet
+
+
+def _post(client, link, **form):
+    url, code = link
+    return client.post(url, data={"code": code, **form})
+
+
+def _deal(client, link, number, winner, finish):
+    return _post(client, link, action="enter", number=str(number), winner=winner,
+                 finish=str(finish))
+
+
+def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db_file):
+    client, sheet = table
+    shown = client.get(sheet["ns"][0])
+    assert shown.status_code == 200 and "data-testid=\"unlock\"" in shown.text
+    assert "data-testid=\"enter\"" not in shown.text  # the link alone does not act
+    assert shown.headers["referrer-policy"] == "no-referrer"
+    assert "no-store" in shown.headers["cache-control"]
+    unlocked = _post(client, sheet["ns"], action="unlock")
+    assert "记录第 1 副" in unlocked.text
+    # A1 (EW) takes four deals with its partner second: 2 → 5 → 8 → J → A; then passes A
+    for number in range(1, 6):
+        answer = _deal(client, sheet["ns"], number, "ew", 2 if number < 5 else 3)
+        assert answer.status_code == 200, answer.text
+    assert "过A" in answer.text and 'data-testid="enter"' not in answer.text
+    levels = re.search(r'data-testid="levels">(.*?)</p>', answer.text).group(1)
+    assert "<strong>过A</strong>" in levels and "<strong>2</strong>" in levels
+    # East-West may not enter, only answer; South may not answer
+    assert _deal(client, sheet["ew"], 6, "ns", 2).status_code == 400
+    assert _post(client, sheet["ns"], action="confirm", number="1").status_code == 400
+    for number in range(1, 6):
+        assert _post(client, sheet["ew"], action="confirm", number=str(number)).status_code \
+            == 200
+    first = _post(client, sheet["ns"], action="result")
+    assert "等待对方确认本桌结果" in first.text
+    with db.reading(db_file) as con:
+        assert not db.scalar(con, "select count(*) from results where event_id = 'e'")
+    second = _post(client, sheet["ew"], action="result")
+    assert "本桌成绩已保存" in second.text
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select ew_team, ns_team, ew_level, ns_level, deals from results "
+                            "where event_id = 'e'") == [("A1", "A2", 15, 2, 5)]
+        assert db.scalar(con, "select count(*) from deals where event_id = 'e'") == 5
+    table_ = {r["team_no"]: r for r in read_csv_output(
+        cli("standings", "--event", "e", "--format", "csv").out)}
+    assert (table_["A1"]["match_points"], table_["A1"]["levels"]) == ("3", "15")
+    # stored: read-only from now on
+    late = _deal(client, sheet["ns"], 6, "ns", 2)
+    assert late.status_code == 400 and "已裁定" in late.text
+    assert "本桌成绩已保存" in client.get(sheet["ew"][0]).text
+    assert "table sheet stored" in cli("log", "--event", "e").out
+
+
+def test_a_dispute_freezes_the_sheet_until_the_organizer_decides(table, db_file, cli):
+    from pipeline.day import tablestore
+
+    client, sheet = table
+    _deal(client, sheet["ns"], 1, "ew", 2)
+    _deal(client, sheet["ns"], 2, "ns", 4)
+    disputed = _post(client, sheet["ew"], action="dispute", number="2")
+    assert "第 2 副有异议" in disputed.text
+    frozen = _deal(client, sheet["ns"], 3, "ew", 2)
+    assert frozen.status_code == 400 and "等待裁判裁定" in frozen.text
+    with db.reading(db_file) as con:
+        assert tablestore.disputed(con, "e") == [(1, 1, 2)]
+    tablestore.decide(db_file, "e", 1, 1, 2, keep=False)  # taken off: entered again
+    again = _deal(client, sheet["ns"], 2, "ns", 2)
+    assert again.status_code == 200 and "记录第 3 副" in again.text
+    assert "deal disputed" in cli("log", "--event", "e").out
+    assert "taken off" in cli("log", "--event", "e").out
+
+
+def test_a_wrong_code_a_forged_link_and_an_impossible_deal_are_refused(table):
+    client, sheet = table
+    url, _ = sheet["ns"]
+    wrong = client.post(url, data={"code": "0000" if sheet["ns"][1] != "0000" else "1111",
+                                   "action": "enter", "number": "1", "winner": "ew",
+                                   "finish": "2"})
+    assert wrong.status_code == 400 and "验证码不对" in wrong.text
+    assert client.get(url.replace("table=1", "table=2")).status_code == 403
+    skipped = _deal(client, sheet["ns"], 2, "ew", 2)
+    assert skipped.status_code == 400 and "下一副应是第 1 副" in skipped.text
+    # eight deals end a round of seed 004: a ninth is refused with the reason
+    for number in range(1, 9):
+        assert _deal(client, sheet["ns"], number, "ew" if number % 2 else "ns", 4) \
+            .status_code == 200
+    ninth = _deal(client, sheet["ns"], 9, "ew", 2)
+    assert ninth.status_code == 400 and "最多 8 副" in ninth.text
