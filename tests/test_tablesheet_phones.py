@@ -45,6 +45,8 @@ def _deal(client, link, number, winner, finish):
 
 def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db_file):
     client, sheet = table
+    report = client.get(sheet["ns"][0].replace("/t?", "/r?"))  # the side's slip: one tap away
+    assert 'data-testid="sheet-link"' in report.text and 'href="/t?' in report.text
     shown = client.get(sheet["ns"][0])
     assert shown.status_code == 200 and "data-testid=\"unlock\"" in shown.text
     assert "data-testid=\"enter\"" not in shown.text  # the link alone does not act
@@ -57,7 +59,7 @@ def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db
         answer = _deal(client, sheet["ns"], number, "ew", 2 if number < 5 else 3)
         assert answer.status_code == 200, answer.text
     assert "过A" in answer.text and 'data-testid="enter"' not in answer.text
-    levels = re.search(r'data-testid="levels">(.*?)</p>', answer.text).group(1)
+    levels = re.search(r'data-testid="levels">(.*?)</div>', answer.text).group(1)
     assert "<strong>过A</strong>" in levels and "<strong>2</strong>" in levels
     # East-West may not enter, only answer; South may not answer
     assert _deal(client, sheet["ew"], 6, "ns", 2).status_code == 400

@@ -10,7 +10,7 @@ import segno
 import streamlit as st
 
 from dashboard.common import database, hall_base, html_table, lang
-from dashboard.i18n import colon, t
+from dashboard.i18n import colon, listed, t
 from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.day import queries, selfreport
@@ -134,7 +134,10 @@ def console_version(event_id: str) -> str:
         shown = queries.event_version(con, event_id)
         reports = db.rows(con, "select count(*), max(report_id), max(decided_at)::varchar "
                                "from pending_reports where event_id = ?", [event_id])
-    return f"{shown}:{reports}"
+        deals = db.rows(con, "select count(*), count(*) filter (where status = 'disputed'), "
+                             "max(coalesce(answered_at, entered_at))::varchar from "
+                             "table_sheet_deals where event_id = ?", [event_id])
+    return f"{shown}:{reports}:{deals}"
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -185,3 +188,28 @@ def pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
                     return
                 republish(event_id, language)
                 done(f"{t('table', language)} {row['table_no']}: {t(key, language)} ✓")
+
+
+def deal_disputes(event_id: str, language: str) -> None:
+    """The tables' disputed deals (their sheets wait), each with its two decisions: kept as
+    the recorder entered it, or taken off to be entered again (in `paisai log`)."""
+    from pipeline.day import tablestore
+
+    with db.reading(database()) as con:
+        found = tablestore.disputed(con, event_id)
+    if not found:
+        return
+    st.error(t("deal_disputes", language, tables=listed(
+        (t("deal_at", language, r=r, t=table, d=d) for r, table, d in found), language)))
+    for round_no, table, deal in found:
+        cols = st.columns([3, 1, 1])
+        cols[0].write(t("deal_at", language, r=round_no, t=table, d=deal))
+        for col, keep, key in ((cols[1], True, "deal_keep"), (cols[2], False, "deal_take_off")):
+            if col.button(t(key, language), key=f"{key}-{round_no}-{table}-{deal}"):
+                try:
+                    tablestore.decide(database(), event_id, round_no, table, deal, keep)
+                except PaisaiError as exc:
+                    st.error(str(exc))
+                    return
+                done(f"{t('deal_at', language, r=round_no, t=table, d=deal)}: "
+                     f"{t(key, language)} ✓")

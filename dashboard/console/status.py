@@ -10,6 +10,7 @@ from dashboard.clockview import own_run
 from dashboard.common import database
 from dashboard.console.shared import (
     console_version,
+    deal_disputes,
     disagreeing_tables,
     pending_rows,
     status_data,
@@ -73,6 +74,7 @@ def round_status(event_id: str, language: str) -> str:
         st.error(t("disagreements", language, n=len(disagreeing)) + colon(language) +
                  listed((f"{t('table', language)} {n}" for n in disagreeing), language))
         pending_rows(event_id, language, waiting, only_disagreeing=True, where="banner")
+    deal_disputes(event_id, language)
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")
     cols[1].metric(t("reported_short", language), f"{status.reported}/{status.expected}")

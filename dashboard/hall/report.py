@@ -25,7 +25,7 @@ REPORT_WORDS = {
            "code": "本方验证码（纸条上二维码旁的 4 位数字）",
            "decided": "已裁定：本桌成绩已保存。如有异议请找裁判，由组织者重新打开本桌。",
            "closed": "这个链接已关闭", "ask_referee": "请把成绩交给裁判或组织者（纸质记分表）。",
-           "you_sent": "你提交的成绩",
+           "you_sent": "你提交的成绩", "by_deal": "逐副记分（每副记录、对方确认）",
            "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判"},
     "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
            "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
@@ -41,7 +41,7 @@ REPORT_WORDS = {
            "closed": "This link is closed",
            "ask_referee": "Give your result to the referee or the organizer (the paper "
                           "score sheet).",
-           "you_sent": "You sent",
+           "you_sent": "You sent", "by_deal": "Keep the score deal by deal",
            "too_many_codes": "Too many wrong codes: try again in 10 minutes or ask the "
                              "referee"},
 }
@@ -182,7 +182,11 @@ async def report_route(request: Request) -> Response:
         sent = (f"{words['you_sent']}：{words['ew']} {ew} {form.get('ew_level', [''])[0][:8]} – "
                 f"{words['ns']} {ns or ''} {form.get('ns_level', [''])[0][:8]}")
         return _report_page(language, title, lines=[said], sent=sent, again=str(request.url))
-    return _report_page(language, title, form=_report_form(ew, ns, format_level, side))
+    sheet_url = None
+    if side:  # a side's link: the table's deal-by-deal sheet is one tap away
+        sheet_url = "/t?" + str(request.url.query)
+    return _report_page(language, title, form=_report_form(ew, ns, format_level, side),
+                        **({"sheet_url": sheet_url} if sheet_url else {}))
 
 
 def _check_link(event_id: str, round_no: int, table_no: int, signature: str,

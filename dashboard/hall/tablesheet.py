@@ -38,7 +38,7 @@ WORDS = {
            "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判",
            "busy": "系统正忙，没有记录，请几秒后再提交一次", "ok": "已记录",
            "stored": "双方已确认，本桌成绩已保存", "waiting": "已确认，等待对方确认本桌结果",
-           "decided": "本桌成绩已保存：{r}", "unlocked": "验证码正确，可以记分了"},
+           "decided": "本桌成绩已保存：{r}", "unlocked": "验证码正确"},
     "en": {"title": "Round {r}, table {n}: deal by deal", "ew": "East-West",
            "ns": "North-South", "deals_played": "{n} deals recorded", "deal": "Deal",
            "winner_short": "First out", "state": "State", "winner": "The side first out (上游)",

@@ -364,3 +364,38 @@ def test_the_after_phase_makes_a_backup(monkeypatch, demo_db):
     copy.write_bytes(data)
     with duckdb.connect(str(copy), read_only=True) as con:
         assert con.execute("select count(*) from events where event_id = 'demo'").fetchone()[0]
+
+
+def test_a_disputed_deal_waits_on_the_console_and_is_decided_there(monkeypatch, tmp_path):
+    """Issue 42: East-West disputes a deal South entered on the table's sheet; the console
+    says so under its status and decides it (taken off: South enters it again)."""
+    from conftest import entries, write_csv
+
+    from pipeline.cli import main
+    from pipeline.day import selfreport, tablestore
+
+    database = tmp_path / "d.duckdb"
+    db_args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025",
+                 *db_args]) == 0
+    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(4))),
+                 *db_args]) == 0
+    assert main(["pair", "--event", "e", *db_args]) == 0
+    row = selfreport.links(database, "e", 1, "http://x").row(0, named=True)
+    sig = {side: row[f"{side}_url"].rsplit("sig=", 1)[1] for side in ("ew", "ns")}
+    tablestore.enter(database, "e", 1, 1, sig["ns"], "ns", row["ns_code"], 1, "ew", 2)
+    tablestore.answer(database, "e", 1, 1, sig["ew"], "ew", row["ew_code"], 1, False)
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = run_page(monkeypatch, database, "admin", event="e")
+    at.text_input[0].input("right")
+    at.button[0].click().run()
+    assert any("桌上记分有异议：第 1 轮 1 号桌第 1 副" in e.value for e in at.error)
+    next(b for b in at.button if b.label == "删除此副（重新记录）").click().run()
+    assert not any("桌上记分有异议" in e.value for e in at.error)
+    from pipeline.base import db
+
+    with db.reading(database) as con:
+        assert tablestore.entries(con, "e", 1, 1) == []
