@@ -171,6 +171,12 @@ TEXT: dict[str, dict[str, str]] = {
                       "en": "Event id (a-z 0-9 -; empty: made from the name)"},
     "disagreements": {"zh": "有 {n} 桌双方报的成绩不一致，请在“本轮”中裁定",
                       "en": "{n} table(s): the sides disagree; decide under This round"},
+    "in_play": {"zh": "桌上实况（逐副记分，未计入排名）",
+                "en": "Tables in play (deal by deal, not yet in the ranking)"},
+    "play_leads": {"zh": "{side}领先", "en": "{side} leads"},
+    "play_level": {"zh": "平", "en": "level"},
+    "play_disputed": {"zh": "有异议", "en": "disputed"},
+    "play_over": {"zh": "待双方确认", "en": "to be confirmed"},
     "deal_disputes": {"zh": "桌上记分有异议：{tables}", "en": "Disputed deals: {tables}"},
     "deal_at": {"zh": "第 {r} 轮 {t} 号桌第 {d} 副", "en": "round {r}, table {t}, deal {d}"},
     "deal_keep": {"zh": "按记录保留", "en": "Keep as entered"},
@@ -247,6 +253,10 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 COLUMNS: dict[str, dict[str, str]] = {
+    "deals_recorded": {"zh": "已记副数", "en": "Deals"},
+    "sheet_state": {"zh": "状态", "en": "State"},
+    "play_ew_level": {"zh": "东西级", "en": "EW"},
+    "play_ns_level": {"zh": "南北级", "en": "NS"},
     "file": {"zh": "文件", "en": "File"},
     "sheet": {"zh": "工作表", "en": "Sheet"},
     "row": {"zh": "行", "en": "Row"},

@@ -61,6 +61,9 @@ def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db
     assert "过A" in answer.text and 'data-testid="enter"' not in answer.text
     levels = re.search(r'data-testid="levels">(.*?)</div>', answer.text).group(1)
     assert "<strong>过A</strong>" in levels and "<strong>2</strong>" in levels
+    # the phones show the table as it stands, before its result is stored
+    team = client.get("/m/e/teams/A1")
+    assert "桌上实况：东西 过A · 南北 2，已记 5 副" in team.text
     # East-West may not enter, only answer; South may not answer
     assert _deal(client, sheet["ew"], 6, "ns", 2).status_code == 400
     assert _post(client, sheet["ns"], action="confirm", number="1").status_code == 400

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import polars as pl
@@ -13,7 +13,7 @@ import polars as pl
 from dashboard.hall.respond import HALL_WAIT, database
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
-from pipeline.day import queries
+from pipeline.day import queries, tablestore
 from pipeline.publishing.publish import results_by_team
 from pipeline.ranking import rounds, scoring
 from pipeline.ranking.explain import why_here
@@ -162,6 +162,7 @@ class Snapshot:
     places: dict  # team → its row of the ranking
     seats: dict  # team → its table this round: {table, side, opponent}
     results: dict  # team → its games as table rows
+    in_play: dict = field(default_factory=dict)  # table → how it stands on its own sheet
 
 
 def _snapshot(event, current_version: str) -> Snapshot:
@@ -171,6 +172,7 @@ def _snapshot(event, current_version: str) -> Snapshot:
         played = scoring.team_rounds(con, event, after)
         latest = rounds.latest_paired_round(con, event.event_id)
         pairs = rounds.pairings(con, event.event_id, latest) if latest else None
+        in_play = {r["table"]: r for r in tablestore.tables_in_play(con, event, latest)}
     seats = {}
     for r in pairs.iter_rows(named=True) if pairs is not None else ():
         seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW", "opponent": r["ns_team"]}
@@ -180,7 +182,7 @@ def _snapshot(event, current_version: str) -> Snapshot:
     return Snapshot(current_version, after, ranking, latest, pairs,
                     why_here(ranking, scoring.published_keys(event, after)),
                     {r["team_no"]: r for r in ranking.iter_rows(named=True)}, seats,
-                    results_by_team(played))
+                    results_by_team(played), in_play)
 
 
 class Snapshots:

@@ -132,6 +132,7 @@ def team_page(request: Request) -> Response:
         page = environment().get_template("site/team.html")
         return page.render(
             title=f"{team} {row['team_name'] or ''}", seat=seen.seats.get(team),
+            live=seen.in_play.get((seen.seats.get(team) or {}).get("table")),
             latest=seen.latest, rank=row["rank"], match_points=row["match_points"],
             level_diff_score=row["level_diff_score"], results=seen.results.get(team),
             headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)

@@ -34,6 +34,7 @@ WORDS = {
            "team_round": "第 {n} 轮", "team_table": "{n} 号桌", "team_opponent": "对手",
            "team_rank": "名次", "team_points": "积分", "team_lds": "级差分",
            "东西 EW": "东西", "南北 NS": "南北",
+           "team_live": "桌上实况：东西 {ew} · 南北 {ns}，已记 {n} 副",
            "busy": "系统正忙（数据库正在备份、导入或恢复），请几秒后再刷新"},
     "en": {"ranking": "Ranking", "pairings": "Pairings", "teams": "Teams",
            "after": "Ranking after round {n}", "round": "Round {n} pairings",
@@ -44,6 +45,7 @@ WORDS = {
            "team_round": "Round {n}", "team_table": "Table {n}", "team_opponent": "Opponent",
            "team_rank": "Rank", "team_points": "Points", "team_lds": "Level diff. score",
            "东西 EW": "East-West", "南北 NS": "North-South",
+           "team_live": "At the table now: East-West {ew} · North-South {ns}, {n} deals",
            "busy": "Busy for a moment (a backup, an import or a restore): refresh in a few "
                    "seconds"},
 }

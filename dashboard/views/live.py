@@ -52,6 +52,7 @@ def ranking() -> None:
     st.title(view.event_name)
     updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
     if view.round == 0:  # nothing reported yet: the round's tables, not a ranking of zeros
+        in_play(view)
         round_pairings(view)
         return
     if view.over:
@@ -87,7 +88,32 @@ def ranking() -> None:
                         for _, tb, ew, el, ns, nl in view.latest_results[:4])
         st.html(f"<div class='feed' data-testid='feed'>{html.escape(t('latest_results', language))}"
                 f"：{html.escape(feed)}</div>")
+    if not view.over:
+        in_play(view)
     st.html(html_table(table, language, "ranking", ESSENTIAL))
+
+
+def in_play(view) -> None:
+    """The tables keeping their own sheet, as they stand after their last deal (issue 42):
+    levels, deals, who leads, a dispute; not counted in the ranking until stored."""
+    if not view.in_play:
+        return
+    sides = {"ew": t("ew", language), "ns": t("ns", language)}
+
+    def state(row: dict) -> str:
+        if row["disputed"]:
+            return t("play_disputed", language)
+        if row["over"]:
+            return t("play_over", language)
+        return t("play_leads", language, side=sides[row["leader"]]) if row["leader"] \
+            else t("play_level", language)
+
+    frame = pl.DataFrame([{"table": r["table"], "ew_team": r["ew_team"],
+                           "play_ew_level": r["ew_level"], "ns_team": r["ns_team"],
+                           "play_ns_level": r["ns_level"], "deals_recorded": r["deals"],
+                           "sheet_state": state(r)} for r in view.in_play])
+    st.html(f"<div class='progress'>{html.escape(t('in_play', language))}</div>")
+    st.html(html_table(frame, language, "in-play"))
 
 
 def round_pairings(view) -> None:

@@ -12,6 +12,7 @@ import polars as pl
 
 from pipeline.base import db, events
 from pipeline.base.levels import format_level
+from pipeline.day import tablestore
 from pipeline.ranking import awards, rounds, scoring
 
 
@@ -28,6 +29,7 @@ class LiveView:
     rounds: list[int]
     over: bool = False  # every planned round reported: the ranking is final
     latest_results: list[tuple] = ()  # (round, table, EW, EW level, NS, NS level), newest first
+    in_play: list[dict] = ()  # the tables keeping their own sheet, as they stand (tablestore)
 
 
 def event_formats(database: Path) -> dict[str, bool]:
@@ -54,7 +56,9 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
         after = latest if round_no is None else min(round_no, latest)
         table = scoring.standings(con, event, after)
         summary = rounds.summary(con, event_id)
-        this = summary.filter(pl.col("round") == after)
+        paired = rounds.latest_paired_round(con, event_id)
+        # before any result: the round being played (its tables reported so far: none)
+        this = summary.filter(pl.col("round") == (after or paired or 0))
         updated = db.scalar(con, "select max(updated_at) from results where event_id = ?",
                             [event_id])
         newest = db.rows(con, "select round, table_no, ew_team, ew_level, ns_team, ns_level, "
@@ -62,6 +66,7 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
                               "desc, round desc, table_no limit 6", [event_id])
         over = awards.unfinished(con, event) is None and bool(event.ruleset.rounds) \
             and latest >= event.ruleset.rounds
+        in_play = tablestore.tables_in_play(con, event, paired)
     reported = int(this["reported"][0]) if this.height else 0
     expected = int(this["expected"][0]) if this.height else 0
     return LiveView(
@@ -70,6 +75,7 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
         [(r, tb, ew, format_level(el) if el else "弃权" if f == "ew" else "",
           ns, format_level(nl) if nl else "弃权" if f == "ns" else "")
          for r, tb, ew, el, ns, nl, f in newest],
+        in_play,
     )
 
 
@@ -208,5 +214,8 @@ def event_version(con, event_id: str) -> str:
                (select max(changed_at)::varchar from result_audit where event_id = $e),
                (select count(*) from tractor_games where event_id = $e),
                (select count(*) from tractor_decisions where event_id = $e),
-               (select count(*) from penalties where event_id = $e)""", {"e": event_id})
+               (select count(*) from penalties where event_id = $e),
+               (select count(*) from table_sheet_deals where event_id = $e),
+               (select max(coalesce(answered_at, entered_at))::varchar from table_sheet_deals
+                where event_id = $e)""", {"e": event_id})
     return hashlib.sha256(repr(found).encode()).hexdigest()[:16]

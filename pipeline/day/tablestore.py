@@ -181,3 +181,31 @@ def disputed(con: duckdb.DuckDBPyConnection, event_id: str) -> list[tuple[int, i
     """(round, table, deal) of every disputed deal waiting for a decision."""
     return db.rows(con, "select round, table_no, deal from table_sheet_deals where event_id "
                         "= ? and status = 'disputed' order by 1, 2, 3", [event_id])
+
+
+def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
+                   round_no: int | None) -> list[dict]:
+    """The round's tables keeping their own sheet and not yet stored, for the projector and
+    the phones: table, teams, deals recorded, both levels, who leads, a dispute waiting."""
+    if round_no is None:
+        return []
+    found = db.rows(con, """
+        select d.table_no, p.ew_team, p.ns_team from table_sheet_deals d
+        join pairings p on p.event_id = d.event_id and p.round = d.round
+          and p.table_no = d.table_no
+        where d.event_id = ? and d.round = ? and not exists (
+            select 1 from results r where r.event_id = d.event_id and r.round = d.round
+              and r.table_no = d.table_no)
+        group by all order by d.table_no""", [event.event_id, round_no])
+    now = utc_now()
+    out = []
+    for table_no, ew, ns in found:
+        shown = sheet(con, event, round_no, table_no, now)
+        levels = shown.state.levels
+        leader = None if levels["ew"] == levels["ns"] else \
+            "ew" if levels["ew"] > levels["ns"] else "ns"
+        out.append({"table": table_no, "ew_team": ew, "ns_team": ns,
+                    "deals": len(shown.lines), "ew_level": format_level(levels["ew"]),
+                    "ns_level": format_level(levels["ns"]), "leader": leader,
+                    "disputed": shown.disputed is not None, "over": shown.over is not None})
+    return out
