@@ -52,8 +52,10 @@ def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db
     assert "data-testid=\"enter\"" not in shown.text  # the link alone does not act
     assert shown.headers["referrer-policy"] == "no-referrer"
     assert "no-store" in shown.headers["cache-control"]
+    assert 'data-testid="clock"' not in shown.text  # the clock not started: nothing said
+    assert cli("clock", "start", "--event", "e").code == 0
     unlocked = _post(client, sheet["ns"], action="unlock")
-    assert "记录第 1 副" in unlocked.text
+    assert "记录第 1 副" in unlocked.text and "本轮剩余 45 分钟" in unlocked.text
     # A1 (EW) takes four deals with its partner second: 2 → 5 → 8 → J → A; then passes A
     for number in range(1, 6):
         answer = _deal(client, sheet["ns"], number, "ew", 2 if number < 5 else 3)

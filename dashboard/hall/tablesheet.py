@@ -38,7 +38,9 @@ WORDS = {
            "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判",
            "busy": "系统正忙，没有记录，请几秒后再提交一次", "ok": "已记录",
            "stored": "双方已确认，本桌成绩已保存", "waiting": "已确认，等待对方确认本桌结果",
-           "decided": "本桌成绩已保存：{r}", "unlocked": "验证码正确"},
+           "decided": "本桌成绩已保存：{r}", "unlocked": "验证码正确",
+           "left": "本轮剩余 {m} 分钟", "time_up": "本轮时间到：正在打的一副打完为最后一副",
+           "stopped": "本轮已结束"},
     "en": {"title": "Round {r}, table {n}: deal by deal", "ew": "East-West",
            "ns": "North-South", "deals_played": "{n} deals recorded", "deal": "Deal",
            "winner_short": "First out", "state": "State", "winner": "The side first out (上游)",
@@ -59,25 +61,28 @@ WORDS = {
            "busy": "Busy for a moment: nothing was recorded; send again in a few seconds",
            "ok": "Recorded", "stored": "Both sides confirmed: the table's result is stored",
            "waiting": "Confirmed: waiting for the other side", "decided":
-           "The table's result is stored: {r}", "unlocked": "Code accepted: go ahead"},
+           "The table's result is stored: {r}", "unlocked": "Code accepted: go ahead",
+           "left": "{m} minutes left in the round",
+           "time_up": "Time is up: the deal in play is the last", "stopped": "The round is over"},
 }
 
 
 def _view(event_id: str, round_no: int, table_no: int, signature: str, side: str) -> dict:
     """What the page shows, read in one go (raises for a link that is not genuine)."""
-    from pipeline.day import selfreport, tablestore
+    from pipeline.day import clockstore, selfreport, tablestore
 
     with db.reading(database(), HALL_WAIT) as con:
         ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
         event = events.load(con, event_id)
         sheet = tablestore.sheet(con, event, round_no, table_no)
         decided = selfreport.stored_result(con, event_id, round_no, table_no)
+        clock = clockstore.status(con, event, round_no)
         confirmed = [r[0] for r in db.rows(
             con, "select side from table_sheet_results where event_id = ? and round = ? and "
                  "table_no = ? order by side", [event_id, round_no, table_no])]
     return {"ew": ew, "ns": ns, "sheet": sheet, "recorder": event.ruleset.deals["recorder"],
             "decided": selfreport.describe_stored(decided) if decided else None,
-            "confirmed": confirmed}
+            "confirmed": confirmed, "clock": clock}
 
 
 def _page(request: Request, view: dict, code: str, message: str = "",
@@ -123,12 +128,20 @@ def _page(request: Request, view: dict, code: str, message: str = "",
                   ew_team=view["ew"], ns_team=view["ns"] or "",
                   ew_level=format_level(levels["ew"]), ns_level=format_level(levels["ns"]),
                   played=len(sheet.lines), lines=lines, code=code if acting else "",
-                  message=message, unlock=open_ and not code,
+                  message=message, unlock=open_ and not code, clock=_clock_words(view["clock"], w),
                   decided=w["decided"].format(r=view["decided"]) if view["decided"] else "",
                   disputed=sheet.disputed if open_ else None, over=sheet.over or "",
                   result=result, enter=enter, report_url="/r?" + urlencode(report))
     return HTMLResponse(page, status_code=status,
                         headers={**HEADERS, "Cache-Control": "no-store"})
+
+
+def _clock_words(clock, w: dict) -> str:
+    """The round's clock as the table needs it: minutes left, or time up (the sheet's last
+    deal follows from it); nothing before the clock starts."""
+    if clock.state in ("running", "reminder", "paused"):
+        return w["left"].format(m=-(-clock.remaining_seconds // 60))
+    return w.get(clock.state, "") if clock.state in ("time_up", "stopped") else ""
 
 
 def _simple(request: Request, text: str, status: int) -> Response:

@@ -74,6 +74,7 @@ def test_a_table_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     south.reload()
     _enter(south, 6, "ns", "2")  # NS wins at EW's A: EW's second failure, NS 2 → 5
     expect(south.locator("[data-testid=over]")).to_contain_text("时间到", timeout=WAIT)
+    expect(south.locator("[data-testid=clock]")).to_contain_text("本轮已结束", timeout=WAIT)
     shot(south, "table-sheet-south")
     guide_shot(south, "table-sheet-south", full_page=True)
     east.reload()
