@@ -64,14 +64,14 @@ def _reports(database: Path, url: str, reported: list[list[str]]) -> list[dict]:
     return found
 
 
-def _locust(url: str, phones: int, channel: str, teams: list[str], reports: Path | None,
-            folder: Path, started: float) -> subprocess.Popen:
+def locust_phones(url: str, phones: int, channel: str, teams: list[str], reports: Path | None,
+            folder: Path, started: float, run_for: int | None = None) -> subprocess.Popen:
     full = started + phones / SPAWN_RATE
     env = {**os.environ, "PAISAI_HALL_CHANNEL": channel, "PAISAI_HALL_TEAMS": json.dumps(teams),
            "PAISAI_HALL_REPORTS": str(reports or ""),
            "PAISAI_HALL_REPORT_FROM": str(full + REPORTS_FROM),
            "PAISAI_HALL_REPORT_TO": str(full + REPORTS_TO)}
-    run_for = int(phones / SPAWN_RATE + STAY)
+    run_for = run_for or int(phones / SPAWN_RATE + STAY)
     return subprocess.Popen(
         [sys.executable, "-m", "locust", "-f", str(Path(__file__).with_name("hall_phones.py")),
          "--headless", "-u", str(phones), "-r", str(SPAWN_RATE), "--run-time", f"{run_for}s",
@@ -153,7 +153,7 @@ def _organizer_round(pages: dict, sheet: Path, tables: int, found: dict) -> dict
             "pair_preview": preview, "projector": shown, "board": board}
 
 
-def _stats(prefix: Path) -> dict:
+def locust_stats(prefix: Path) -> dict:
     if os.environ.get("PAISAI_HALL_DEBUG"):
         for part in ("stats", "failures", "exceptions", "stats_history"):
             shutil.copyfile(f"{prefix}_{part}.csv", f"/tmp/{prefix.name}_{part}.csv")
@@ -193,7 +193,7 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
             # the hall arrives at a server that has shown the event already, not a cold start
         try:
             started = time.time()
-            hall = _locust(server.url, phones, channel, teams, reports, folder, started)
+            hall = locust_phones(server.url, phones, channel, teams, reports, folder, started)
             time.sleep(max(0.0, started + phones / SPAWN_RATE + ORGANIZER_AT - time.time()))
             found: dict = {}
             try:
@@ -204,7 +204,7 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
         finally:
             for context in pages["contexts"]:
                 context.close()
-        return {**organizer, **_stats(folder / f"{channel}-{phones}")}
+        return {**organizer, **locust_stats(folder / f"{channel}-{phones}")}
     finally:
         server.stop()
 

@@ -171,8 +171,9 @@ TEXT: dict[str, dict[str, str]] = {
                       "en": "Event id (a-z 0-9 -; empty: made from the name)"},
     "disagreements": {"zh": "有 {n} 桌双方报的成绩不一致，请在“本轮”中裁定",
                       "en": "{n} table(s): the sides disagree; decide under This round"},
-    "in_play": {"zh": "桌上实况（逐副记分，未计入排名）",
-                "en": "Tables in play (deal by deal, not yet in the ranking)"},
+    "in_play": {"zh": "桌上实况：{tables} 桌逐副记分，已记 {deals} 副（未计入排名）",
+                "en": "Tables in play: {tables} keeping their sheet, {deals} deals recorded "
+                      "(not yet in the ranking)"},
     "play_leads": {"zh": "{side}领先", "en": "{side} leads"},
     "play_level": {"zh": "平", "en": "level"},
     "play_disputed": {"zh": "有异议", "en": "disputed"},

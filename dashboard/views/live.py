@@ -93,9 +93,13 @@ def ranking() -> None:
     st.html(html_table(table, language, "ranking", ESSENTIAL))
 
 
+IN_PLAY_ROWS = 10  # the projector lists this many tables in play: disputes first
+
+
 def in_play(view) -> None:
     """The tables keeping their own sheet, as they stand after their last deal (issue 42):
-    levels, deals, who leads, a dispute; not counted in the ranking until stored."""
+    levels, deals, who leads, a dispute; not counted in the ranking until stored. The
+    projector lists the disputed first and at most IN_PLAY_ROWS, with the totals above."""
     if not view.in_play:
         return
     sides = {"ew": t("ew", language), "ns": t("ns", language)}
@@ -108,11 +112,16 @@ def in_play(view) -> None:
         return t("play_leads", language, side=sides[row["leader"]]) if row["leader"] \
             else t("play_level", language)
 
+    shown = sorted(view.in_play, key=lambda r: (not r["disputed"], r["table"]))
+    if projector():
+        shown = shown[:IN_PLAY_ROWS]
     frame = pl.DataFrame([{"table": r["table"], "ew_team": r["ew_team"],
                            "play_ew_level": r["ew_level"], "ns_team": r["ns_team"],
                            "play_ns_level": r["ns_level"], "deals_recorded": r["deals"],
-                           "sheet_state": state(r)} for r in view.in_play])
-    st.html(f"<div class='progress'>{html.escape(t('in_play', language))}</div>")
+                           "sheet_state": state(r)} for r in shown])
+    total = t("in_play", language, tables=len(view.in_play),
+              deals=sum(r["deals"] for r in view.in_play))
+    st.html(f"<div class='progress' data-testid='in-play-total'>{html.escape(total)}</div>")
     st.html(html_table(frame, language, "in-play"))
 
 

@@ -87,6 +87,8 @@ def test_a_table_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     projector.goto(f"{hall.url}/live?event=e&projector=1")
     expect(projector.locator("table[data-testid=in-play]")).to_contain_text("待双方确认",
                                                                            timeout=60_000)
+    expect(projector.locator("[data-testid=in-play-total]")).to_contain_text(
+        "1 桌逐副记分，已记 6 副", timeout=WAIT)
     shot(projector, "table-sheet-projector")
     east.get_by_role("button", name="确认本桌结果").click()
     expect(east.locator("[data-testid=message]")).to_contain_text("等待对方确认", timeout=WAIT)
