@@ -69,17 +69,22 @@ WORDS = {
 
 def _view(event_id: str, round_no: int, table_no: int, signature: str, side: str) -> dict:
     """What the page shows, read in one go (raises for a link that is not genuine)."""
+    with db.reading(database(), HALL_WAIT) as con:
+        return _view_on(con, event_id, round_no, table_no, signature, side)
+
+
+def _view_on(con, event_id: str, round_no: int, table_no: int, signature: str,
+             side: str) -> dict:
     from pipeline.day import clockstore, selfreport, tablestore
 
-    with db.reading(database(), HALL_WAIT) as con:
-        ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
-        event = events.load(con, event_id)
-        sheet = tablestore.sheet(con, event, round_no, table_no)
-        decided = selfreport.stored_result(con, event_id, round_no, table_no)
-        clock = clockstore.status(con, event, round_no)
-        confirmed = [r[0] for r in db.rows(
-            con, "select side from table_sheet_results where event_id = ? and round = ? and "
-                 "table_no = ? order by side", [event_id, round_no, table_no])]
+    ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+    event = events.load(con, event_id)
+    sheet = tablestore.sheet(con, event, round_no, table_no)
+    decided = selfreport.stored_result(con, event_id, round_no, table_no)
+    clock = clockstore.status(con, event, round_no)
+    confirmed = [r[0] for r in db.rows(
+        con, "select side from table_sheet_results where event_id = ? and round = ? and "
+             "table_no = ? order by side", [event_id, round_no, table_no])]
     return {"ew": ew, "ns": ns, "sheet": sheet, "recorder": event.ruleset.deals["recorder"],
             "decided": selfreport.describe_stored(decided) if decided else None,
             "confirmed": confirmed, "clock": clock}
@@ -156,8 +161,9 @@ def _simple(request: Request, text: str, status: int) -> Response:
 
 async def table_sheet_route(request: Request) -> Response:
     """GET: the sheet of a side's signed link; POST: unlock with the side's code, enter a
-    deal, confirm or dispute one, confirm the table's result."""
-    from pipeline.day import selfreport, tablestore
+    deal, confirm or dispute one, confirm the table's result — the action and the page it
+    answers with in one transaction (the deal is shown as stored)."""
+    from pipeline.day import selfreport
 
     w = WORDS[page_lang(request)]
     params = request.query_params
@@ -167,13 +173,14 @@ async def table_sheet_route(request: Request) -> Response:
         side, signature = params.get("side", ""), params.get("sig", "")[:200]
         if side not in ("ew", "ns"):
             raise ValueError(side)
-        view = await run_in_threadpool(_view, event_id, round_no, table_no, signature, side)
+        if request.method != "POST":
+            view = await run_in_threadpool(_view, event_id, round_no, table_no, signature,
+                                           side)
+            return _page(request, view, "")
     except BusyError:
         return _simple(request, w["busy"], 503)
     except (PaisaiError, ValueError):
         return _simple(request, w["bad_link"], 403)
-    if request.method != "POST":
-        return _page(request, view, "")
     body = b""
     async for chunk in request.stream():
         body += chunk
@@ -188,38 +195,49 @@ async def table_sheet_route(request: Request) -> Response:
     if not LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW, count=False):
         return _simple(request, w["too_many_codes"], 429)
     form = {k: v[0][:16] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
-    code, action = form.get("code", ""), form.get("action", "")
-    path = database()
-    message = w["ok"]
+    code = form.get("code", "")
+    where = (event_id, round_no, table_no, signature, side)
     try:
-        if action == "unlock":
-            def check() -> None:
-                with db.reading(path, HALL_WAIT) as con:
-                    selfreport.check_code(con, event_id, round_no, table_no, side, code)
-            await run_in_threadpool(check)
-            message = w["unlocked"]
-        elif action == "enter":
-            await run_in_threadpool(tablestore.enter, path, event_id, round_no, table_no,
-                                    signature, side, code, int(form.get("number", "0")),
-                                    form.get("winner", ""), int(form.get("finish") or 0))
-        elif action in ("confirm", "dispute"):
-            await run_in_threadpool(tablestore.answer, path, event_id, round_no, table_no,
-                                    signature, side, code, int(form.get("number", "0")),
-                                    action == "confirm")
-        elif action == "result":
-            outcome = await run_in_threadpool(tablestore.confirm_result, path, event_id,
-                                              round_no, table_no, signature, side, code)
-            message = w[outcome]
-        else:
-            raise ValueError(action)
+        message, view = await run_in_threadpool(_act, form, where, w)
     except BusyError:
         return _simple(request, w["busy"], 503)
-    except selfreport.WrongCode as exc:
-        LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
-        return _page(request, view, "", str(exc), 400)
     except (PaisaiError, ValueError) as exc:
-        view = await run_in_threadpool(_view, event_id, round_no, table_no, signature, side)
-        return _page(request, view, code if not isinstance(exc, ValueError) else "",
+        wrong = isinstance(exc, selfreport.WrongCode)
+        if wrong:  # counted: guessing the code is slow
+            LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
+        try:
+            view = await run_in_threadpool(_view, *where)
+        except BusyError:
+            return _simple(request, w["busy"], 503)
+        except (PaisaiError, ValueError):
+            return _simple(request, w["bad_link"], 403)
+        return _page(request, view, "" if wrong or isinstance(exc, ValueError) else code,
                      str(exc) if isinstance(exc, PaisaiError) else w["bad_link"], 400)
-    view = await run_in_threadpool(_view, event_id, round_no, table_no, signature, side)
     return _page(request, view, code, message)
+
+
+def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
+    """The form's action and the page's view after it, in one transaction (unlocking only
+    reads)."""
+    from pipeline.day import selfreport, tablestore
+
+    event_id, round_no, table_no, signature, side = where
+    action, code = form.get("action", ""), form.get("code", "")
+    if action == "unlock":
+        with db.reading(database(), HALL_WAIT) as con:
+            selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+            selfreport.check_code(con, event_id, round_no, table_no, side, code)
+            return w["unlocked"], _view_on(con, *where)
+    with db.writing(database()) as con:
+        message = w["ok"]
+        if action == "enter":
+            tablestore.enter(con, *where[:4], side, code, int(form.get("number", "0")),
+                             form.get("winner", ""), int(form.get("finish") or 0))
+        elif action in ("confirm", "dispute"):
+            tablestore.answer(con, *where[:4], side, code, int(form.get("number", "0")),
+                              action == "confirm")
+        elif action == "result":
+            message = w[tablestore.confirm_result(con, *where[:4], side, code)]
+        else:
+            raise ValueError(action)
+        return message, _view_on(con, *where)

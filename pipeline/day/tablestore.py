@@ -73,84 +73,82 @@ def _acting(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_
     return events.load(con, event_id), teams
 
 
-def enter(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
-          side: str, code: str | None, number: int, winner: str, partner_finish: int) -> None:
+def enter(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
+          signature: str, side: str, code: str | None, number: int, winner: str,
+          partner_finish: int) -> None:
     """The recorder's side enters the next deal (refused with the reason when it cannot
-    be)."""
-    with db.writing(database) as con:
-        event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
-        if side != event.ruleset.deals["recorder"]:
-            raise UsageError("本方负责复查：请确认或提出异议，由对方记录 your side checks the "
-                             "record: confirm or dispute; the other side enters the deals")
-        why = check_entry(sheet(con, event, round_no, table_no), number, winner,
-                          partner_finish)
-        if why:
-            raise UsageError(why)
-        con.execute("insert into table_sheet_deals (event_id, round, table_no, deal, "
-                    "winner_side, partner_finish, entered_side, entered_at) values "
-                    "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, number, winner,
-                                                 partner_finish, side, utc_now()])
+    be), in the caller's write transaction."""
+    event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
+    if side != event.ruleset.deals["recorder"]:
+        raise UsageError("本方负责复查：请确认或提出异议，由对方记录 your side checks the "
+                         "record: confirm or dispute; the other side enters the deals")
+    why = check_entry(sheet(con, event, round_no, table_no), number, winner,
+                      partner_finish)
+    if why:
+        raise UsageError(why)
+    con.execute("insert into table_sheet_deals (event_id, round, table_no, deal, "
+                "winner_side, partner_finish, entered_side, entered_at) values "
+                "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, number, winner,
+                                             partner_finish, side, utc_now()])
 
 
-def answer(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
-           side: str, code: str | None, number: int, confirm: bool) -> None:
+def answer(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
+           signature: str, side: str, code: str | None, number: int, confirm: bool) -> None:
     """The other side confirms a deal, or disputes it: a disputed deal freezes the sheet and
     waits for the organizer's (or the referee's) decision, in `paisai log`."""
-    with db.writing(database) as con:
-        event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
-        if side == event.ruleset.deals["recorder"]:
-            raise UsageError("本方负责记录，由对方确认 your side enters the deals; the other "
-                             "side confirms them")
-        found = db.scalar(con, "select status from table_sheet_deals where event_id = ? and "
-                               "round = ? and table_no = ? and deal = ?",
-                          [event_id, round_no, table_no, number])
-        if found is None:
-            raise UsageError(f"没有第 {number} 副 no deal {number}")
-        if found != "entered":
-            raise UsageError(f"第 {number} 副已{'确认' if found == 'confirmed' else '提出异议'} "
-                             f"deal {number} is {found} already")
-        con.execute("update table_sheet_deals set status = ?, answered_side = ?, answered_at "
-                    "= ? where event_id = ? and round = ? and table_no = ? and deal = ?",
-                    ["confirmed" if confirm else "disputed", side, utc_now(), event_id,
-                     round_no, table_no, number])
-        if not confirm:
-            oplog.write_on(con, event_id, "deal disputed",
-                           f"round {round_no} table {table_no} deal {number}, "
-                           f"by {SIDE_NAMES[side]}")
+    event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
+    if side == event.ruleset.deals["recorder"]:
+        raise UsageError("本方负责记录，由对方确认 your side enters the deals; the other "
+                         "side confirms them")
+    found = db.scalar(con, "select status from table_sheet_deals where event_id = ? and "
+                           "round = ? and table_no = ? and deal = ?",
+                      [event_id, round_no, table_no, number])
+    if found is None:
+        raise UsageError(f"没有第 {number} 副 no deal {number}")
+    if found != "entered":
+        raise UsageError(f"第 {number} 副已{'确认' if found == 'confirmed' else '提出异议'} "
+                         f"deal {number} is {found} already")
+    con.execute("update table_sheet_deals set status = ?, answered_side = ?, answered_at "
+                "= ? where event_id = ? and round = ? and table_no = ? and deal = ?",
+                ["confirmed" if confirm else "disputed", side, utc_now(), event_id,
+                 round_no, table_no, number])
+    if not confirm:
+        oplog.write_on(con, event_id, "deal disputed",
+                       f"round {round_no} table {table_no} deal {number}, "
+                       f"by {SIDE_NAMES[side]}")
 
 
-def confirm_result(database: Path, event_id: str, round_no: int, table_no: int,
-                   signature: str, side: str, code: str | None) -> str:
+def confirm_result(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
+                   table_no: int, signature: str, side: str, code: str | None) -> str:
     """A side confirms the table's result as its sheet gives it: "waiting" for the other
     side, or "stored" when both have (the deals stored as a deal sheet, with its checks and
     audit, in this transaction)."""
     from pipeline.intake.ingest import apply_rows
 
-    with db.writing(database) as con:
-        event, teams = _acting(con, event_id, round_no, table_no, signature, side, code)
-        found = sheet(con, event, round_no, table_no)
-        if found.result is None:
-            raise UsageError(found.over and "还有未确认或有异议的一副 a deal is not final yet"
-                             or "本轮还没有结束 the round is not over yet")
-        outcome = found.result
-        con.execute("insert or replace into table_sheet_results values "
-                    "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, side,
-                                                 outcome.ew_level, outcome.ns_level,
-                                                 outcome.deals, utc_now()])
-        words = db.rows(con, "select ew_level, ns_level, deals from table_sheet_results where "
-                             "event_id = ? and round = ? and table_no = ?",
-                        [event_id, round_no, table_no])
-        if len(words) < 2 or len(set(words)) > 1:
-            return "waiting"
-        apply_rows(con, event_id, "deals",
-                   deal_rows(entries(con, event_id, round_no, table_no), round_no, table_no),
-                   source=f"桌上记分 table sheet {table_no}",
-                   reason=f"双方确认 both sides confirmed: {teams[0]} "
-                          f"{format_level(outcome.ew_level)} – {teams[1]} "
-                          f"{format_level(outcome.ns_level)}")
-        oplog.write_on(con, event_id, "table sheet stored",
-                       f"round {round_no} table {table_no}: {outcome.deals} deals")
-        return "stored"
+    event, teams = _acting(con, event_id, round_no, table_no, signature, side, code)
+    found = sheet(con, event, round_no, table_no)
+    if found.result is None:
+        raise UsageError(found.over and "还有未确认或有异议的一副 a deal is not final yet"
+                         or "本轮还没有结束 the round is not over yet")
+    outcome = found.result
+    con.execute("insert or replace into table_sheet_results values "
+                "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, side,
+                                             outcome.ew_level, outcome.ns_level,
+                                             outcome.deals, utc_now()])
+    words = db.rows(con, "select ew_level, ns_level, deals from table_sheet_results where "
+                         "event_id = ? and round = ? and table_no = ?",
+                    [event_id, round_no, table_no])
+    if len(words) < 2 or len(set(words)) > 1:
+        return "waiting"
+    apply_rows(con, event_id, "deals",
+               deal_rows(entries(con, event_id, round_no, table_no), round_no, table_no),
+               source=f"桌上记分 table sheet {table_no}",
+               reason=f"双方确认 both sides confirmed: {teams[0]} "
+                      f"{format_level(outcome.ew_level)} – {teams[1]} "
+                      f"{format_level(outcome.ns_level)}")
+    oplog.write_on(con, event_id, "table sheet stored",
+                   f"round {round_no} table {table_no}: {outcome.deals} deals")
+    return "stored"
 
 
 def decide(database: Path, event_id: str, round_no: int, table_no: int, number: int,

@@ -383,8 +383,11 @@ def test_a_disputed_deal_waits_on_the_console_and_is_decided_there(monkeypatch, 
     assert main(["pair", "--event", "e", *db_args]) == 0
     row = selfreport.links(database, "e", 1, "http://x").row(0, named=True)
     sig = {side: row[f"{side}_url"].rsplit("sig=", 1)[1] for side in ("ew", "ns")}
-    tablestore.enter(database, "e", 1, 1, sig["ns"], "ns", row["ns_code"], 1, "ew", 2)
-    tablestore.answer(database, "e", 1, 1, sig["ew"], "ew", row["ew_code"], 1, False)
+    from pipeline.base import db
+
+    with db.writing(database) as con:
+        tablestore.enter(con, "e", 1, 1, sig["ns"], "ns", row["ns_code"], 1, "ew", 2)
+        tablestore.answer(con, "e", 1, 1, sig["ew"], "ew", row["ew_code"], 1, False)
     monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
     from dashboard import auth
 
@@ -395,7 +398,5 @@ def test_a_disputed_deal_waits_on_the_console_and_is_decided_there(monkeypatch, 
     assert any("桌上记分有异议：第 1 轮 1 号桌第 1 副" in e.value for e in at.error)
     next(b for b in at.button if b.label == "删除此副（重新记录）").click().run()
     assert not any("桌上记分有异议" in e.value for e in at.error)
-    from pipeline.base import db
-
     with db.reading(database) as con:
         assert tablestore.entries(con, "e", 1, 1) == []
