@@ -57,6 +57,7 @@ class Table(threading.Thread):
         self.enter_times: list[float] = []
         self.answer_times: list[float] = []
         self.failed = 0
+        self.why: dict[str, int] = {}  # what the failed requests answered, counted
         self.deals = 0
 
     def run(self) -> None:
@@ -71,7 +72,7 @@ class Table(threading.Thread):
                 "winner": self.rng.choice(("ew", "ns")), "finish": self.rng.choice((2, 3, 4))})
             shown = status == 200 and f"已记 {number} 副" in text
             if not shown:
-                self.failed += 1
+                self._failed(status, text)
                 if "过A" in text or "结束" in text:  # the round is over at this table
                     return
                 wake = time.time() + self.rng.uniform(*ANSWER_AFTER)
@@ -85,8 +86,16 @@ class Table(threading.Thread):
             if status == 200 and f'data-testid="answer-{number}"' not in text:
                 self.answer_times.append(seconds)
             else:
-                self.failed += 1
+                self._failed(status, text)
             wake += self.rng.uniform(*DEAL_EVERY)
+
+
+    def _failed(self, status: int, text: str) -> None:
+        self.failed += 1
+        said = re.search(r'data-testid="message">([^<]{0,40})', text) or \
+            re.search(r"<title>([^<]{0,40})", text)
+        key = f"{status} {said.group(1) if said else text[:40]}"
+        self.why[key] = self.why.get(key, 0) + 1
 
 
 def _projector_delays(page, stored: dict, until: float) -> list[float]:
@@ -147,13 +156,22 @@ def _level(browser, base: Path, folder: Path, phones: int, teams: list[str]) -> 
                                   "'bench' and round = 7")
         enters = [s for t in tables for s in t.enter_times]
         answers = [s for t in tables for s in t.answer_times]
+        why: dict[str, int] = {}
+        for table in tables:
+            for key, n in table.why.items():
+                why[key] = why.get(key, 0) + n
         return {"phones": phones, "deals": len(stored), "kept": kept,
-                "failed": sum(t.failed for t in tables), "enter_p95": _p95(enters),
+                "failed": sum(t.failed for t in tables), "why": why, "enter_p95": _p95(enters),
                 "answer_p95": _p95(answers), "projector_p95": _p95(delays),
                 "projector_max": max(delays, default=float("nan")),
                 "shown": len(delays), **locust_stats(folder / f"plain-{phones}")}
     finally:
         server.stop()
+
+
+def _reasons(why: dict[str, int]) -> str:
+    return (" (" + "; ".join(f"{n}× {k}" for k, n in sorted(why.items(), key=lambda i: -i[1])[:3])
+            + ")") if why else ""
 
 
 def run() -> list[dict]:
@@ -182,7 +200,7 @@ def run() -> list[dict]:
                     {"case": f"{level}, a deal entered → shown on the sheet (p95)",
                      "seconds": r["enter_p95"],
                      "note": f"{r['deals']} deals in {PLAY} s, {r['failed']} refused or "
-                             f"failed, {lost} lost (stored {r['kept']})"},
+                             f"failed{_reasons(r['why'])}, {lost} lost (stored {r['kept']})"},
                     {"case": f"{level}, a deal confirmed → shown (p95)",
                      "seconds": r["answer_p95"], "note": "the other side's confirmation"},
                     {"case": f"{level}, a deal stored → the projector shows it (p95)",

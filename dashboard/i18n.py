@@ -174,6 +174,9 @@ TEXT: dict[str, dict[str, str]] = {
     "in_play": {"zh": "桌上实况：{tables} 桌逐副记分，已记 {deals} 副（未计入排名）",
                 "en": "Tables in play: {tables} keeping their sheet, {deals} deals recorded "
                       "(not yet in the ranking)"},
+    "provisional": {"zh": "临时排名：若第 {n} 轮此刻结束（已报 {x}/{y} 桌，其余按桌上记分）",
+                    "en": "Provisional: the ranking if round {n} ended now ({x}/{y} tables "
+                          "reported, the others as their sheets stand)"},
     "play_leads": {"zh": "{side}领先", "en": "{side} leads"},
     "play_level": {"zh": "平", "en": "level"},
     "play_disputed": {"zh": "有异议", "en": "disputed"},

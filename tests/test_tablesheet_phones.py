@@ -127,3 +127,33 @@ def test_a_wrong_code_a_forged_link_and_an_impossible_deal_are_refused(table):
             .status_code == 200
     ninth = _deal(client, sheet["ns"], 9, "ew", 2)
     assert ninth.status_code == 400 and "最多 8 副" in ninth.text
+
+
+def test_the_ranking_if_the_round_ended_now_counts_the_tables_in_play(table, cli, db_file,
+                                                                      tmp_path):
+    """Table 1 (A1–A2) is in play at 5–2 after one deal; the other seven tables are stored,
+    East-West winning 10–8. Worked by hand (suzhou-2025: 3/1/0, 13 ± level difference): if
+    the round ended now A1 wins by 3 — 3 points, 16, level 5 — above the seven winners by 2
+    (3 points, 15, level 10); A2 has 0, 10, level 2. Nothing of it is stored."""
+    from conftest import RESULT_HEADER, write_csv
+
+    from pipeline.day import queries
+
+    client, sheet = table
+    assert _deal(client, sheet["ns"], 1, "ew", 2).status_code == 200
+    rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(2, 9)]
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "r.csv",
+                                                   [RESULT_HEADER, *rows])).code == 0
+    view = queries.live(db_file, "e")
+    assert view.provisional_round == 1 and view.provisional_reported == (7, 8)
+    ranked = {r["team_no"]: r for r in view.provisional.iter_rows(named=True)}
+    assert (ranked["A1"]["rank"], ranked["A1"]["match_points"],
+            ranked["A1"]["level_diff_score"], ranked["A1"]["levels"]) == (1, 3, 16, 5)
+    assert (ranked["A3"]["rank"], ranked["A3"]["level_diff_score"]) == (2, 15)
+    assert (ranked["A2"]["match_points"], ranked["A2"]["level_diff_score"],
+            ranked["A2"]["levels"]) == (0, 10, 2)
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select count(*) from results where event_id = 'e'") == 7
+    stored = {r["team_no"]: r for r in read_csv_output(
+        cli("standings", "--event", "e", "--format", "csv").out)}
+    assert stored["A1"]["played"] == "0"  # the stored ranking: A1 has not played yet

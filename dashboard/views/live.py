@@ -51,8 +51,10 @@ def ranking() -> None:
     view = _live(str(database()), event_id, event_version(event_id))
     st.title(view.event_name)
     updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
+    if view.provisional is not None:  # tables keep their own sheets: if the round ended now
+        provisional(view, updated)
+        return
     if view.round == 0:  # nothing reported yet: the round's tables, not a ranking of zeros
-        in_play(view)
         round_pairings(view)
         return
     if view.over:
@@ -88,8 +90,6 @@ def ranking() -> None:
                         for _, tb, ew, el, ns, nl in view.latest_results[:4])
         st.html(f"<div class='feed' data-testid='feed'>{html.escape(t('latest_results', language))}"
                 f"：{html.escape(feed)}</div>")
-    if not view.over:
-        in_play(view)
     st.html(html_table(table, language, "ranking", ESSENTIAL))
 
 
@@ -123,6 +123,20 @@ def in_play(view) -> None:
               deals=sum(r["deals"] for r in view.in_play))
     st.html(f"<div class='progress' data-testid='in-play-total'>{html.escape(total)}</div>")
     st.html(html_table(frame, language, "in-play"))
+
+
+def provisional(view, updated: str) -> None:
+    """While tables keep their own sheets: the tables in play, and the ranking as it would be
+    if the round ended now — said to be provisional until every table's result is stored."""
+    in_play(view)
+    reported, expected = view.provisional_reported
+    words = t("provisional", language, n=view.provisional_round, x=reported, y=expected)
+    st.html(f"<div class='progress' data-testid='progress'>"
+            f"{html.escape(words + ' · ' + t('updated', language, t=updated))}</div>")
+    table = view.provisional.select(STANDINGS_COLUMNS)
+    if projector():
+        table = table.head(PAGE_ROWS - min(len(view.in_play), IN_PLAY_ROWS) - 2)
+    st.html(html_table(table, language, "provisional", ESSENTIAL))
 
 
 def round_pairings(view) -> None:

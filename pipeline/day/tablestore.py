@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import duckdb
+import polars as pl
 
 from pipeline.base import db, events, oplog
 from pipeline.base.errors import UsageError
@@ -205,5 +206,20 @@ def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
         out.append({"table": table_no, "ew_team": ew, "ns_team": ns,
                     "deals": len(shown.lines), "ew_level": format_level(levels["ew"]),
                     "ns_level": format_level(levels["ns"]), "leader": leader,
-                    "disputed": shown.disputed is not None, "over": shown.over is not None})
+                    "disputed": shown.disputed is not None, "over": shown.over is not None,
+                    "levels": (levels["ew"], levels["ns"]),
+                    "first_to_level": shown.state.first_to_level,
+                    "last_deal_side": shown.state.last_winner})
     return out
+
+
+def as_results(round_no: int, in_play: list[dict]) -> pl.DataFrame:
+    """The tables in play as the results they would be if the round ended now."""
+    return pl.DataFrame(
+        [{"round": round_no, "table_no": r["table"], "ew_team": r["ew_team"],
+          "ns_team": r["ns_team"], "ew_level": r["levels"][0], "ns_level": r["levels"][1],
+          "deals": r["deals"], "first_to_level": r["first_to_level"],
+          "last_deal_side": r["last_deal_side"]} for r in in_play],
+        schema={"round": pl.Int32, "table_no": pl.Int32, "ew_team": pl.String,
+                "ns_team": pl.String, "ew_level": pl.Int32, "ns_level": pl.Int32,
+                "deals": pl.Int32, "first_to_level": pl.String, "last_deal_side": pl.String})

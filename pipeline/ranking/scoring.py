@@ -82,6 +82,27 @@ def standings(
     return ranking
 
 
+def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
+                tables: pl.DataFrame) -> pl.DataFrame:
+    """The ranking after round `round_no` if the round ended now: the stored results and,
+    for the tables still playing, `tables` (round, table_no, ew_team, ns_team, ew_level,
+    ns_level, deals, first_to_level, last_deal_side) as if stored. The same SQL as the
+    ranking — the results it reads are the stored ones and these — never cached."""
+    keys = published_keys(event, round_no)
+    con.register("provisional_results", tables.with_columns(
+        pl.lit(event.event_id).alias("event_id")))
+    try:
+        query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
+        query = query.replace("with ", "with results as (select * from main.results union "
+                              "all by name select * from provisional_results),\n", 1)
+        ranking = db.frame(con, query, bind(query, _params(event, round_no, keys)))
+    finally:
+        con.unregister("provisional_results")
+    if not event.ruleset.fractional_points:
+        ranking = ranking.with_columns(pl.col(c).cast(pl.Int64) for c in WHOLE_WHEN_WHOLE)
+    return ranking
+
+
 def published_keys(event: Event, max_round: int) -> list[str]:
     """The keys of the ranking published after `max_round`: the ruleset's `interim_keys`
     before its last round where it has them (seed 004), else its ranking keys."""
