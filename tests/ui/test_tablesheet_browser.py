@@ -89,6 +89,11 @@ def test_a_table_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
                                                                            timeout=60_000)
     expect(projector.locator("[data-testid=in-play-total]")).to_contain_text(
         "1 桌逐副记分，已记 6 副", timeout=WAIT)
+    # the ranking if the round ended now, said to be provisional: East-West (at A) first
+    expect(projector.locator("[data-testid=progress]")).to_contain_text("临时排名",
+                                                                        timeout=WAIT)
+    expect(projector.locator("table[data-testid=provisional] tbody tr").first).to_contain_text(
+        row["ew_team"], timeout=WAIT)
     shot(projector, "table-sheet-projector")
     east.get_by_role("button", name="确认本桌结果").click()
     expect(east.locator("[data-testid=message]")).to_contain_text("等待对方确认", timeout=WAIT)
