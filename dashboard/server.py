@@ -5,7 +5,11 @@ needs when its server faces phones directly or sits behind the shipped nginx.
   (uvicorn alone keeps a connection that never finishes its headers for ever: a few hundred
   of those and the process runs out of file descriptors, and the console, the projector and
   the phones are all down). Idle kept-alive connections close after KEEP_ALIVE_SECONDS.
-- At most LIMIT_CONCURRENCY connections and requests at once; more are answered 503.
+- At most LIMIT_CONCURRENCY connections and requests at once; more are answered 503. A
+  full hall is 1,000 phones keeping their connections alive and 150 tables' two sheets
+  besides (issue 42: at 1,000 the tables' entries were refused now and then), so the limit
+  is 2,500, and the process raises its own open-files limit to fit when the system allows
+  (`open_files`); where it cannot, the limit follows the files it may open.
 - Forwarded addresses (X-Forwarded-For) are believed only from `--forwarded-allow-ips`
   (none by default): behind nginx, pass the proxy's address (the shipped unit does), so
   limits and logs see each phone's own address, never one a phone made up.
@@ -26,7 +30,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADER_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 30  # a phone refreshes every 20 s: its connection is still open then
-LIMIT_CONCURRENCY = 1000
+LIMIT_CONCURRENCY = 2500
+FILES_PER_CONNECTION_SPARE = 500  # files the process needs besides its connections
 SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"),
                     (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'")]
@@ -100,6 +105,27 @@ class RedactLinks(logging.Filter):
         return True
 
 
+def open_files(wanted: int) -> int:
+    """Raise this process's soft limit of open files towards `wanted` (up to the hard
+    limit) and return the number of connections it can then serve."""
+    try:
+        import resource
+    except ImportError:  # not on this system: uvicorn's own limit stands
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted + FILES_PER_CONNECTION_SPARE
+    if soft != resource.RLIM_INFINITY and soft < target:
+        raised = target if hard == resource.RLIM_INFINITY else min(target, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(100, min(wanted, soft - FILES_PER_CONNECTION_SPARE))
+
+
 def config(argv: list[str] | None = None):
     """uvicorn's settings for the hall, from the command line."""
     import uvicorn
@@ -113,7 +139,7 @@ def config(argv: list[str] | None = None):
     return uvicorn.Config(
         "dashboard.asgi:app", host=given.host, port=given.port, http=GuardedH11Protocol,
         access_log=False, timeout_graceful_shutdown=3, timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        limit_concurrency=LIMIT_CONCURRENCY, proxy_headers=bool(trusted),
+        limit_concurrency=open_files(LIMIT_CONCURRENCY), proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted or None)
 
 

@@ -128,3 +128,22 @@ def test_uvicorn_gets_streamlit_s_settings():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env={**os.environ, "PAISAI_MAX_UPLOAD_MB": "7"}, timeout=120)
     assert done.stdout.split() == ["False", "7"], done.stderr[-2000:]
+
+
+def test_the_server_fits_its_connection_limit_to_the_files_it_may_open():
+    """Issue 42: a full hall (1,000 phones and 150 tables' sheets) needs more than 1,000
+    connections; the server raises its open-files limit where allowed, else serves what the
+    files it may open allow (a limit it cannot keep would fail the whole hall)."""
+    import subprocess
+    import sys
+
+    def served(soft: int, hard: int) -> int:
+        code = ("import resource; resource.setrlimit(resource.RLIMIT_NOFILE, "
+                f"({soft}, {hard})); from dashboard.server import open_files; "
+                "print(open_files(2500), resource.getrlimit(resource.RLIMIT_NOFILE)[0])")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, timeout=60)
+        return tuple(int(v) for v in done.stdout.split())
+
+    assert served(600, 4000) == (2500, 3000)  # raised to fit
+    assert served(600, 800) == (300, 800)  # the hard limit: fewer connections, never more
