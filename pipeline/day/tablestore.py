@@ -43,11 +43,18 @@ def last_deal(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
               entered: list[Entry]) -> int | None:
     """The last deal the round's clock allows, once its time is up: the deals entered before
     then, and the deal in play when the preset finishes it (`deals.after_time`)."""
+    return _last_deal(event, _time_up(con, event, round_no), entered)
+
+
+def _time_up(con: duckdb.DuckDBPyConnection, event: Event, round_no: int) -> dt.datetime | None:
     up = clockstore.load(con, event, round_no).time_up_at(time.time())
+    return None if up is None else dt.datetime.fromtimestamp(up, dt.UTC).replace(tzinfo=None)
+
+
+def _last_deal(event: Event, up: dt.datetime | None, entered: list[Entry]) -> int | None:
     if up is None:
         return None
-    at = dt.datetime.fromtimestamp(up, dt.UTC).replace(tzinfo=None)
-    before = sum(1 for e in entered if e.entered_at <= at)
+    before = sum(1 for e in entered if e.entered_at <= up)
     return before + (1 if event.ruleset.deals["after_time"] == "finish_deal" else 0)
 
 
@@ -196,10 +203,19 @@ def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
             select 1 from results r where r.event_id = d.event_id and r.round = d.round
               and r.table_no = d.table_no)
         group by all order by d.table_no""", [event.event_id, round_no])
-    now = utc_now()
+    now, rules = utc_now(), event.ruleset.deals
+    up = _time_up(con, event, round_no)
+    every: dict[int, list[Entry]] = {}
+    for t, n, w, f, status, at in db.rows(  # one reading for every table of the round
+            con, "select table_no, deal, winner_side, partner_finish, status, entered_at from "
+                 "table_sheet_deals where event_id = ? and round = ? order by table_no, deal",
+            [event.event_id, round_no]):
+        every.setdefault(t, []).append(Entry(n, Deal(w, f), status, at))
     out = []
     for table_no, ew, ns in found:
-        shown = sheet(con, event, round_no, table_no, now)
+        entered = every.get(table_no, [])
+        shown = read(entered, rules, rules["confirm_minutes"], now,
+                     _last_deal(event, up, entered))
         levels = shown.state.levels
         leader = None if levels["ew"] == levels["ns"] else \
             "ew" if levels["ew"] > levels["ns"] else "ns"
