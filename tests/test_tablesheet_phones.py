@@ -144,9 +144,9 @@ def test_the_ranking_if_the_round_ended_now_counts_the_tables_in_play(table, cli
     rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(2, 9)]
     assert cli("ingest", "--event", "e", write_csv(tmp_path / "r.csv",
                                                    [RESULT_HEADER, *rows])).code == 0
-    view = queries.live(db_file, "e")
-    assert view.provisional_round == 1 and view.provisional_reported == (7, 8)
-    ranked = {r["team_no"]: r for r in view.provisional.iter_rows(named=True)}
+    found = queries.if_round_ended_now(db_file, "e")
+    assert (found.round, found.reported, found.expected) == (1, 7, 8)
+    ranked = {r["team_no"]: r for r in found.standings.iter_rows(named=True)}
     assert (ranked["A1"]["rank"], ranked["A1"]["match_points"],
             ranked["A1"]["level_diff_score"], ranked["A1"]["levels"]) == (1, 3, 16, 5)
     assert (ranked["A3"]["rank"], ranked["A3"]["level_diff_score"]) == (2, 15)

@@ -51,9 +51,11 @@ def ranking() -> None:
     view = _live(str(database()), event_id, event_version(event_id))
     st.title(view.event_name)
     updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
-    if view.provisional is not None:  # tables keep their own sheets: if the round ended now
-        provisional(view, updated)
-        return
+    if view.in_play and not view.over:  # tables keep their own sheets: if the round ended now
+        found = _provisional(str(database()), event_id)
+        if found is not None:
+            provisional(view, found, updated)
+            return
     if view.round == 0:  # nothing reported yet: the round's tables, not a ranking of zeros
         round_pairings(view)
         return
@@ -125,15 +127,23 @@ def in_play(view) -> None:
     st.html(html_table(frame, language, "in-play"))
 
 
-def provisional(view, updated: str) -> None:
+@st.cache_data(ttl=5, max_entries=16, show_spinner=False)
+def _provisional(path: str, event: str):
+    """The ranking if the round ended now, made at most every 5 s whatever the hall enters
+    (a full hall changes the event every second; the tables in play above it stay live)."""
+    from pathlib import Path
+
+    return queries.if_round_ended_now(Path(path), event)
+
+
+def provisional(view, found, updated: str) -> None:
     """While tables keep their own sheets: the tables in play, and the ranking as it would be
     if the round ended now — said to be provisional until every table's result is stored."""
     in_play(view)
-    reported, expected = view.provisional_reported
-    words = t("provisional", language, n=view.provisional_round, x=reported, y=expected)
+    words = t("provisional", language, n=found.round, x=found.reported, y=found.expected)
     st.html(f"<div class='progress' data-testid='progress'>"
             f"{html.escape(words + ' · ' + t('updated', language, t=updated))}</div>")
-    table = view.provisional.select(STANDINGS_COLUMNS)
+    table = found.standings.select(STANDINGS_COLUMNS)
     if projector():
         table = table.head(PAGE_ROWS - min(len(view.in_play), IN_PLAY_ROWS) - 2)
     st.html(html_table(table, language, "provisional", ESSENTIAL))

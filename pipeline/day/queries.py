@@ -30,9 +30,6 @@ class LiveView:
     over: bool = False  # every planned round reported: the ranking is final
     latest_results: list[tuple] = ()  # (round, table, EW, EW level, NS, NS level), newest first
     in_play: list[dict] = ()  # the tables keeping their own sheet, as they stand (tablestore)
-    provisional: pl.DataFrame | None = None  # the ranking if the round ended now (issue 42)
-    provisional_round: int = 0
-    provisional_reported: tuple[int, int] = (0, 0)  # that round's tables: reported, expected
 
 
 def event_formats(database: Path) -> dict[str, bool]:
@@ -70,10 +67,6 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
         over = awards.unfinished(con, event) is None and bool(event.ruleset.rounds) \
             and latest >= event.ruleset.rounds
         in_play = tablestore.tables_in_play(con, event, paired)
-        provisional = None
-        if in_play and event.ruleset.is_swiss:  # the ranking if the round ended now
-            provisional = scoring.provisional(con, event, paired,
-                                              tablestore.as_results(paired, in_play))
     reported = int(this["reported"][0]) if this.height else 0
     expected = int(this["expected"][0]) if this.height else 0
     return LiveView(
@@ -82,13 +75,36 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
         [(r, tb, ew, format_level(el) if el else "弃权" if f == "ew" else "",
           ns, format_level(nl) if nl else "弃权" if f == "ns" else "")
          for r, tb, ew, el, ns, nl, f in newest],
-        in_play, provisional, paired or 0, _reported(summary, paired),
+        in_play,
     )
 
 
-def _reported(summary: pl.DataFrame, round_no: int | None) -> tuple[int, int]:
-    found = summary.filter(pl.col("round") == (round_no or 0))
-    return (int(found["reported"][0]), int(found["expected"][0])) if found.height else (0, 0)
+@dataclass(frozen=True)
+class Provisional:
+    """The ranking if the round ended now (issue 42): the round, its tables reported and
+    expected, and the ranking."""
+
+    round: int
+    reported: int
+    expected: int
+    standings: pl.DataFrame
+
+
+def if_round_ended_now(database: Path, event_id: str) -> Provisional | None:
+    """While tables keep their own sheets: the stored results and the tables in play as the
+    ranking would count them if the round ended now (nothing stored); else None."""
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        paired = rounds.latest_paired_round(con, event_id)
+        in_play = tablestore.tables_in_play(con, event, paired)
+        if not in_play or not event.ruleset.is_swiss:
+            return None
+        found = rounds.summary(con, event_id).filter(pl.col("round") == paired)
+        standings = scoring.provisional(con, event, paired,
+                                        tablestore.as_results(paired, in_play))
+    reported, expected = (int(found["reported"][0]), int(found["expected"][0])) \
+        if found.height else (0, 0)
+    return Provisional(paired, reported, expected, standings)
 
 
 def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:
