@@ -157,3 +157,14 @@ def test_the_ranking_if_the_round_ended_now_counts_the_tables_in_play(table, cli
     stored = {r["team_no"]: r for r in read_csv_output(
         cli("standings", "--event", "e", "--format", "csv").out)}
     assert stored["A1"]["played"] == "0"  # the stored ranking: A1 has not played yet
+
+
+def test_a_sheet_s_link_is_rate_limited(table):
+    """A deal a minute and its answers fit; a link sending more is turned away (429)."""
+    from dashboard.hall import limits
+
+    client, sheet = table
+    codes = [_post(client, sheet["ns"], action="unlock").status_code
+             for _ in range(limits.PER_LINK * 3 + 1)]
+    assert codes[:-1] == [200] * (limits.PER_LINK * 3) and codes[-1] == 429
+    assert _post(client, sheet["ew"], action="unlock").status_code == 200  # the other side

@@ -47,3 +47,26 @@ class Limits:
 
 
 LIMITS = Limits()
+
+
+async def form_body(request) -> bytes | None:
+    """A form's body as sent, or None when it is longer than MAX_BODY (the rest unread)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return None
+    return body
+
+
+def turned_away(limits: Limits, link: str, per_link: int, address: str, now: float,
+                coded: bool) -> str | None:
+    """Why a link's form is not taken now — "too_many" (the link or the address sent too
+    much this minute; this one is counted) or "too_many_codes" (a side's link has had too
+    many wrong codes lately) — else None. `limits` is the route's own (tests replace it)."""
+    if not (limits.allow(f"link:{link}", per_link, now)
+            and limits.allow(f"address:{address}", PER_ADDRESS, now)):
+        return "too_many"
+    if coded and not limits.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW, count=False):
+        return "too_many_codes"
+    return None

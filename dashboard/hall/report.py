@@ -9,7 +9,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from dashboard.hall.limits import CODE_WINDOW, LIMITS, MAX_BODY, PER_ADDRESS, PER_LINK, WRONG_CODES
+from dashboard.hall.limits import (
+    CODE_WINDOW,
+    LIMITS,
+    PER_LINK,
+    WRONG_CODES,
+    form_body,
+    turned_away,
+)
 from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
 from pipeline.base import db
 from pipeline.base.errors import BusyError, PaisaiError
@@ -150,21 +157,16 @@ async def report_route(request: Request) -> Response:
         return _report_page(language, title, 409 if request.method == "POST" else 200,
                             lines=[words["decided"], f"{ew} – {ns or ''}: {decided}"])
     if request.method == "POST":
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                return _report_page(language, words["too_long"], 413)
+        body = await form_body(request)
+        if body is None:
+            return _report_page(language, words["too_long"], 413)
         now = time.monotonic()
         address = request.client.host if request.client else ""
         link = f"{event_id}:{round_no}:{table_no}:{side}"
-        if not (LIMITS.allow(f"link:{link}", PER_LINK, now)
-                and LIMITS.allow(f"address:{address}", PER_ADDRESS, now)):
-            return _report_page(language, words["too_many"], 429)
+        refused = turned_away(LIMITS, link, PER_LINK, address, now, coded=bool(side))
+        if refused:
+            return _report_page(language, words[refused], 429)
         form = parse_qs(body.decode("utf-8", "replace"))
-        if side and not LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW,
-                                     count=False):
-            return _report_page(language, words["too_many_codes"], 429)
         try:
             outcome = await REPORTS.submit(selfreport.Report(
                 event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],

@@ -14,7 +14,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from dashboard.hall.limits import CODE_WINDOW, LIMITS, MAX_BODY, PER_ADDRESS, PER_LINK, WRONG_CODES
+from dashboard.hall.limits import (
+    CODE_WINDOW,
+    LIMITS,
+    PER_LINK,
+    WRONG_CODES,
+    form_body,
+    turned_away,
+)
 from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
@@ -181,19 +188,16 @@ async def table_sheet_route(request: Request) -> Response:
         return _simple(request, w["busy"], 503)
     except (PaisaiError, ValueError):
         return _simple(request, w["bad_link"], 403)
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return _simple(request, w["too_long"], 413)
+    body = await form_body(request)
+    if body is None:
+        return _simple(request, w["too_long"], 413)
     now = time.monotonic()
     address = request.client.host if request.client else ""
     link = f"t:{event_id}:{round_no}:{table_no}:{side}"
-    if not (LIMITS.allow(f"link:{link}", PER_LINK * 3, now)  # a deal a minute and its answers
-            and LIMITS.allow(f"address:{address}", PER_ADDRESS, now)):
-        return _simple(request, w["too_many"], 429)
-    if not LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW, count=False):
-        return _simple(request, w["too_many_codes"], 429)
+    # a deal a minute and its answers: three times a report link's allowance
+    refused = turned_away(LIMITS, link, PER_LINK * 3, address, now, coded=True)
+    if refused:
+        return _simple(request, w[refused], 429)
     form = {k: v[0][:16] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
     code = form.get("code", "")
     where = (event_id, round_no, table_no, signature, side)
