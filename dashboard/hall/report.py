@@ -115,7 +115,7 @@ def _settle(future, outcome) -> None:
 REPORTS = Reports()
 
 
-def _report_page(language: str, title: str, status: int = 200, **parts) -> Response:
+def report_page(language: str, title: str, status: int = 200, **parts) -> Response:
     """The report page (`site/report.html`): `lines` (said big), `note`, `sent` with
     its `again` link, `ask` (ask the referee), `form` (the levels to choose)."""
     extra = {"Retry-After": str(BusyError.retry_after)} if status == 503 else {}
@@ -147,47 +147,47 @@ async def report_route(request: Request) -> Response:
         ew, ns, decided = await run_in_threadpool(_check_link, event_id, round_no, table_no,
                                                   signature, side)
     except BusyError:
-        return _report_page(language, words["busy"], 503)
+        return report_page(language, words["busy"], 503)
     except selfreport.LinkClosed as exc:  # genuine, but its round or event is over
-        return _report_page(language, words["closed"], 410, note=str(exc), ask=True)
+        return report_page(language, words["closed"], 410, note=str(exc), ask=True)
     except (PaisaiError, ValueError):
-        return _report_page(language, words["bad_link"], 403, ask=True)
+        return report_page(language, words["bad_link"], 403, ask=True)
     title = words["title"].format(r=round_no, n=table_no)
     if decided is not None:  # reopening the link shows what is stored, never a blank form
-        return _report_page(language, title, 409 if request.method == "POST" else 200,
+        return report_page(language, title, 409 if request.method == "POST" else 200,
                             lines=[words["decided"], f"{ew} – {ns or ''}: {decided}"])
     if request.method == "POST":
         body = await form_body(request)
         if body is None:
-            return _report_page(language, words["too_long"], 413)
+            return report_page(language, words["too_long"], 413)
         now = time.monotonic()
         address = request.client.host if request.client else ""
         link = f"{event_id}:{round_no}:{table_no}:{side}"
         refused = turned_away(LIMITS, link, PER_LINK, address, now, coded=bool(side))
         if refused:
-            return _report_page(language, words[refused], 429)
+            return report_page(language, words[refused], 429)
         form = parse_qs(body.decode("utf-8", "replace"))
         try:
             outcome = await REPORTS.submit(selfreport.Report(
                 event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],
                 form.get("ns_level", [""])[0][:8], side, form.get("code", [""])[0][:8]))
         except BusyError:
-            return _report_page(language, words["busy"], 503)
+            return report_page(language, words["busy"], 503)
         except selfreport.Decided as exc:  # decided meanwhile: said, no form
-            return _report_page(language, title, 409, lines=[str(exc)])
+            return report_page(language, title, 409, lines=[str(exc)])
         except PaisaiError as exc:
             if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
                 LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
-            return _report_page(language, title, 400, note=str(exc),
+            return report_page(language, title, 400, note=str(exc),
                                 form=_report_form(ew, ns, format_level, side))
         said = words["sent"] if side is None else words[outcome]
         sent = (f"{words['you_sent']}：{words['ew']} {ew} {form.get('ew_level', [''])[0][:8]} – "
                 f"{words['ns']} {ns or ''} {form.get('ns_level', [''])[0][:8]}")
-        return _report_page(language, title, lines=[said], sent=sent, again=str(request.url))
+        return report_page(language, title, lines=[said], sent=sent, again=str(request.url))
     sheet_url = None
     if side:  # a side's link: the table's deal-by-deal sheet is one tap away
         sheet_url = "/t?" + str(request.url.query)
-    return _report_page(language, title, form=_report_form(ew, ns, format_level, side),
+    return report_page(language, title, form=_report_form(ew, ns, format_level, side),
                         **({"sheet_url": sheet_url} if sheet_url else {}))
 
 

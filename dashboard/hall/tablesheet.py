@@ -86,15 +86,15 @@ def _view_on(con, event_id: str, round_no: int, table_no: int, signature: str,
 
     ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
     event = events.load(con, event_id)
-    sheet = tablestore.sheet(con, event, round_no, table_no)
+    clock = clockstore.load(con, event, round_no)  # read once: the last deal and the page
+    sheet = tablestore.sheet(con, event, round_no, table_no, clock=clock)
     decided = selfreport.stored_result(con, event_id, round_no, table_no)
-    clock = clockstore.status(con, event, round_no)
     confirmed = [r[0] for r in db.rows(
         con, "select side from table_sheet_results where event_id = ? and round = ? and "
              "table_no = ? order by side", [event_id, round_no, table_no])]
     return {"ew": ew, "ns": ns, "sheet": sheet, "recorder": event.ruleset.deals["recorder"],
             "decided": selfreport.describe_stored(decided) if decided else None,
-            "confirmed": confirmed, "clock": clock}
+            "confirmed": confirmed, "clock": clock.status(time.time())}
 
 
 def _page(request: Request, view: dict, code: str, message: str = "",
@@ -157,13 +157,10 @@ def _clock_words(clock, w: dict) -> str:
 
 
 def _simple(request: Request, text: str, status: int) -> Response:
-    language = page_lang(request)
-    page = render("site/report.html", title=text, up="", w={"ask_referee": ""},
-                  nav={"ranking": "#", "pairings": "#", "teams": "#", "style": "/m/style.css"},
-                  words={"ranking": "", "pairings": "", "teams": ""},
-                  lang="en" if language == "en" else "zh-CN")
-    return HTMLResponse(page, status_code=status,
-                        headers={**HEADERS, "Cache-Control": "no-store"})
+    """A page that only says `text` (a refused link, a limit, a busy moment)."""
+    from dashboard.hall.report import report_page
+
+    return report_page(page_lang(request), text, status)
 
 
 async def table_sheet_route(request: Request) -> Response:
@@ -229,9 +226,9 @@ def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
     action, code = form.get("action", ""), form.get("code", "")
     if action == "unlock":
         with db.reading(database(), HALL_WAIT) as con:
-            selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+            view = _view_on(con, *where)  # the link checked first
             selfreport.check_code(con, event_id, round_no, table_no, side, code)
-            return w["unlocked"], _view_on(con, *where)
+            return w["unlocked"], view
     with db.writing(database()) as con:
         message = w["ok"]
         if action == "enter":

@@ -19,7 +19,17 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from pipeline.ranking.deals import GAIN, SIDES, Deal, RoundState, TableResult, play, refusal, result
+from pipeline.ranking.deals import (
+    GAIN,
+    SIDE_WORDS,
+    SIDES,
+    Deal,
+    RoundState,
+    TableResult,
+    play,
+    refusal,
+    result,
+)
 
 STATUSES = ("entered", "confirmed", "disputed")
 
@@ -102,9 +112,6 @@ def check_entry(sheet: Sheet, number: int, winner: str, partner_finish: int) -> 
     if partner_finish not in GAIN:
         return "搭档名次应为二游、三游或下游 the partner finished second, third or last"
     return None
-
-
-SIDE_WORDS = {"ew": "东西", "ns": "南北"}
 
 
 def deal_rows(entries: list[Entry], round_no: int, table_no: int) -> list[dict]:

@@ -20,6 +20,7 @@ from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
 from pipeline.base.levels import format_level
 from pipeline.day import clockstore, selfreport
+from pipeline.day.clock import Clock
 from pipeline.day.tablesheet import Entry, Sheet, check_entry, deal_rows, read
 from pipeline.ranking.deals import Deal
 
@@ -33,25 +34,32 @@ def utc_now() -> dt.datetime:
 
 def entries(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
             table_no: int) -> list[Entry]:
-    return [Entry(n, Deal(w, f), s, at) for n, w, f, s, at in db.rows(
-        con, "select deal, winner_side, partner_finish, status, entered_at from "
-             "table_sheet_deals where event_id = ? and round = ? and table_no = ? order by deal",
-        [event_id, round_no, table_no])]
+    return entries_by_table(con, event_id, round_no, table_no).get(table_no, [])
 
 
-def last_deal(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
-              entered: list[Entry]) -> int | None:
-    """The last deal the round's clock allows, once its time is up: the deals entered before
-    then, and the deal in play when the preset finishes it (`deals.after_time`)."""
-    return _last_deal(event, _time_up(con, event, round_no), entered)
+def entries_by_table(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
+                     table_no: int | None = None) -> dict[int, list[Entry]]:
+    """Each table's entries in deal order (one table's when `table_no` is given): one
+    query for the whole round."""
+    found: dict[int, list[Entry]] = {}
+    for t, n, w, f, status, at in db.rows(
+            con, "select table_no, deal, winner_side, partner_finish, status, entered_at from "
+                 "table_sheet_deals where event_id = ? and round = ? and (? is null or "
+                 "table_no = ?) order by table_no, deal", [event_id, round_no, table_no,
+                                                           table_no]):
+        found.setdefault(t, []).append(Entry(n, Deal(w, f), status, at))
+    return found
 
 
-def _time_up(con: duckdb.DuckDBPyConnection, event: Event, round_no: int) -> dt.datetime | None:
-    up = clockstore.load(con, event, round_no).time_up_at(time.time())
+def _time_up(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
+             clock: Clock | None = None) -> dt.datetime | None:
+    up = (clock or clockstore.load(con, event, round_no)).time_up_at(time.time())
     return None if up is None else dt.datetime.fromtimestamp(up, dt.UTC).replace(tzinfo=None)
 
 
 def _last_deal(event: Event, up: dt.datetime | None, entered: list[Entry]) -> int | None:
+    """The last deal the round's clock allows once its time is up (`up`): the deals entered
+    before then, and the deal in play when the preset finishes it (`deals.after_time`)."""
     if up is None:
         return None
     before = sum(1 for e in entered if e.entered_at <= up)
@@ -59,11 +67,12 @@ def _last_deal(event: Event, up: dt.datetime | None, entered: list[Entry]) -> in
 
 
 def sheet(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, table_no: int,
-          now: dt.datetime | None = None) -> Sheet:
+          now: dt.datetime | None = None, clock: Clock | None = None) -> Sheet:
+    """The table's sheet as it stands; `clock`: the round's, when the caller has it."""
     entered = entries(con, event.event_id, round_no, table_no)
     rules = event.ruleset.deals
     return read(entered, rules, rules["confirm_minutes"], now or utc_now(),
-                last_deal(con, event, round_no, entered))
+                _last_deal(event, _time_up(con, event, round_no, clock), entered))
 
 
 def _acting(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
@@ -136,8 +145,8 @@ def confirm_result(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
     event, teams = _acting(con, event_id, round_no, table_no, signature, side, code)
     found = sheet(con, event, round_no, table_no)
     if found.result is None:
-        raise UsageError(found.over and "还有未确认或有异议的一副 a deal is not final yet"
-                         or "本轮还没有结束 the round is not over yet")
+        raise UsageError("还有未确认或有异议的一副 a deal is not final yet" if found.over
+                         else "本轮还没有结束 the round is not over yet")
     outcome = found.result
     con.execute("insert or replace into table_sheet_results values "
                 "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, side,
@@ -205,12 +214,7 @@ def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
         group by all order by d.table_no""", [event.event_id, round_no])
     now, rules = utc_now(), event.ruleset.deals
     up = _time_up(con, event, round_no)
-    every: dict[int, list[Entry]] = {}
-    for t, n, w, f, status, at in db.rows(  # one reading for every table of the round
-            con, "select table_no, deal, winner_side, partner_finish, status, entered_at from "
-                 "table_sheet_deals where event_id = ? and round = ? order by table_no, deal",
-            [event.event_id, round_no]):
-        every.setdefault(t, []).append(Entry(n, Deal(w, f), status, at))
+    every = entries_by_table(con, event.event_id, round_no)
     out = []
     for table_no, ew, ns in found:
         entered = every.get(table_no, [])

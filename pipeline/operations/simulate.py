@@ -24,7 +24,7 @@ from pipeline.intake.sheets.headers import ALIASES
 from pipeline.pairing import event_round
 from pipeline.publishing.export.workbook import new_workbook, write_sheet
 from pipeline.ranking import rounds
-from pipeline.ranking.deals import Deal, RoundState, play, refusal
+from pipeline.ranking.deals import SIDE_WORDS, Deal, RoundState, play, refusal
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉萍红娥玲芬燕彬斌宇浩凯健俊帆帅旭宁龙林欣悦晨阳雪琳晗博文轩睿泽"
@@ -80,9 +80,6 @@ def play_table(rng: random.Random, ew_strength: float, ns_strength: float,
         finish = FINISHES[bisect.bisect(FINISH_WEIGHTS, rng.random() * 10, 0, 2)]
         play(state, Deal(winner, finish), a_fail_limit)
     return state
-
-
-SIDE_WORDS = {"ew": "东西", "ns": "南北"}
 
 
 def _tie_sides(state: RoundState) -> dict[str, str | None]:

@@ -12,6 +12,7 @@ from pipeline.base.levels import ACE, LOWEST, PASSED_A
 
 GAIN = {2: 3, 3: 2, 4: 1}  # partner finished 二游 / 三游 / 下游
 SIDES = ("ew", "ns")
+SIDE_WORDS = {"ew": "东西", "ns": "南北"}  # as a sheet writes the sides
 
 
 @dataclass(frozen=True)
