@@ -115,6 +115,10 @@ DEFAULTS: dict[str, Any] = {
         # 000: "打平的則繼續進行，直到一方領先"), or "last_deal": the round simply ends and the
         # side that won the last deal wins the game (seed 002: "再打一副牌，打完结束比赛")
         "level_at_time": "play_on",
+        # a match's own sheet on the phones (issue 42): the side that records each deal,
+        # "a" (the match's first drawn team) or "b"; the other confirms or disputes. The
+        # notices are silent (seed 001's South records a Guandan table): our reading
+        "recorder": "a",
     },
     "stages": {
         "group_win_points": 1,
@@ -178,6 +182,7 @@ CHOICES = {
     ("scoring", "ruled_loss"): {"table", "forfeit"},
     ("deals", "recorder"): {"ew", "ns"},
     ("deals", "after_time"): {"finish_deal", "stop"},
+    ("tractor", "recorder"): {"a", "b"},
 }
 
 

@@ -175,7 +175,7 @@ def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
     from pipeline.day import selfreport
     with db.reading(database()) as con:
         found = events.load(con, event)
-    base_url = _phone_base(base_url)
+    base_url = phone_base(base_url)
     listing = selfreport.links(database(), found.event_id, round_no, base_url)
     out(output.render(listing.select("table", "ew_team", "ns_team", "ew_url", "ns_url", "url",
                                      "ew_code", "ns_code"),
@@ -183,7 +183,7 @@ def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
     return 0
 
 
-def _phone_base(base_url: str | None) -> str:
+def phone_base(base_url: str | None) -> str:
     """`--base-url`, else this machine's LAN address on port 8501; a loopback address is
     said to be one phones cannot open."""
     from pipeline.operations.serve import checked_base_url, is_loopback, lan_addresses
@@ -214,7 +214,7 @@ def export_cards(event: str, round_no: int, out_file: str, base_url: str | None)
 
     with db.reading(database()) as con:
         found = events.load(con, event)
-    base_url = _phone_base(base_url)
+    base_url = phone_base(base_url)
     path = output_path(out_file)
     if path.suffix.lower() != ".pdf":
         raise UsageError("桌牌导出为 .pdf table cards are a .pdf")

@@ -8,7 +8,7 @@ import click
 
 from pipeline.base import db, events
 from pipeline.base.errors import UsageError
-from pipeline.cli_support import common, database, out
+from pipeline.cli_support import common, database, format_option, out
 
 
 @click.group("bracket", invoke_without_command=True,
@@ -110,6 +110,29 @@ def bracket_next(event: str, seed: int | None) -> int:
         data = stages.view(con, found)
     out(stages_text(found.name, data))
     out(f"已抽出 drawn: {name}\n")
+    return 0
+
+
+@bracket.command("links", help="各场比赛双方逐盘记分的签名链接与验证码（打印场次卡用） each "
+                                "match's links to its deal-by-deal sheet, one a side, with the "
+                                "sides' codes")
+@click.option("--event", required=True, help="赛事编号 event id")
+@click.option("--stage", help="只列这一阶段 only this stage (e.g. A组, 半决赛)")
+@click.option("--base-url", help="看板的地址（手机能打开的） the dashboard's address as phones "
+                                 "reach it (default: this machine's LAN address, port 8501)")
+@format_option()
+@common
+def bracket_links(event: str, stage: str | None, base_url: str | None, fmt: str) -> int:
+    from pipeline.base import output
+    from pipeline.commands.rounds import phone_base
+    from pipeline.day import tractorstore
+    from pipeline.tractor import stages
+
+    with db.reading(database()) as con:
+        found = events.load(con, event)
+        stages.require_bracket(found)
+    listing = tractorstore.links(database(), found.event_id, phone_base(base_url), stage)
+    out(output.render(listing, fmt, f"{found.name} — 逐盘记分链接 match sheet links"))
     return 0
 
 

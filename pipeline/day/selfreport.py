@@ -24,7 +24,8 @@ from pipeline.base.levels import format_level, parse_level
 from pipeline.intake.ingest import apply_rows
 
 
-def _secret(con: duckdb.DuckDBPyConnection, event_id: str) -> str:
+def event_secret(con: duckdb.DuckDBPyConnection, event_id: str) -> str:
+    """The event's secret that signs its links (raises before any link was made)."""
     found = db.scalar(con, "select secret from event_secrets where event_id = ?", [event_id])
     if found is None:
         raise PaisaiError("本赛事还没有桌报链接 no table links made for this event yet")
@@ -125,7 +126,7 @@ def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, tab
     still open."""
     if side not in (None, "ew", "ns"):
         raise UsageError("链接无效 this link is not valid")
-    expected = sign(_secret(con, event_id), event_id, round_no, table_no, side)
+    expected = sign(event_secret(con, event_id), event_id, round_no, table_no, side)
     if not hmac.compare_digest(expected, signature or ""):
         raise UsageError("链接无效 this link is not valid")
     _require_open(con, event_id, round_no)
@@ -139,7 +140,7 @@ def check_link(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, tab
 def check_code(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
                side: str, code: str | None) -> None:
     """The side's 4-digit code, printed on its slip: a side's link alone does not act."""
-    if not hmac.compare_digest(side_code(_secret(con, event_id), event_id, round_no, table_no,
+    if not hmac.compare_digest(side_code(event_secret(con, event_id), event_id, round_no, table_no,
                                          side), (code or "").strip()[:8]):
         raise WrongCode("验证码不对：请输入本方纸条上印的 4 位验证码 the code is wrong: enter the "
                         "4 digits printed on your side's slip")

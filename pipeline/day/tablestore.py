@@ -51,13 +51,13 @@ def entries_by_table(con: duckdb.DuckDBPyConnection, event_id: str, round_no: in
     return found
 
 
-def _time_up(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
+def time_up(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
              clock: Clock | None = None) -> dt.datetime | None:
     up = (clock or clockstore.load(con, event, round_no)).time_up_at(time.time())
     return None if up is None else dt.datetime.fromtimestamp(up, dt.UTC).replace(tzinfo=None)
 
 
-def _last_deal(event: Event, up: dt.datetime | None, entered: list[Entry]) -> int | None:
+def last_deal_allowed(event: Event, up: dt.datetime | None, entered: list[Entry]) -> int | None:
     """The last deal the round's clock allows once its time is up (`up`): the deals entered
     before then, and the deal in play when the preset finishes it (`deals.after_time`)."""
     if up is None:
@@ -72,7 +72,7 @@ def sheet(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, table_no:
     entered = entries(con, event.event_id, round_no, table_no)
     rules = event.ruleset.deals
     return read(entered, rules, rules["confirm_minutes"], now or utc_now(),
-                _last_deal(event, _time_up(con, event, round_no, clock), entered))
+                last_deal_allowed(event, time_up(con, event, round_no, clock), entered))
 
 
 def _acting(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
@@ -213,13 +213,13 @@ def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
               and r.table_no = d.table_no)
         group by all order by d.table_no""", [event.event_id, round_no])
     now, rules = utc_now(), event.ruleset.deals
-    up = _time_up(con, event, round_no)
+    up = time_up(con, event, round_no)
     every = entries_by_table(con, event.event_id, round_no)
     out = []
     for table_no, ew, ns in found:
         entered = every.get(table_no, [])
         shown = read(entered, rules, rules["confirm_minutes"], now,
-                     _last_deal(event, up, entered))
+                     last_deal_allowed(event, up, entered))
         levels = shown.state.levels
         leader = None if levels["ew"] == levels["ns"] else \
             "ew" if levels["ew"] > levels["ns"] else "ns"

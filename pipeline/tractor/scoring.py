@@ -61,6 +61,42 @@ class GameState:
     history: list[tuple[str, int]] = field(default_factory=list)
 
 
+def play_deal(state: GameState, deal: TractorDeal, teams: tuple[str, str], start_level: int,
+              takeover: int, step: int, trump_bonus: bool = False, index: int = 0) -> GameState:
+    """Apply one deal to the game (in place) and return it: the one step that the deal
+    sheet's replay and the table's phone sheet share. A deal by the wrong side, or after
+    the game ended, is a DealError naming the deal (`index`)."""
+    a, b = teams
+    if state.finished:
+        raise DealError(index, "本局已有一方打过A，不能再有这一盘 the game ended when a "
+                               "side passed A")
+    if deal.declarer not in (a, b):
+        raise DealError(index, f"庄家 {deal.declarer} 不在本场 the declarer is not in "
+                               "this match")
+    if state.declarer is not None and deal.declarer != state.declarer:
+        raise DealError(index, f"本盘应由 {state.declarer} 坐庄 this deal's declarer "
+                               f"should be {state.declarer}")
+    attackers = b if deal.declarer == a else a
+    if deal.lost_by is not None:
+        gainer, gain = (b if deal.lost_by == a else a), 0  # the penalty says how many
+    else:
+        side, gain = deal_change(deal.points, deal.trump_cards, takeover, step, trump_bonus)
+        gainer = deal.declarer if side == "declarer" else attackers
+    state.levels[gainer] += gain
+    for team, change in deal.level_changes:
+        if change > 0:
+            state.levels[b if team == a else a] += change
+        else:
+            state.levels[team] = max(start_level, state.levels[team] + change)
+    state.finished = max(state.levels.values()) > ACE
+    for team in (a, b):
+        state.levels[team] = min(state.levels[team], PASSED_A)
+    state.declarer = gainer
+    state.deals += 1
+    state.history.append((gainer, gain))
+    return state
+
+
 def replay_game(
     deals: list[TractorDeal], teams: tuple[str, str], start_level: int, takeover: int,
     step: int, trump_bonus: bool = False,
@@ -71,37 +107,9 @@ def replay_game(
     takeover the attackers declare. A deal by the wrong side, or after the game ended, is a
     DealError naming the deal.
     """
-    a, b = teams
-    state = GameState({a: start_level, b: start_level})
+    state = GameState({team: start_level for team in teams})
     for index, deal in enumerate(deals):
-        if state.finished:
-            raise DealError(index, "本局已有一方打过A，不能再有这一盘 the game ended when a "
-                                   "side passed A")
-        if deal.declarer not in (a, b):
-            raise DealError(index, f"庄家 {deal.declarer} 不在本场 the declarer is not in "
-                                   "this match")
-        if state.declarer is not None and deal.declarer != state.declarer:
-            raise DealError(index, f"本盘应由 {state.declarer} 坐庄 this deal's declarer "
-                                   f"should be {state.declarer}")
-        attackers = b if deal.declarer == a else a
-        if deal.lost_by is not None:
-            gainer, gain = (b if deal.lost_by == a else a), 0  # the penalty says how many
-        else:
-            side, gain = deal_change(deal.points, deal.trump_cards, takeover, step,
-                                     trump_bonus)
-            gainer = deal.declarer if side == "declarer" else attackers
-        state.levels[gainer] += gain
-        for team, change in deal.level_changes:
-            if change > 0:
-                state.levels[b if team == a else a] += change
-            else:
-                state.levels[team] = max(start_level, state.levels[team] + change)
-        state.finished = max(state.levels.values()) > ACE
-        for team in (a, b):
-            state.levels[team] = min(state.levels[team], PASSED_A)
-        state.declarer = gainer
-        state.deals += 1
-        state.history.append((gainer, gain))
+        play_deal(state, deal, teams, start_level, takeover, step, trump_bonus, index)
     return state
 
 

@@ -17,7 +17,8 @@ from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places, without
 DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified"}
 
 
-def _require_tractor(event: Event) -> None:
+def require_bracket(event: Event) -> None:
+    """A Tractor event played in groups and knockout rounds (raises otherwise)."""
     if event.ruleset.discipline != "tractor":
         raise UsageError(f"{event.event_id} 不是拖拉机赛事 is not a Tractor event")
     if event.ruleset.is_swiss:
@@ -71,7 +72,7 @@ def _add_stage(con, event_id: str, name: str, kind: str, position: int,
 def draw(con: duckdb.DuckDBPyConnection, event: Event, groups: int, advance: int,
          seeds: list[str], seed: int | None) -> int:
     """Draw the groups and their round-robin schedules. Returns the seed used."""
-    _require_tractor(event)
+    require_bracket(event)
     if db.scalar(con, "select count(*) from tractor_stages where event_id = ?",
                  [event.event_id]):
         raise UsageError("已经抽过签了 the groups are drawn already")
@@ -95,7 +96,7 @@ def draw(con: duckdb.DuckDBPyConnection, event: Event, groups: int, advance: int
 
 def next_stage(con: duckdb.DuckDBPyConnection, event: Event, seed: int | None) -> str:
     """Draw the next knockout round once every match of the current stage is decided."""
-    _require_tractor(event)
+    require_bracket(event)
     played = matches(con, event)
     if played.is_empty():
         raise UsageError("还没有抽签 draw the groups first: paisai bracket draw")
@@ -148,7 +149,7 @@ def _qualifiers(con, event: Event) -> list[str]:
 
 def view(con: duckdb.DuckDBPyConnection, event: Event) -> dict:
     """Every stage, match, game score and winner; who is still in; the champion."""
-    _require_tractor(event)
+    require_bracket(event)
     played = matches(con, event)
     stages = []
     for (stage, kind), group in played.group_by(["stage", "kind"], maintain_order=True):
@@ -173,7 +174,7 @@ def match_of_round(con: duckdb.DuckDBPyConnection, event: Event, team_no: str,
                    round_no: int) -> tuple[str, int]:
     """The team's match of round `round_no`: its N-th match in the order of play (stages in
     order, then match numbers), as (stage, match number); UsageError when it has none."""
-    _require_tractor(event)
+    require_bracket(event)
     found = matches(con, event).filter(
         (pl.col("team_a") == team_no) | (pl.col("team_b") == team_no)).sort(
         "position", "match_no")

@@ -1,0 +1,183 @@
+"""A Tractor match's own sheet (issue 42): levels, games, the clock's end and refusals worked
+by hand from RULES.md section 9 for both Tractor presets, and the match stored through the
+Tractor sheets' own path (a real DuckDB file, the real CLI reading it back)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from conftest import write_csv
+
+from pipeline.base import db
+from pipeline.base.ruleset import load_preset
+from pipeline.day.tractorsheet import TractorEntry, check_entry, read
+
+AT = dt.datetime(2026, 5, 1, 14, 0)
+HENGQUAN = load_preset("hengquan-2025-tractor").tractor  # seed 000: 4 decks, 160, 40, from 3
+UNION = load_preset("union-tractor").tractor  # seed 002 (our table): 3 decks, 120, 40, from 2
+
+
+def _deals(*deals, status="confirmed"):
+    """(declarer, points[, trump cards]) or (declarer, "ruled", loser, levels)."""
+    out = []
+    for n, d in enumerate(deals, start=1):
+        if d[1] == "ruled":
+            out.append(TractorEntry(n, d[0], 0, 1, d[2], d[3], status, AT))
+        else:
+            out.append(TractorEntry(n, d[0], d[1], d[2] if len(d) > 2 else 1, None, 0, status,
+                                    AT))
+    return out
+
+
+# Seed 000's game 1, by hand (takeover 160, step 40: 0 → +5, 5–40 → +4, 45–80 → +3, 85–120
+# → +2, 125–155 → +1; 160 → take over; trump shown with n ≥ 2 cards adds n):
+#  1. A declares, 30 points: A +4, 3 → 7          2. A, 170: B takes over, +0
+#  3. B, 0 points, 2 trump cards: B +5 +2, 3 → 10  4. B, 45: B +3 → K
+#  5. B, 100: B +2, K → 过A: game 1 to B
+GAME_1 = [("a", 30), ("a", 170), ("b", 0, 2), ("b", 45), ("b", 100)]
+
+
+def test_seed_000_game_by_hand():
+    sheet = read(_deals(*GAME_1), HENGQUAN, 0, AT)
+    assert [(line.gainer, line.gain, line.a_level, line.b_level) for line in sheet.lines] == [
+        ("a", 4, 7, 3), ("b", 0, 7, 3), ("b", 7, 7, 10), ("b", 3, 7, 13), ("b", 2, 7, 15)]
+    assert [(g.number, g.a_level, g.b_level, g.winner) for g in sheet.games] == [(1, 7, 15, "b")]
+    assert sheet.wins == {"a": 0, "b": 1} and sheet.over is None and sheet.game == 2
+    assert sheet.next_declarer is None  # a new game: the recorder says who declares
+
+
+def test_a_ruled_deal_and_the_second_game_win_the_match():
+    # game 2 from 3 again: 6. A's card found wrong after its trick (seed 000): A loses the
+    # deal, B up 3 → 6, B declares; 7.–9. B holds with 0 points three times: +5 → J, +5 → 过A
+    deals = _deals(*GAME_1, ("a", "ruled", "a", 3), ("b", 0), ("b", 0))
+    sheet = read(deals, HENGQUAN, 0, AT)
+    assert [(line.game, line.deal_in_game, line.a_level, line.b_level)
+            for line in sheet.lines[5:]] == [(2, 1, 3, 6), (2, 2, 3, 11), (2, 3, 3, 15)]
+    assert sheet.winner == "b" and "本场已结束" in sheet.over
+    assert [(g.a_level, g.b_level) for g in sheet.result.games] == [(7, 15), (3, 15)]
+    assert sheet.result.time_winner is None
+    assert check_entry(sheet, HENGQUAN, 9, "b", 0) == sheet.over
+
+
+def test_refusals_say_why():
+    sheet = read(_deals(("a", 30)), HENGQUAN, 0, AT)
+    assert "第 2 盘" in check_entry(sheet, HENGQUAN, 3, "a", 0)
+    assert "A 方坐庄" in check_entry(sheet, HENGQUAN, 2, "b", 0)  # A held: A declares again
+    assert "5 的倍数" in check_entry(sheet, HENGQUAN, 2, "a", 33)
+    assert "0–400" in check_entry(sheet, HENGQUAN, 2, "a", 405)
+    assert "1–4" in check_entry(sheet, HENGQUAN, 2, "a", 0, trump_cards=5)
+    assert check_entry(sheet, HENGQUAN, 2, "a", 400) is None
+    disputed = read(_deals(("a", 30), status="disputed"), HENGQUAN, 0, AT)
+    assert "有异议" in check_entry(disputed, HENGQUAN, 2, "a", 0)
+
+
+def test_seed_000_time_up_the_side_ahead_in_games_or_in_the_game_in_play():
+    # 1–0 in games at time-up: B wins the match, the game in play not counted
+    sheet = read(_deals(*GAME_1, ("a", 0)), HENGQUAN, 0, AT, last_deal=6)
+    assert sheet.winner == "b" and sheet.time_winner == "b"
+    assert [g.number for g in sheet.result.games] == [1]
+    # 0–0 in games: the side ahead in the game in play (A at 8 against 3)
+    sheet = read(_deals(("a", 0)), HENGQUAN, 0, AT, last_deal=1)
+    assert sheet.time_winner == "a" and sheet.result.games == ()
+    # level: play goes on until one side leads ("打平的則繼續進行，直到一方領先")
+    level = read(_deals(("a", 170), ("b", 170)), HENGQUAN, 0, AT, last_deal=2)
+    assert level.levels == {"a": 3, "b": 3} and level.over is None
+    assert check_entry(level, HENGQUAN, 3, "a", 0) is None
+    level = read(_deals(("a", 170), ("b", 170), ("a", 80)), HENGQUAN, 0, AT, last_deal=2)
+    assert level.time_winner == "a" and level.result is not None
+
+
+def test_seed_002_time_up_ends_the_game_and_the_last_deal_s_winner_takes_a_tie():
+    # union-tractor (3 decks, 120, step 40: 0 → +4, 5–40 → +3, 45–80 → +2, 85–115 → +1):
+    # 1. A, 50: +2 → 4   2. A, 130: B takes over +0   3. B, 0: +4 → 6   4. B, 125: A takes
+    # over +0 → levels 4 / 6: B ahead when the round's last deal is played
+    sheet = read(_deals(("a", 50), ("a", 130), ("b", 0), ("b", 125)), UNION, 0, AT,
+                 last_deal=4)
+    assert sheet.winner == "b" and sheet.time_winner is None  # the game in play counts
+    assert [(g.a_level, g.b_level, g.winner) for g in sheet.result.games] == [(4, 6, "b")]
+    # equal levels: 1. A, 50: A 4   2. A, 120: B takes over +0   3. B, 50: B 4 → the last
+    # deal's winner (B) wins (tractor.level_at_time = "last_deal")
+    tie = read(_deals(("a", 50), ("a", 120), ("b", 50)), UNION, 0, AT, last_deal=3)
+    assert tie.levels == {"a": 4, "b": 4} and tie.winner == "b"
+
+
+def test_a_deal_is_final_once_confirmed_or_after_the_preset_s_minutes():
+    entered = _deals(("a", 0), status="entered")
+    assert read(entered, UNION, 0, AT + dt.timedelta(hours=1)).lines[0].final is False
+    assert read(entered, UNION, 3, AT + dt.timedelta(minutes=3)).lines[0].final is True
+
+
+# -- stored: links, codes, both sides, the bracket -------------------------------------------
+
+def _event(cli, tmp_path):
+    assert cli("event", "create", "--id", "tr", "--name", "拖拉机赛", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    rows = [["队号", "队名", "队员1", "队员2"]] + [[f"T{i}", f"拖{i}队", f"甲{i}", f"乙{i}"]
+                                              for i in range(1, 5)]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", rows)).code == 0
+    assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+
+
+def _link(cli, side: str):
+    run = cli("bracket", "links", "--event", "tr", "--base-url", "http://127.0.0.1:8600",
+              "--format", "json")
+    assert run.code == 0, run.err
+    first = json.loads(run.out)[0]
+    sig = first[f"{side}_url"].split("sig=")[1]
+    return first, sig, first[f"{side}_code"]
+
+
+def test_both_sides_store_the_match_through_the_tractor_sheets(cli, tmp_path, db_file):
+    from pipeline.day import tractorstore
+
+    _event(cli, tmp_path)
+    match, a_sig, a_code = _link(cli, "a")
+    _, b_sig, b_code = _link(cli, "b")
+    stage, number = match["stage"], match["match"]
+    a = (stage, number, a_sig, "a", a_code)
+    b = (stage, number, b_sig, "b", b_code)
+    deals = [*GAME_1, ("a", "ruled", "a", 3), ("b", 0), ("b", 0)]
+    for n, deal in enumerate(deals, start=1):
+        with db.writing(db_file) as con:
+            if deal[1] == "ruled":
+                tractorstore.enter(con, "tr", *a, n, deal[0], 0, lost_by=deal[2],
+                                   ruled_levels=deal[3])
+            else:  # deal 4's 45 points entered as 25 in play and the bottom's 10 × 2
+                in_play, bottom = (25, 10) if n == 4 else (deal[1], 0)
+                tractorstore.enter(con, "tr", *a, n, deal[0], in_play, bottom, 2,
+                                   deal[2] if len(deal) > 2 else 1)
+            tractorstore.answer(con, "tr", *b, n, True)
+    with db.writing(db_file) as con, pytest.raises(Exception, match="复查"):
+        tractorstore.enter(con, "tr", *b, 9, "b", 0)  # a side never enters for the other
+    with db.writing(db_file) as con:
+        assert tractorstore.confirm_result(con, "tr", *a) == "waiting"
+        assert tractorstore.confirm_result(con, "tr", *b) == "stored"
+    view = json.loads(cli("bracket", "--event", "tr", "--format", "json").out)
+    stored = next(m for s in view["stages"] for m in s["matches"] if m["match"] == number)
+    assert stored["games"] == [[7, 15], [3, 15]]
+    assert stored["winner"] == match["team_b"]
+    with db.reading(db_file) as con:
+        penalties = db.rows(con, "select game, deal, team_no, levels, deal_lost from "
+                                 "tractor_point_penalties where event_id = 'tr'")
+        assert penalties == [(2, 1, match["team_a"], 3, True)]
+        with pytest.raises(Exception, match="已裁定"):
+            tractorstore.enter(con, "tr", *a, 10, "a", 0)  # read-only once stored
+    log = cli("log", "--event", "tr").out
+    assert "match sheet stored" in log
+
+
+def test_a_wrong_code_or_another_match_s_link_is_refused(cli, tmp_path, db_file):
+    from pipeline.day import selfreport, tractorstore
+
+    _event(cli, tmp_path)
+    match, a_sig, a_code = _link(cli, "a")
+    with db.writing(db_file) as con:
+        with pytest.raises(selfreport.WrongCode):
+            tractorstore.enter(con, "tr", match["stage"], match["match"], a_sig, "a",
+                               "0000" if a_code != "0000" else "1111", 1, "a", 0)
+        with pytest.raises(Exception, match="链接无效"):
+            tractorstore.enter(con, "tr", match["stage"], match["match"] + 1, a_sig, "a",
+                               a_code, 1, "a", 0)
