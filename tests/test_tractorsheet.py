@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
 from conftest import write_csv
@@ -181,3 +182,82 @@ def test_a_wrong_code_or_another_match_s_link_is_refused(cli, tmp_path, db_file)
         with pytest.raises(Exception, match="链接无效"):
             tractorstore.enter(con, "tr", match["stage"], match["match"] + 1, a_sig, "a",
                                a_code, 1, "a", 0)
+
+
+# -- on the phones: /k through the hall's routes ---------------------------------------------
+
+@pytest.fixture
+def match(cli, tmp_path, db_file, monkeypatch):
+    """A drawn hengquan match's two side links and codes, served by the hall's routes."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from dashboard.hall import cache, limits, routes, tablesheet
+
+    cache.forget_versions()
+    monkeypatch.setattr(tablesheet, "LIMITS", limits.Limits())
+    _event(cli, tmp_path)
+    monkeypatch.setenv("PAISAI_DB", str(db_file))
+    run = cli("bracket", "links", "--event", "tr", "--base-url", "http://testserver",
+              "--format", "json")
+    row = json.loads(run.out)[0]
+    with TestClient(Starlette(routes=routes())) as client:
+        yield client, {s: (row[f"{s}_url"], row[f"{s}_code"]) for s in "ab"}, row
+
+
+def _post(client, link, **form):
+    return client.post(link[0], data={"code": link[1], **form})
+
+
+def test_the_match_sheet_on_two_phones(match, cli, db_file):
+    client, sheet, row = match
+    shown = client.get(sheet["a"][0])
+    assert shown.status_code == 200 and 'data-testid="unlock"' in shown.text
+    assert shown.headers["referrer-policy"] == "no-referrer"
+    unlocked = _post(client, sheet["a"], action="unlock")
+    assert "记录第 1 盘" in unlocked.text and 'data-testid="start"' in unlocked.text
+    assert "本场剩余 90 分钟" in _post(client, sheet["a"], action="start").text
+    # deal 1: A declares, the defenders take 20 in play and the bottom's 5 × 2: 30 → A +4
+    first = _post(client, sheet["a"], action="enter", number="1", declarer="a", points="20",
+                  bottom="5", multiplier="2", trump="1")
+    assert first.status_code == 200, first.text
+    levels = re.search(r'data-testid="levels">(.*?)</div>', first.text).group(1)
+    assert "<strong>7</strong>" in levels and "<strong>3</strong>" in levels
+    # the declarer follows from the sheet: B may not declare deal 2
+    wrong = _post(client, sheet["a"], action="enter", number="2", declarer="b", points="0")
+    assert wrong.status_code == 400 and "本盘应由 A 方坐庄" in wrong.text
+    # B checks: it may not enter; it disputes deal 1, which freezes the sheet
+    assert _post(client, sheet["b"], action="enter", number="2", declarer="a",
+                 points="0").status_code == 400
+    disputed = _post(client, sheet["b"], action="dispute", number="1")
+    assert "第 1 盘有异议" in disputed.text
+    frozen = _post(client, sheet["a"], action="enter", number="2", declarer="a", points="0")
+    assert frozen.status_code == 400 and "有异议" in frozen.text
+    from pipeline.day import tractorstore
+    with db.reading(db_file) as con:
+        assert tractorstore.disputed(con, "tr") == [(row["stage"], row["match"], 1)]
+    tractorstore.decide(db_file, "tr", row["stage"], row["match"], 1, keep=True)
+    assert "deal decided" in cli("log", "--event", "tr").out
+    # a ruled deal: B's card found wrong after its trick — B loses deal 2, A up 3 → 10
+    ruled = _post(client, sheet["a"], action="ruled", number="2", declarer="a",
+                  lost_by="b", ruled_levels="3")
+    assert ruled.status_code == 200, ruled.text
+    assert "<strong>10</strong>" in re.search(r'data-testid="levels">(.*?)</div>',
+                                              ruled.text).group(1)
+    # a bad link is refused whole
+    assert client.get(sheet["a"][0].replace("sig=", "sig=0")).status_code == 403
+
+
+def test_the_bracket_page_shows_the_matches_in_play(match, db_file, monkeypatch):
+    from conftest import run_page
+
+    client, sheet, row = match
+    _post(client, sheet["a"], action="enter", number="1", declarer="a", points="0")
+    _post(client, sheet["b"], action="dispute", number="1")
+    at = run_page(monkeypatch, db_file, "bracket", event="tr")
+    shown = " ".join(h.proto.body for h in at.get("html"))
+    assert "场上实况：1 场逐盘记分，已记 1 盘" in shown
+    assert 'data-testid="matches-in-play"' in shown
+    played = re.search(r'data-testid="matches-in-play">(.*?)</table>', shown).group(1)
+    assert row["team_a"] in played and ">8<" in played and "有异议" in played
+

@@ -3,6 +3,7 @@ event's versions, the waiting reports' rows, the QR codes and the address phones
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -134,9 +135,10 @@ def console_version(event_id: str) -> str:
         shown = queries.event_version(con, event_id)
         reports = db.rows(con, "select count(*), max(report_id), max(decided_at)::varchar "
                                "from pending_reports where event_id = ?", [event_id])
-        deals = db.rows(con, "select count(*), count(*) filter (where status = 'disputed'), "
-                             "max(coalesce(answered_at, entered_at))::varchar from "
-                             "table_sheet_deals where event_id = ?", [event_id])
+        deals = [db.rows(con, "select count(*), count(*) filter (where status = 'disputed'), "
+                              f"max(coalesce(answered_at, entered_at))::varchar from {table} "
+                              "where event_id = ?", [event_id])
+                 for table in ("table_sheet_deals", "tractor_sheet_deals")]
     return f"{shown}:{reports}:{deals}"
 
 
@@ -191,25 +193,30 @@ def pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
 
 
 def deal_disputes(event_id: str, language: str) -> None:
-    """The tables' disputed deals (their sheets wait), each with its two decisions: kept as
-    the recorder entered it, or taken off to be entered again (in `paisai log`)."""
-    from pipeline.day import tablestore
+    """The disputed deals of the tables' and the Tractor matches' own sheets (each sheet
+    waits), each with its two decisions: kept as the recorder entered it, or taken off to be
+    entered again (in `paisai log`)."""
+    from pipeline.day import tablestore, tractorstore
 
     with db.reading(database()) as con:
-        found = tablestore.disputed(con, event_id)
+        found = [(t("deal_at", language, r=r, t=table, d=d), f"{r}-{table}-{d}",
+                  partial(tablestore.decide, database(), event_id, r, table, d))
+                 for r, table, d in tablestore.disputed(con, event_id)]
+        found += [(t("match_deal_at", language, s=s, m=m, d=d), f"{s}-{m}-{d}",
+                   partial(tractorstore.decide, database(), event_id, s, m, d))
+                  for s, m, d in tractorstore.disputed(con, event_id)]
     if not found:
         return
-    st.error(t("deal_disputes", language, tables=listed(
-        (t("deal_at", language, r=r, t=table, d=d) for r, table, d in found), language)))
-    for round_no, table, deal in found:
+    st.error(t("deal_disputes", language, tables=listed((said for said, _, _ in found),
+                                                        language)))
+    for said, key_of, decide in found:
         cols = st.columns([3, 1, 1])
-        cols[0].write(t("deal_at", language, r=round_no, t=table, d=deal))
+        cols[0].write(said)
         for col, keep, key in ((cols[1], True, "deal_keep"), (cols[2], False, "deal_take_off")):
-            if col.button(t(key, language), key=f"{key}-{round_no}-{table}-{deal}"):
+            if col.button(t(key, language), key=f"{key}-{key_of}"):
                 try:
-                    tablestore.decide(database(), event_id, round_no, table, deal, keep)
+                    decide(keep)
                 except PaisaiError as exc:
                     st.error(str(exc))
                     return
-                done(f"{t('deal_at', language, r=round_no, t=table, d=deal)}: "
-                     f"{t(key, language)} ✓")
+                done(f"{said}: {t(key, language)} ✓")

@@ -16,6 +16,7 @@ a table (/r, /t) are the only routes that change an event (a side acts with its 
 from starlette.routing import Route
 
 from dashboard.hall.api import api_bracket, api_events, api_pairings, api_standings
+from dashboard.hall.matchsheet import match_sheet_route
 from dashboard.hall.pages import (
     bracket_page,
     pairings_page,
@@ -34,6 +35,7 @@ def routes() -> list[Route]:
         Route("/admin/session", console_session, methods=["POST", "DELETE"]),
         Route("/r", report_route, methods=["GET", "POST"]),
         Route("/t", table_sheet_route, methods=["GET", "POST"]),
+        Route("/k", match_sheet_route, methods=["GET", "POST"]),
         Route("/m/style.css", style),  # before /m/{event}: the style sheet is no event
         Route("/m/{event}", without_slash),
         Route("/m/{event}/", ranking_page),

@@ -8,6 +8,8 @@ given (kept in the page, never in a cookie); the link alone only shows the sheet
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -167,20 +169,42 @@ async def table_sheet_route(request: Request) -> Response:
     """GET: the sheet of a side's signed link; POST: unlock with the side's code, enter a
     deal, confirm or dispute one, confirm the table's result — the action and the page it
     answers with in one transaction (the deal is shown as stored)."""
-    from pipeline.day import selfreport
-
-    w = WORDS[page_lang(request)]
     params = request.query_params
-    try:
-        event_id = params.get("event", "")[:64]
+
+    def where() -> tuple:
         round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
-        side, signature = params.get("side", ""), params.get("sig", "")[:200]
+        side = params.get("side", "")
         if side not in ("ew", "ns"):
             raise ValueError(side)
+        return (params.get("event", "")[:64], round_no, table_no, params.get("sig", "")[:200],
+                side)
+
+    return await handle_sheet(request, SheetDoor(where, _view, _act, _page, "t"), WORDS)
+
+
+@dataclass(frozen=True)
+class SheetDoor:
+    """What a sheet's route needs: the link's parts from the query (`where`, raising
+    ValueError for a malformed one), the view of a link, the form's action and the page."""
+
+    where: Callable[[], tuple]
+    view: Callable[..., dict]
+    act: Callable[[dict, tuple, dict], tuple[str, dict]]
+    page: Callable[..., Response]
+    prefix: str  # the rate limits' key
+
+
+async def handle_sheet(request: Request, door: SheetDoor, words: dict) -> Response:
+    """A sheet's GET and POST, the table's and the Tractor match's alike: the link checked,
+    the limits kept, a wrong code counted, the action and its page in one transaction."""
+    from pipeline.day import selfreport
+
+    w = words[page_lang(request)]
+    try:
+        where = door.where()
         if request.method != "POST":
-            view = await run_in_threadpool(_view, event_id, round_no, table_no, signature,
-                                           side)
-            return _page(request, view, "")
+            view = await run_in_threadpool(door.view, *where)
+            return door.page(request, view, "")
     except BusyError:
         return _simple(request, w["busy"], 503)
     except (PaisaiError, ValueError):
@@ -190,16 +214,15 @@ async def table_sheet_route(request: Request) -> Response:
         return _simple(request, w["too_long"], 413)
     now = time.monotonic()
     address = request.client.host if request.client else ""
-    link = f"t:{event_id}:{round_no}:{table_no}:{side}"
+    link = ":".join([door.prefix, *(str(p) for p in where[:-2]), where[-1]])
     # a deal a minute and its answers: three times a report link's allowance
     refused = turned_away(LIMITS, link, PER_LINK * 3, address, now, coded=True)
     if refused:
         return _simple(request, w[refused], 429)
     form = {k: v[0][:16] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
     code = form.get("code", "")
-    where = (event_id, round_no, table_no, signature, side)
     try:
-        message, view = await run_in_threadpool(_act, form, where, w)
+        message, view = await run_in_threadpool(door.act, form, where, w)
     except BusyError:
         return _simple(request, w["busy"], 503)
     except (PaisaiError, ValueError) as exc:
@@ -207,14 +230,14 @@ async def table_sheet_route(request: Request) -> Response:
         if wrong:  # counted: guessing the code is slow
             LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
         try:
-            view = await run_in_threadpool(_view, *where)
+            view = await run_in_threadpool(door.view, *where)
         except BusyError:
             return _simple(request, w["busy"], 503)
         except (PaisaiError, ValueError):
             return _simple(request, w["bad_link"], 403)
-        return _page(request, view, "" if wrong or isinstance(exc, ValueError) else code,
-                     str(exc) if isinstance(exc, PaisaiError) else w["bad_link"], 400)
-    return _page(request, view, code, message)
+        return door.page(request, view, "" if wrong or isinstance(exc, ValueError) else code,
+                         str(exc) if isinstance(exc, PaisaiError) else w["bad_link"], 400)
+    return door.page(request, view, code, message)
 
 
 def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:

@@ -17,7 +17,10 @@ from dashboard.common import (
 )
 from dashboard.i18n import t
 from pipeline.base import db, events
+from pipeline.day import tractorstore
 from pipeline.tractor import stages
+
+IN_PLAY_ROWS = 8  # the projector lists this many matches in play: disputes first
 
 language = lang()
 event_id = public_page_event(language, swiss=False)
@@ -41,6 +44,7 @@ def show() -> None:
         tables = stages.group_tables(con, event)
         names = dict(db.rows(con, "select team_no, team_name from teams where event_id = ?",
                              [event_id]))
+        playing = tractorstore.matches_in_play(con, event)
     st.title(f"{event.name} · {t('bracket', language)}")
     if not data["stages"]:
         st.info(t("no_draw", language))
@@ -51,6 +55,7 @@ def show() -> None:
         st.markdown(f"<h2 data-testid='champion' style='color:#b8860b'>★ "
                     f"{t('champion', language)}: {html.escape(shown)}</h2>",
                     unsafe_allow_html=True)
+    in_play(playing)
     knockout = [s for s in data["stages"] if s["kind"] == "knockout"]
     if knockout and projector():  # the knockout is what the hall follows: above the fold
         tree(knockout, names)
@@ -71,6 +76,28 @@ def show() -> None:
             col.html(html_table(shown, language, f"group-{stage['name']}", GROUP_ESSENTIAL))
     if knockout and not projector():
         tree(knockout, names)
+
+
+def in_play(playing: list[dict]) -> None:
+    """The matches keeping their own sheet (issue 42), as they stand after their last deal:
+    the game, both levels, the games won, a dispute first."""
+    if not playing:
+        return
+
+    def state(row: dict) -> str:
+        if row["disputed"]:
+            return t("play_disputed", language)
+        return t("play_over", language) if row["over"] else ""
+
+    shown = sorted(playing, key=lambda r: (not r["disputed"], r["stage"], r["match"]))
+    frame = pl.DataFrame([{"stage": stage_name(r["stage"], language), "match_no": r["match"],
+                           "team_a": r["team_a"], "play_a_level": r["a_level"],
+                           "team_b": r["team_b"], "play_b_level": r["b_level"],
+                           "play_game": r["game"], "games_won": r["games"],
+                           "sheet_state": state(r)} for r in shown[:IN_PLAY_ROWS]])
+    total = t("matches_in_play", language, n=len(playing), deals=sum(r["deals"] for r in playing))
+    st.html(f"<div class='progress' data-testid='in-play-total'>{html.escape(total)}</div>")
+    st.html(html_table(frame, language, "matches-in-play"))
 
 
 def tree(knockout: list[dict], names: dict[str, str]) -> None:

@@ -245,5 +245,8 @@ def event_version(con, event_id: str) -> str:
                (select count(*) from penalties where event_id = $e),
                (select count(*) from table_sheet_deals where event_id = $e),
                (select max(coalesce(answered_at, entered_at))::varchar from table_sheet_deals
+                where event_id = $e),
+               (select count(*) from tractor_sheet_deals where event_id = $e),
+               (select max(coalesce(answered_at, entered_at))::varchar from tractor_sheet_deals
                 where event_id = $e)""", {"e": event_id})
     return hashlib.sha256(repr(found).encode()).hexdigest()[:16]
