@@ -19,6 +19,7 @@ from dashboard.hall.tablesheet import WORDS as TABLE_WORDS
 from dashboard.hall.tablesheet import SheetDoor, handle_sheet
 from pipeline.base import db, events
 from pipeline.base.levels import format_level
+from pipeline.day.tablesheet import deal_stamp, stamp
 from pipeline.publishing.templating import render
 
 WORDS = {
@@ -35,7 +36,7 @@ WORDS = {
            "confirm_result": "确认本场结果", "stored": "双方已确认，本场成绩已保存",
            "waiting": "已确认，等待对方确认本场结果", "decided": "本场成绩已保存：{r}",
            "disputed": "第 {n} 盘有异议：已通知裁判，裁定前不能继续记分",
-           "final_only": "", "started": "已开始计时"},
+           "final_only": "", "started": "已开始计时", "entered": "待确认"},
     "en": {**TABLE_WORDS["en"], "title": "{stage}, match {n}: deal by deal", "a": "Side A",
            "b": "Side B", "game_no": "Game {n}", "games_won": "Games {a}–{b}",
            "deals_played": "{n} deals recorded", "deal": "Deal", "game": "Game",
@@ -53,7 +54,8 @@ WORDS = {
            "waiting": "Confirmed: waiting for the other side",
            "decided": "The match's result is stored: {r}",
            "disputed": "Deal {n} is disputed: the referee is called; the sheet waits for the "
-                       "ruling", "final_only": "", "started": "The match clock is running"},
+                       "ruling", "final_only": "", "started": "The match clock is running",
+           "entered": "to confirm"},
 }
 
 
@@ -106,16 +108,19 @@ def _page(request: Request, view: dict, code: str, message: str = "",
     open_ = view["decided"] is None
     acting = open_ and bool(code)
     recorder = side == view["recorder"]
-    lines = [{"number": line.number, "game": line.game, "declarer": w[line.declarer],
+    lines = [{"number": line.number, "game": line.game, "declarer": line.declarer.upper(),
+              "first": line.deal_in_game == 1,
               "points": w["ruled_short"] if line.lost_by else line.points,
-              "gain": f"{w[line.gainer]} +{line.gain}",
+              "gain": f"{line.gainer.upper()} +{line.gain}",
               "a": format_level(line.a_level), "b": format_level(line.b_level),
               "state": states[line.status] if line.status != "entered" or not line.final
               else w["final"],
-              "answer": acting and not recorder and line.status == "entered"}
+              "answer": acting and not recorder and line.status == "entered",
+              "seen": deal_stamp(line.number, line.entered_at)}
              for line in sheet.lines]
     can_enter = acting and recorder and not sheet.over and sheet.disputed is None
     enter = {"number": len(sheet.lines) + 1, "declarer": sheet.next_declarer,
+             "seen": stamp(sheet.lines),
              "declarer_name": teams[sheet.next_declarer] if sheet.next_declarer else "",
              "trump": list(range(1, rules["decks"] + 1)) if rules["trump_bonus"] else []} \
         if can_enter else None
@@ -138,7 +143,7 @@ def _page(request: Request, view: dict, code: str, message: str = "",
                   teams=teams, levels={s: format_level(v) for s, v in sheet.levels.items()},
                   game=sheet.game, wins=sheet.wins, played=len(sheet.lines), lines=lines,
                   code=code if acting else "", message=message, unlock=open_ and not code,
-                  clock=_clock(view, w), start=start,
+                  clock="" if sheet.over else _clock(view, w), start=start,
                   decided=w["decided"].format(r=view["decided"]) if view["decided"] else "",
                   disputed=sheet.disputed if open_ else None, over=sheet.over or "",
                   result=result, enter=enter)
@@ -172,14 +177,15 @@ def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
             tractorstore.enter(con, *where[:4], side, code, _number(form, "number"),
                                form.get("declarer", ""), _number(form, "points"),
                                _number(form, "bottom"), _number(form, "multiplier", 1),
-                               _number(form, "trump", 1))
+                               _number(form, "trump", 1), seen=form.get("seen"))
         elif action == "ruled":
             tractorstore.enter(con, *where[:4], side, code, _number(form, "number"),
                                form.get("declarer", ""), 0, lost_by=form.get("lost_by", ""),
-                               ruled_levels=_number(form, "ruled_levels"))
+                               ruled_levels=_number(form, "ruled_levels"),
+                               seen=form.get("seen"))
         elif action in ("confirm", "dispute"):
             tractorstore.answer(con, *where[:4], side, code, _number(form, "number"),
-                                action == "confirm")
+                                action == "confirm", form.get("seen"))
         elif action == "result":
             message = w[tractorstore.confirm_result(con, *where[:4], side, code)]
         else:

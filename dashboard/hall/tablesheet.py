@@ -28,6 +28,7 @@ from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
 from pipeline.base.levels import format_level
+from pipeline.day.tablesheet import deal_stamp, stamp
 from pipeline.publishing.templating import render
 
 WORDS = {
@@ -115,13 +116,14 @@ def _page(request: Request, view: dict, code: str, message: str = "",
               "ew": format_level(line.ew_level), "ns": format_level(line.ns_level),
               "state": states[line.status] if line.status != "entered" or not line.final
               else w["final"],
-              "answer": acting and not recorder and line.status == "entered"}
+              "answer": acting and not recorder and line.status == "entered",
+              "seen": deal_stamp(line.number, line.entered_at)}
              for line in sheet.lines]
     levels = sheet.state.levels
     enter = None
     if acting and recorder and not sheet.over and sheet.disputed is None:
         at = sheet.state.played_at
-        enter = {"number": len(sheet.lines) + 1,
+        enter = {"number": len(sheet.lines) + 1, "seen": stamp(sheet.lines),
                  "played_at": format_level(levels[at]) if at else format_level(2)}
     result = None
     if open_ and sheet.result is not None:
@@ -256,10 +258,11 @@ def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
         message = w["ok"]
         if action == "enter":
             tablestore.enter(con, *where[:4], side, code, int(form.get("number", "0")),
-                             form.get("winner", ""), int(form.get("finish") or 0))
+                             form.get("winner", ""), int(form.get("finish") or 0),
+                             form.get("seen"))
         elif action in ("confirm", "dispute"):
             tablestore.answer(con, *where[:4], side, code, int(form.get("number", "0")),
-                              action == "confirm")
+                              action == "confirm", form.get("seen"))
         elif action == "result":
             message = w[tablestore.confirm_result(con, *where[:4], side, code)]
         else:

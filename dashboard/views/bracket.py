@@ -55,7 +55,7 @@ def show() -> None:
         st.markdown(f"<h2 data-testid='champion' style='color:#b8860b'>★ "
                     f"{t('champion', language)}: {html.escape(shown)}</h2>",
                     unsafe_allow_html=True)
-    in_play(playing)
+    in_play(playing, names)
     knockout = [s for s in data["stages"] if s["kind"] == "knockout"]
     if knockout and projector():  # the knockout is what the hall follows: above the fold
         tree(knockout, names)
@@ -78,7 +78,7 @@ def show() -> None:
         tree(knockout, names)
 
 
-def in_play(playing: list[dict]) -> None:
+def in_play(playing: list[dict], names: dict[str, str]) -> None:
     """The matches keeping their own sheet (issue 42), as they stand after their last deal:
     the game, both levels, the games won, a dispute first."""
     if not playing:
@@ -91,8 +91,10 @@ def in_play(playing: list[dict]) -> None:
 
     shown = sorted(playing, key=lambda r: (not r["disputed"], r["stage"], r["match"]))
     frame = pl.DataFrame([{"stage": stage_name(r["stage"], language), "match_no": r["match"],
-                           "team_a": r["team_a"], "play_a_level": r["a_level"],
-                           "team_b": r["team_b"], "play_b_level": r["b_level"],
+                           "team_a": f"{r['team_a']} {names.get(r['team_a']) or ''}".strip(),
+                           "play_a_level": r["a_level"],
+                           "team_b": f"{r['team_b']} {names.get(r['team_b']) or ''}".strip(),
+                           "play_b_level": r["b_level"],
                            "play_game": r["game"], "games_won": r["games"],
                            "sheet_state": state(r)} for r in shown[:IN_PLAY_ROWS]])
     total = t("matches_in_play", language, n=len(playing), deals=sum(r["deals"] for r in playing))

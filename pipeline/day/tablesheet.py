@@ -17,6 +17,7 @@ the table's result once the round is over and every deal is final.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 
 from pipeline.ranking.deals import (
@@ -55,6 +56,7 @@ class Line:
     ns_level: int
     status: str
     final: bool
+    entered_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -86,13 +88,32 @@ def read(entries: list[Entry], rules: dict, confirm_minutes: float, now: dt.date
         play(state, entry.deal, rules["a_fail_limit"])
         lines.append(Line(entry.number, entry.deal.winner, entry.deal.partner_finish,
                           state.levels["ew"], state.levels["ns"], entry.status,
-                          is_final(entry, now, confirm_minutes)))
+                          is_final(entry, now, confirm_minutes), entry.entered_at))
     over = refusal(state, rules["max_deals"])
     if over is None and last_deal is not None and state.deals >= last_deal:
         over = "时间到，最后一副已记 time is up: the last deal is recorded"
     disputed = next((line.number for line in lines if line.status == "disputed"), None)
     done = over is not None and disputed is None and all(line.final for line in lines)
     return Sheet(tuple(lines), state, over, disputed, result(state) if done else None)
+
+
+def stamp(lines) -> str:
+    """A short mark of the sheet's lines as a form was drawn (numbers and states): a form
+    sent again after the sheet changed (a phone's reload re-sending a deal the referee took
+    off, a stale second phone) is refused instead of entered twice."""
+    seen = ";".join(f"{line.number}:{line.status}" for line in lines)
+    return hashlib.sha256(seen.encode()).hexdigest()[:10]
+
+
+def deal_stamp(number: int, entered_at: dt.datetime | None) -> str:
+    """A short mark of one deal as entered: an answer sent again after the deal was taken
+    off and entered anew is refused."""
+    seen = f"{number}:{entered_at.isoformat() if entered_at else ''}"
+    return hashlib.sha256(seen.encode()).hexdigest()[:10]
+
+
+STALE = ("记分表已有变化（对方已确认、有异议或裁判已裁定），请看清后重新填写 the sheet changed since "
+         "this form was shown: check it and enter the deal again")
 
 
 def check_entry(sheet: Sheet, number: int, winner: str, partner_finish: int) -> str | None:

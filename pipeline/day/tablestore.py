@@ -21,7 +21,16 @@ from pipeline.base.events import Event
 from pipeline.base.levels import format_level
 from pipeline.day import clockstore, selfreport
 from pipeline.day.clock import Clock
-from pipeline.day.tablesheet import Entry, Sheet, check_entry, deal_rows, read
+from pipeline.day.tablesheet import (
+    STALE,
+    Entry,
+    Sheet,
+    check_entry,
+    deal_rows,
+    deal_stamp,
+    read,
+    stamp,
+)
 from pipeline.ranking.deals import Deal
 
 SIDE_NAMES = {"ew": "东西 East-West", "ns": "南北 North-South"}
@@ -92,15 +101,17 @@ def _acting(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_
 
 def enter(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
           signature: str, side: str, code: str | None, number: int, winner: str,
-          partner_finish: int) -> None:
+          partner_finish: int, seen: str | None = None) -> None:
     """The recorder's side enters the next deal (refused with the reason when it cannot
     be), in the caller's write transaction."""
     event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
     if side != event.ruleset.deals["recorder"]:
         raise UsageError("本方负责复查：请确认或提出异议，由对方记录 your side checks the "
                          "record: confirm or dispute; the other side enters the deals")
-    why = check_entry(sheet(con, event, round_no, table_no), number, winner,
-                      partner_finish)
+    found = sheet(con, event, round_no, table_no)
+    if seen and seen != stamp(found.lines):
+        raise UsageError(STALE)
+    why = check_entry(found, number, winner, partner_finish)
     if why:
         raise UsageError(why)
     con.execute("insert into table_sheet_deals (event_id, round, table_no, deal, "
@@ -110,16 +121,19 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no
 
 
 def answer(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,
-           signature: str, side: str, code: str | None, number: int, confirm: bool) -> None:
+           signature: str, side: str, code: str | None, number: int, confirm: bool,
+           seen: str | None = None) -> None:
     """The other side confirms a deal, or disputes it: a disputed deal freezes the sheet and
     waits for the organizer's (or the referee's) decision, in `paisai log`."""
     event, _ = _acting(con, event_id, round_no, table_no, signature, side, code)
     if side == event.ruleset.deals["recorder"]:
         raise UsageError("本方负责记录，由对方确认 your side enters the deals; the other "
                          "side confirms them")
-    found = db.scalar(con, "select status from table_sheet_deals where event_id = ? and "
-                           "round = ? and table_no = ? and deal = ?",
-                      [event_id, round_no, table_no, number])
+    row = db.rows(con, "select status, entered_at from table_sheet_deals where event_id = ? "
+                       "and round = ? and table_no = ? and deal = ?", [event_id, round_no, table_no, number])
+    if seen and row and seen != deal_stamp(number, row[0][1]):
+        raise UsageError(STALE)
+    found = row[0][0] if row else None
     if found is None:
         raise UsageError(f"没有第 {number} 副 no deal {number}")
     if found != "entered":

@@ -55,7 +55,8 @@ class TractorEntry:
 
 @dataclass(frozen=True)
 class TractorLine:
-    """One line of the sheet: the deal, who went up and by how much, both levels after it."""
+    """One line of the sheet: the deal, who went up and by how much (a ruling's levels
+    included, capped at 过A), both levels after it."""
 
     number: int
     game: int
@@ -69,6 +70,7 @@ class TractorLine:
     b_level: int
     status: str
     final: bool
+    entered_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -122,14 +124,17 @@ def read(entries: list[TractorEntry], rules: dict, confirm_minutes: float, now: 
     in_game: list[int] = []
     decided = None
     for index, entry in enumerate(sorted(entries, key=lambda e: e.number)):
+        before = dict(state.levels)
         play_deal(state, entry.deal(total), SIDES, rules["start_level"], rules["takeover"],
                   rules["step"], rules["trump_bonus"], index)
         in_game.append(entry.number)
-        gainer, gain = state.history[-1]
+        gainer = state.history[-1][0]
+        gain = state.levels[gainer] - before[gainer]  # a ruling's levels included
         lines.append(TractorLine(entry.number, len(games) + 1, len(in_game), entry.declarer,
                                  entry.points, entry.lost_by, gainer, gain, state.levels["a"],
                                  state.levels["b"], entry.status,
-                                 is_final(entry, now, confirm_minutes)))  # type: ignore[arg-type]
+                                 is_final(entry, now, confirm_minutes),  # type: ignore[arg-type]
+                                 entry.entered_at))
         if state.finished:
             winner = "a" if state.levels["a"] > state.levels["b"] else "b"
             games.append(Game(len(games) + 1, state.levels["a"], state.levels["b"], winner,

@@ -22,6 +22,7 @@ from pipeline.base import db, events, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
 from pipeline.day import clockstore, selfreport
+from pipeline.day.tablesheet import STALE, deal_stamp, stamp
 from pipeline.day.tablestore import last_deal_allowed, utc_now
 from pipeline.day.tractorsheet import SIDES, MatchSheet, TractorEntry, check_entry, game_rows, read
 
@@ -170,7 +171,7 @@ def start(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
 def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: int,
           signature: str, side: str, code: str | None, number: int, declarer: str,
           points: int, bottom: int = 0, multiplier: int = 1, trump_cards: int = 1,
-          lost_by: str | None = None, ruled_levels: int = 0) -> None:
+          lost_by: str | None = None, ruled_levels: int = 0, seen: str | None = None) -> None:
     """The recorder's side enters the next deal: the defenders' points in play plus the
     bottom's points times its multiplier, or a deal ruled lost."""
     event, _ = _acting(con, event_id, stage, match_no, signature, side, code)
@@ -181,8 +182,11 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
         raise UsageError("底牌分不能为负，倍数至少为 1 the bottom's points are not negative; "
                          "its multiplier is at least 1")
     total = 0 if lost_by else points + bottom * multiplier
-    why = check_entry(sheet(con, event, stage, match_no), event.ruleset.tractor, number,
-                      declarer, total, trump_cards, lost_by, ruled_levels)
+    found = sheet(con, event, stage, match_no)
+    if seen and seen != stamp(found.lines):
+        raise UsageError(STALE)
+    why = check_entry(found, event.ruleset.tractor, number, declarer, total, trump_cards,
+                      lost_by, ruled_levels)
     if why:
         raise UsageError(why)
     con.execute("insert into tractor_sheet_deals (event_id, stage, match_no, deal, declarer, "
@@ -194,14 +198,17 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
 
 
 def answer(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: int,
-           signature: str, side: str, code: str | None, number: int, confirm: bool) -> None:
+           signature: str, side: str, code: str | None, number: int, confirm: bool,
+           seen: str | None = None) -> None:
     event, _ = _acting(con, event_id, stage, match_no, signature, side, code)
     if side == event.ruleset.tractor["recorder"]:
         raise UsageError("本方负责记录，由对方确认 your side enters the deals; the other "
                          "side confirms them")
-    found = db.scalar(con, "select status from tractor_sheet_deals where event_id = ? and "
-                           "stage = ? and match_no = ? and deal = ?",
-                      [event_id, stage, match_no, number])
+    row = db.rows(con, "select status, entered_at from tractor_sheet_deals where event_id = ? "
+                       "and stage = ? and match_no = ? and deal = ?", [event_id, stage, match_no, number])
+    if seen and row and seen != deal_stamp(number, row[0][1]):
+        raise UsageError(STALE)
+    found = row[0][0] if row else None
     if found is None:
         raise UsageError(f"没有第 {number} 盘 no deal {number}")
     if found != "entered":
