@@ -13,7 +13,7 @@ import polars as pl
 from dashboard.hall.respond import HALL_WAIT, database
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
-from pipeline.day import queries, tablestore
+from pipeline.day import queries
 from pipeline.publishing.publish import results_by_team
 from pipeline.ranking import rounds, scoring
 from pipeline.ranking.explain import why_here
@@ -142,7 +142,7 @@ def current(event_id: str):
 
 def forget_versions() -> None:
     """Ask the database again on the next page (a test's fresh database)."""
-    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES, SEARCHES):
+    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES, SEARCHES, PLAYING):
         memo.clear()
     SNAPSHOTS.clear()
 
@@ -162,7 +162,7 @@ class Snapshot:
     places: dict  # team → its row of the ranking
     seats: dict  # team → its table this round: {table, side, opponent}
     results: dict  # team → its games as table rows
-    in_play: dict = field(default_factory=dict)  # table → how it stands on its own sheet
+    in_play: dict = field(default_factory=dict)  # table → its own sheet (live pages only)
 
 
 def _snapshot(event, current_version: str) -> Snapshot:
@@ -172,7 +172,6 @@ def _snapshot(event, current_version: str) -> Snapshot:
         played = scoring.team_rounds(con, event, after)
         latest = rounds.latest_paired_round(con, event.event_id)
         pairs = rounds.pairings(con, event.event_id, latest) if latest else None
-        in_play = {r["table"]: r for r in tablestore.tables_in_play(con, event, latest)}
     seats = {}
     for r in pairs.iter_rows(named=True) if pairs is not None else ():
         seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW", "opponent": r["ns_team"]}
@@ -182,7 +181,7 @@ def _snapshot(event, current_version: str) -> Snapshot:
     return Snapshot(current_version, after, ranking, latest, pairs,
                     why_here(ranking, scoring.published_keys(event, after)),
                     {r["team_no"]: r for r in ranking.iter_rows(named=True)}, seats,
-                    results_by_team(played), in_play)
+                    results_by_team(played))
 
 
 class Snapshots:
@@ -202,7 +201,10 @@ class Snapshots:
         self.refreshing: set[str] = set()
         self.lock = threading.Lock()
 
-    def get(self, event, current_version: str) -> Snapshot:
+    def get(self, event, version: str) -> Snapshot:
+        """The snapshot of the event's results (`version`'s results part: a deal entered on
+        a table's own sheet makes no new ranking; `in_play` reads the tables apart)."""
+        current_version = queries.results_part(version)
         event_id = event.event_id
         with self.lock:
             have = self.latest.get(event_id)
@@ -242,6 +244,18 @@ class Snapshots:
 
 
 SNAPSHOTS = Snapshots()
+
+
+PLAYING = Once(16)  # (event, version) → table → how it stands on its own sheet
+
+
+def in_play(event, version: str) -> dict:
+    """The tables keeping their own sheet as of the event's `version` (its sheets' part
+    included): one light read per change, shared by every phone."""
+    def read() -> dict:
+        return {r["table"]: r for r in queries.tables_in_play(database(), event.event_id)}
+
+    return PLAYING.get((event.event_id, version), read)
 
 
 SEARCHES = Once(64)  # pages of one search (?q=): kept apart, so that made-up searches

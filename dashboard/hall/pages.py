@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+from dataclasses import replace
 
 import polars as pl
 from starlette.requests import Request
 from starlette.responses import Response
 
-from dashboard.hall.cache import PAGES, SEARCHES, SNAPSHOTS, Snapshot, current
+from dashboard.hall.cache import PAGES, SEARCHES, SNAPSHOTS, Snapshot, current, in_play
 from dashboard.hall.respond import (
     HALL_WAIT,
     HEADERS,
@@ -39,12 +40,15 @@ from pipeline.publishing.publish import RESULT_COLUMNS
 from pipeline.publishing.templating import environment, render, table_rows
 
 
-def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = ()) -> Response:
+def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = (),
+                live: bool = False) -> Response:
     """A phone page of one event: rendered once per version, or a 404 in the page's words
     (a 503 while another process holds the database and the event is not in memory yet).
     `make(event, snapshot, language)` returns the page's text; `reads` are the query
     parameters it reads besides `lang` — the page is kept by those alone, any other
-    parameter is ignored (a made-up query string is the same page, never a new render)."""
+    parameter is ignored (a made-up query string is the same page, never a new render).
+    A `live` page shows the tables' own sheets too: it is kept per version of those, and
+    `make` is given the tables in play as `seen.in_play`."""
     event_id = request.path_params["event"][:64]
     language = page_lang(request)
     try:
@@ -55,11 +59,13 @@ def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = ()) 
     except PaisaiError:
         return problem(request, 404, "no_event", event_id)
     extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
-    key = (page, event_id, seen.version, language, extra, request.path_params.get("team", ""))
+    key = (page, event_id, current_version if live else seen.version, language, extra,
+           request.path_params.get("team", ""))
     memo = SEARCHES if any(value for _, value in extra) else PAGES
 
     def made() -> tuple[bytes, str, bytes | None]:
-        data = make(event, seen, language).encode("utf-8")
+        shown = replace(seen, in_play=in_play(event, current_version)) if live else seen
+        data = make(event, shown, language).encode("utf-8")
         packed = gzip.compress(data, 6, mtime=0) if len(data) > 1024 else None
         return data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"', packed
 
@@ -139,7 +145,7 @@ def team_page(request: Request) -> Response:
                      for c in RESULT_COLUMNS],
             why=seen.why.get(team, ""), **_common(event, language))
 
-    return _event_page(request, "team", make)
+    return _event_page(request, "team", make, live=True)
 
 
 def bracket_page(request: Request) -> Response:

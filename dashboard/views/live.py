@@ -3,6 +3,7 @@
 import html
 import math
 import time
+from dataclasses import replace
 
 import polars as pl
 import streamlit as st
@@ -35,10 +36,19 @@ ESSENTIAL = ["rank", "team_no", "team_name", "match_points", "level_diff_score"]
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _live(path: str, event: str, version: str) -> queries.LiveView:
-    """The ranking as of one version of the event: read again only when the event changes."""
+    """The ranking as of one version of the event's results: read again only when they
+    change (not with every deal a table enters on its own sheet)."""
     from pathlib import Path
 
-    return queries.live(Path(path), event)
+    return queries.live(Path(path), event, in_play=False)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _in_play(path: str, event: str, version: str) -> list[dict]:
+    """The tables in play as of one version of the event's sheets (one light read)."""
+    from pathlib import Path
+
+    return queries.tables_in_play(Path(path), event)
 
 
 if projector():
@@ -48,7 +58,9 @@ if projector():
 @st.fragment(run_every=2)  # a cheap look at the event's version; the ranking when it changed
 def ranking() -> None:
     rotate_if_due("live")
-    view = _live(str(database()), event_id, event_version(event_id))
+    version = event_version(event_id)
+    view = _live(str(database()), event_id, queries.results_part(version))
+    view = replace(view, in_play=_in_play(str(database()), event_id, version))
     st.title(view.event_name)
     updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
     if view.in_play and not view.over:  # tables keep their own sheets: if the round ended now
@@ -70,7 +82,7 @@ def ranking() -> None:
     table = view.standings.select(STANDINGS_COLUMNS)
     prizes = None
     if view.over:
-        prizes = prize_list(str(database()), event_id, event_version(event_id))
+        prizes = prize_list(str(database()), event_id, queries.results_part(version))
         podium(prizes)
     rows = PODIUM_ROWS if view.over else PAGE_ROWS  # everything within 1080 pixels
     if projector() and (table.height > rows or prizes is not None):

@@ -40,9 +40,14 @@ def _current(path: str, event: str, version: str):
     return queries.current_pairings(Path(path), event)
 
 
+def results_version(event: str) -> str:
+    """The event's version as its results and pairings have it (not its tables' sheets)."""
+    return queries.results_part(event_version(event))
+
+
 @st.fragment(run_every=2)  # follows the event: a new round's tables show within seconds
 def tables() -> None:
-    round_no, pairs = _current(str(database()), event_id, event_version(event_id))
+    round_no, pairs = _current(str(database()), event_id, results_version(event_id))
     if round_no is None:
         st.info(t("no_pairing", language))
         return
@@ -59,7 +64,7 @@ def tables() -> None:
 # the seat search is for a phone or a laptop, not for the projector
 query = "" if projector() else st.text_input(t("find", language)).strip()
 if query:
-    _, found = _current(str(database()), event_id, event_version(event_id))
+    _, found = _current(str(database()), event_id, results_version(event_id))
     hits = queries.find_table(found, query) if found is not None and found.height else found
     if hits is None or hits.is_empty():
         st.warning(t("not_found", language))

@@ -49,7 +49,10 @@ def default_event(database: Path) -> str | None:
         return events.most_recent(con)
 
 
-def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView:
+def live(database: Path, event_id: str, round_no: int | None = None,
+         in_play: bool = True) -> LiveView:
+    """The ranking as the projector shows it; with `in_play` False the tables in play are
+    left to the caller (read apart: they change far more often than the ranking)."""
     with db.reading(database) as con:
         event = events.load(con, event_id)
         latest = scoring.latest_round(con, event_id)
@@ -66,7 +69,7 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
                               "desc, round desc, table_no limit 6", [event_id])
         over = awards.unfinished(con, event) is None and bool(event.ruleset.rounds) \
             and latest >= event.ruleset.rounds
-        in_play = tablestore.tables_in_play(con, event, paired)
+        playing = tablestore.tables_in_play(con, event, paired) if in_play else []
     reported = int(this["reported"][0]) if this.height else 0
     expected = int(this["expected"][0]) if this.height else 0
     return LiveView(
@@ -75,7 +78,7 @@ def live(database: Path, event_id: str, round_no: int | None = None) -> LiveView
         [(r, tb, ew, format_level(el) if el else "弃权" if f == "ew" else "",
           ns, format_level(nl) if nl else "弃权" if f == "ns" else "")
          for r, tb, ew, el, ns, nl, f in newest],
-        in_play,
+        playing,
     )
 
 
@@ -233,7 +236,10 @@ def round_status(database: Path, event_id: str) -> RoundStatus:
 
 def event_version(con, event_id: str) -> str:
     """A value that changes whenever anything a public page shows of the event changes
-    (one small query: pages redraw from their cache until it changes)."""
+    (one small query: pages redraw from their cache until it changes): "R.S", where R
+    changes with the stored results, pairings and teams, and S with the tables' and the
+    matches' own sheets (a full hall changes S every second: what only shows the ranking
+    waits for R alone, see `results_part`)."""
     found = db.rows(con, """
         select (select count(*) from results where event_id = $e),
                (select max(updated_at)::varchar from results where event_id = $e),
@@ -248,5 +254,19 @@ def event_version(con, event_id: str) -> str:
                 where event_id = $e),
                (select count(*) from tractor_sheet_deals where event_id = $e),
                (select max(coalesce(answered_at, entered_at))::varchar from tractor_sheet_deals
-                where event_id = $e)""", {"e": event_id})
-    return hashlib.sha256(repr(found).encode()).hexdigest()[:16]
+                where event_id = $e)""", {"e": event_id})[0]
+    results, sheets = found[:8], found[8:]
+    return (hashlib.sha256(repr(results).encode()).hexdigest()[:16] + "." +
+            hashlib.sha256(repr(sheets).encode()).hexdigest()[:8])
+
+
+def results_part(version: str) -> str:
+    """The part of an event's version that changes with its results, not its sheets."""
+    return version.split(".")[0]
+
+
+def tables_in_play(database: Path, event_id: str) -> list[dict]:
+    """The latest paired round's tables keeping their own sheet, as they stand (one read)."""
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        return tablestore.tables_in_play(con, event, rounds.latest_paired_round(con, event_id))
