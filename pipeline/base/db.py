@@ -7,15 +7,17 @@ read-only for one query. Either kind waits, retrying, while another process hold
 (`PAISAI_LOCK_TIMEOUT` seconds, default 30), then fails with a clear message.
 
 A server of many threads (the dashboard: the console, the projector, a hall of phones) calls
-`share_readers()`: its readers then share one read-only connection (a cursor each, queries
-running side by side) instead of opening the file for every query (about 50 ms each on an
-event of 1,000 teams). The shared connection is never kept long: it is closed when it has
-been idle for 1.5 s or open for 3 s — so that another process's writer (the CLI)
-finds the file free, and readers see what it wrote — and always before this process writes.
+`share_readers()`: its readers and writers then share one connection (a cursor each:
+queries running side by side, a write one transaction on its own cursor, the readers going
+on meanwhile with what was committed before it) instead of opening the file for every
+query (about 50 ms each on an event of 1,000 teams). The shared connection is never kept
+long: it is closed when it has been idle for 1.5 s or open for 3 s — so that another
+process (the CLI) finds the file free, and readers see what it wrote.
 """
 
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 import time
@@ -55,6 +57,26 @@ def migrations() -> list[tuple[int, str]]:
 
 def latest_version() -> int:
     return max(version for version, _ in migrations())
+
+
+ACTING: contextvars.ContextVar[str | None] = contextvars.ContextVar("acting", default=None)
+
+
+@contextmanager
+def acting(official: str | None) -> Iterator[None]:
+    """Who acts (an official's name and role, issue 43): every line written meanwhile, and
+    every result audited, names them."""
+    token = ACTING.set(official)
+    try:
+        yield
+    finally:
+        ACTING.reset(token)
+
+
+def signed(text: str | None) -> str | None:
+    """`text` naming the official acting, if any (the audit tables' reason)."""
+    who = ACTING.get()
+    return f"{text or ''} · 由 by {who}".strip(" ·") if who else text
 
 
 _PROCESS_LOCKS: dict[str, threading.RLock] = {}
@@ -139,11 +161,11 @@ def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
         if shared is None:
             yield from _transaction_locked(path, keep)
             return
-        shared.writer_waits()
+        cursor = shared.cursor(writer=True)  # the readers' shared connection: no reopening
         try:
-            yield from _transaction_locked(path, keep)
+            yield from _transaction_on(cursor, keep)
         finally:
-            shared.writer_done()
+            shared.release(cursor, writer=True)
 
 
 _AFTER_COMMIT: dict[int, list] = {}  # id(connection) → what to do once its work is kept
@@ -162,10 +184,20 @@ def after_commit(con: duckdb.DuckDBPyConnection, action) -> None:
 
 def _transaction_locked(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     con = _open(path, read_only=False)
+    try:
+        migrate(con)
+        yield from _transaction_on(con, keep)
+    finally:
+        con.close()
+
+
+def _transaction_on(con: duckdb.DuckDBPyConnection,
+                    keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
+    """One transaction on an open connection (or cursor): committed when `keep` and the
+    work succeeded, else rolled back; `after_commit` actions run once it is kept."""
     waiting: list = []
     _AFTER_COMMIT[id(con)] = waiting
     try:
-        migrate(con)
         con.execute("begin transaction")
         try:
             yield con
@@ -175,7 +207,6 @@ def _transaction_locked(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConne
         con.execute("commit" if keep else "rollback")
     finally:
         _AFTER_COMMIT.pop(id(con), None)
-        con.close()
     for action in waiting if keep else ():
         action()
 
@@ -191,7 +222,8 @@ def trial(path: Path):
 
 
 class _Shared:
-    """The one read-only connection to a file that this process's reading threads share."""
+    """The one connection to a file that this process's threads share (read-write: a
+    writer's transaction is a cursor of it, the readers' cursors go on beside it)."""
 
     IDLE_SECONDS = 1.5  # closed when no thread has read for this long
     OPEN_SECONDS = 3.0  # or when it has been open this long (no new reader joins it then)
@@ -204,17 +236,17 @@ class _Shared:
         self.opened = self.closed = self.last = 0.0
         self.users = 0
         self.current = False  # the file's schema is the latest (checked at each open)
-        self.writers = 0
         self.writer: int | None = None  # the thread writing now
         self.timer: threading.Timer | None = None
         self.held = threading.local()  # how many cursors this thread holds
 
-    def cursor(self, wait: float | None = None) -> duckdb.DuckDBPyConnection:
+    def cursor(self, wait: float | None = None,
+               writer: bool = False) -> duckdb.DuckDBPyConnection:
         """A cursor on the shared connection, opening it when it is closed. While another
         process holds the file each reader waits on its own, side by side (never one behind
         another, each waiting out its own timeout), for `wait` seconds at most (default the
         lock timeout), then BusyError."""
-        if self.writer == threading.get_ident():
+        if self.writer == threading.get_ident() and not writer:
             raise RuntimeError("a thread cannot read the file it is writing: use its connection")
         nested = getattr(self.held, "count", 0) > 0  # this thread reads already: it joins
         deadline = time.monotonic() + (_lock_timeout() if wait is None else wait)
@@ -222,13 +254,8 @@ class _Shared:
             while True:
                 now = time.monotonic()
                 if nested and self.con is not None:
-                    break  # (a writer waiting for it would otherwise wait for ever)
-                if self.writers:
-                    if now >= deadline:  # this process's writer waits for the file too
-                        raise BusyError("数据库正忙，请稍后再试 the database is busy; try again "
-                                        "shortly")
-                    self.turn.wait(0.05)
-                elif self.con is not None and now - self.opened > self.OPEN_SECONDS:
+                    break  # (the file's turn would otherwise wait for this thread for ever)
+                if self.con is not None and now - self.opened > self.OPEN_SECONDS:
                     if self.users == 0:
                         self._close()
                     else:
@@ -239,14 +266,15 @@ class _Shared:
                     break
             while self.con is None:
                 try:  # one try at a time, holding the turn only for the try itself
-                    self.con = _open(self.path, read_only=True, wait=0)
+                    self.con = _open(self.path, read_only=False, wait=0)
                 except BusyError:
                     if time.monotonic() >= deadline:
                         raise
                     self.turn.wait(0.05)  # others may try or read meanwhile
                     continue
                 self.opened = time.monotonic()
-                self.current = _schema_version(self.con) >= latest_version()
+                migrate(self.con)  # an older file: brought up to date as it opens
+                self.current = True
             self.users += 1
             try:
                 cursor = self.con.cursor()
@@ -254,16 +282,20 @@ class _Shared:
                 self.users -= 1
                 raise
             self.held.count = getattr(self.held, "count", 0) + 1
+            if writer:
+                self.writer = threading.get_ident()
             return cursor
 
-    def release(self, cursor: duckdb.DuckDBPyConnection) -> None:
+    def release(self, cursor: duckdb.DuckDBPyConnection, writer: bool = False) -> None:
         self.held.count -= 1
         with self.turn:  # cursors are made and closed one at a time (the parent lists them)
             cursor.close()
+            if writer:
+                self.writer = None
             self.users -= 1
             self.last = time.monotonic()
             if self.users == 0:
-                if self.writers or self.last - self.opened > self.OPEN_SECONDS:
+                if self.last - self.opened > self.OPEN_SECONDS:
                     self._close()
                 elif self.timer is None:
                     self.timer = threading.Timer(self.IDLE_SECONDS, self._close_if_idle)
@@ -289,23 +321,6 @@ class _Shared:
             self.con = None
             self.closed = time.monotonic()
 
-    def writer_waits(self) -> None:
-        """This process is about to write: new readers wait, the readers under way finish,
-        the shared connection is closed."""
-        with self.turn:
-            self.writers += 1
-            while self.users:
-                self.turn.wait(0.05)
-            self._close()
-            self.closed = 0.0  # readers may open again as soon as the write is done
-            self.writer = threading.get_ident()
-
-    def writer_done(self) -> None:
-        with self.turn:
-            self.writers -= 1
-            if not self.writers:
-                self.writer = None
-            self.turn.notify_all()
 
 
 _SHARING = False
@@ -314,7 +329,7 @@ _SHARED: dict[str, _Shared] = {}
 
 def share_readers() -> None:
     """From now on this process's readers share one read-only connection per file (a
-    server's threads); writers still open the file alone, one transaction each."""
+    server's threads), and its writers join it, one transaction at a time."""
     global _SHARING
     _SHARING = True
 
