@@ -168,17 +168,51 @@ def _still_valid() -> bool:
     checked = st.session_state.get("admin_checked", 0.0)
     if time.monotonic() - checked < CHECK_SECONDS:
         return True
-    ok = accounts.session_account(_database(), st.session_state.get("admin_token", ""),
-                                  os.environ["PAISAI_ADMIN_PASSWORD"]) is not None
+    found = accounts.session_official(_database(), st.session_state.get("admin_token", ""))
+    st.session_state["official"] = found
     st.session_state["admin_checked"] = time.monotonic()
-    return ok
+    return found is not None
+
+
+def current_official():
+    """Who is signed in on this console (issue 43): an official with a role, or the first
+    organizer (PAISAI_ADMIN_PASSWORD); None before a login."""
+    return st.session_state.get("official") if st.session_state.get("admin") else None
+
+
+def _officials_exist() -> bool:
+    from pipeline.base import db
+    try:
+        with db.reading(_database()) as con:
+            return bool(db.scalar(con, "select count(*) from officials where disabled_at is "
+                                       "null"))
+    except Exception:  # no database yet
+        return False
+
+
+def _sign_in(name: str, given: str, session: str, address: str):
+    """The official whose name and password these are (None: wrong, counted as a failure;
+    the first organizer with an empty name and PAISAI_ADMIN_PASSWORD)."""
+    from pipeline.officials import people
+
+    if not name:
+        return people.FIRST_ORGANIZER if check_password(given, session, address,
+                                                        _failures()) else None
+    found = people.sign_in(_database(), name, given)  # counts and locks in the database
+    if found is None:
+        failures = _failures()
+        failures.add(f"session:{session}")
+        if address:
+            failures.add(f"address:{address}")
+    return found
 
 
 def require_admin(language: str) -> bool:
-    if not os.environ.get("PAISAI_ADMIN_PASSWORD"):
+    if not os.environ.get("PAISAI_ADMIN_PASSWORD") and not _officials_exist():
         st.warning(t("no_password", language))
         st.code("PAISAI_ADMIN_PASSWORD=你的密码 paisai dashboard", language="bash")
         return False
+    from pipeline.officials import people
     from pipeline.operations import accounts
     if st.session_state.get("admin"):
         if st.session_state.pop("set_cookie", False):
@@ -190,26 +224,36 @@ def require_admin(language: str) -> bool:
         kept = st.context.cookies.get(COOKIE, "")
     except Exception:  # outside a served page (tests of the page script)
         kept = ""
-    if kept and accounts.session_account(_database(), kept,
-                                         os.environ["PAISAI_ADMIN_PASSWORD"]):
+    found = accounts.session_official(_database(), kept) if kept else None
+    if found is not None:
         st.session_state["admin"] = True
+        st.session_state["official"] = found
         st.session_state["admin_token"] = kept
         st.session_state["admin_checked"] = time.monotonic()
         return True
     with st.form("login"):
+        name = st.text_input(t("official_name", language)) if _officials_exist() else ""
         given = st.text_input(t("password", language), type="password")
         submitted = st.form_submit_button(t("login", language))
     if submitted:
         session, address = _client()
+        official = None
         if locked_out(session, _failures()):
             st.error(t("too_many", language))
-        elif check_password(given, session, address, _failures()):
-            st.session_state["admin"] = True
-            st.session_state["admin_token"] = accounts.open_session(
-                _database(), os.environ["PAISAI_ADMIN_PASSWORD"], session_hours())
-            st.session_state["admin_checked"] = time.monotonic()
-            st.session_state["set_cookie"] = True  # on the next run, which draws the page
-            st.rerun()
-        else:
+            return False
+        try:
+            official = _sign_in(" ".join(name.split()), given, session, address)
+        except people.LockedOut as exc:
+            st.error(str(exc))
+            return False
+        if official is None:
             st.error(t("wrong_password", language))
+            return False
+        st.session_state["admin"] = True
+        st.session_state["official"] = official
+        st.session_state["admin_token"] = accounts.open_official_session(
+            _database(), official, session_hours())
+        st.session_state["admin_checked"] = time.monotonic()
+        st.session_state["set_cookie"] = True  # on the next run, which draws the page
+        st.rerun()
     return False

@@ -119,7 +119,7 @@ ENGINES = ("pipeline.pairing", "pipeline.pairing.swiss", "pipeline.pairing.match
            "pipeline.day.clock", "pipeline.day.tablesheet", "pipeline.day.tractorsheet",
            "pipeline.history.evidence",
            "pipeline.tractor.bracket", "pipeline.tractor.group_order", "pipeline.tractor.places",
-           "pipeline.tractor.scoring", "pipeline.tractor.checks")
+           "pipeline.tractor.scoring", "pipeline.tractor.checks", "pipeline.officials.ladder")
 
 
 def test_the_pure_engines_reach_no_storage():
@@ -146,6 +146,7 @@ STAGES = [
     ("pipeline.pairing.event_round",),
     ("pipeline.day",),
     ("pipeline.publishing",),
+    ("pipeline.officials",),
     ("pipeline.operations",),
     ("pipeline.commands", "pipeline.cli", "pipeline.cli_support", "pipeline.__main__",
      "pipeline"),
@@ -180,7 +181,7 @@ def test_the_stage_finder_takes_the_longest_name():
     assert stage_of("pipeline.tractor.stages") == 2
     assert stage_of("pipeline.tractor.bracket") == 1
     assert stage_of("pipeline.intake.sheets.read") == 5
-    assert stage_of("pipeline.cli") == 10
+    assert stage_of("pipeline.cli") == 11
 
 
 def test_each_stage_says_what_it_does_and_what_it_may_use():

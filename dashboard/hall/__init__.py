@@ -16,7 +16,14 @@ a table (/r, /t) are the only routes that change an event (a side acts with its 
 from starlette.routing import Route
 
 from dashboard.hall.api import api_bracket, api_events, api_pairings, api_standings
+from dashboard.hall.appeals import appeal_route
 from dashboard.hall.matchsheet import match_sheet_route
+from dashboard.hall.officials import (
+    act_route,
+    login_route,
+    logout_route,
+    officials_route,
+)
 from dashboard.hall.pages import (
     bracket_page,
     pairings_page,
@@ -36,6 +43,12 @@ def routes() -> list[Route]:
         Route("/r", report_route, methods=["GET", "POST"]),
         Route("/t", table_sheet_route, methods=["GET", "POST"]),
         Route("/k", match_sheet_route, methods=["GET", "POST"]),
+        Route("/o", officials_route),
+        Route("/o/table", officials_route),
+        Route("/o/login", login_route, methods=["POST"]),
+        Route("/o/logout", logout_route, methods=["POST"]),
+        Route("/o/act", act_route, methods=["POST"]),
+        Route("/a", appeal_route, methods=["GET", "POST"]),
         Route("/m/style.css", style),  # before /m/{event}: the style sheet is no event
         Route("/m/{event}", without_slash),
         Route("/m/{event}/", ranking_page),

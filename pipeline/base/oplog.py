@@ -46,8 +46,13 @@ def field(text: object) -> str:
 
 
 def write(database: Path, event_id: str | None, action: str, detail: str = "") -> None:
-    """Append one line; a log that cannot be written never stops the action itself."""
+    """Append one line; a log that cannot be written never stops the action itself. The
+    official acting (`acting`) is named at its end."""
     stamp = dt.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+    from pipeline.base.db import ACTING
+
+    who = ACTING.get()
+    detail = f"{detail} · 由 by {who}" if who and "由 by" not in str(detail) else detail
     clean = field(" ".join(str(detail).split()))
     record = logging.LogRecord(
         "paisai", logging.INFO, "", 0,

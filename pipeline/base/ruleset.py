@@ -52,6 +52,7 @@ class Ruleset:
     team_size: int
     scoring: dict[str, Any]
     deals: dict[str, Any]
+    officials: dict[str, Any]
     ranking: dict[str, Any]
     pairing: dict[str, Any]
     tractor: dict[str, Any]

@@ -68,6 +68,16 @@ DEFAULTS: dict[str, Any] = {
         # "stop" — no deal after time
         "after_time": "finish_deal",
     },
+    "officials": {
+        # leave granted by the chief before a round (seed 001 十三 第3条: "赛前向裁判长请假
+        # 的，可在15分钟内不予处罚"): lateness within it is not sanctioned, beyond it the round
+        # is forfeited all the same
+        "leave_minutes": 15,
+        # an appeal within these minutes after the ruling or the game (seed 001 十五: 10)
+        "appeal_minutes": 10,
+        # the committee answers within these minutes (seed 001 十五: 30), shown as a countdown
+        "answer_minutes": 30,
+    },
     "ranking": {
         "keys": ["match_points", "level_diff_score", "levels", "team_no"],
         "pairing_keys": ["match_points", "level_diff_score", "levels", "team_no"],
@@ -211,6 +221,9 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("deals", "max_deals"): (0, 1_000),
     ("deals", "a_fail_limit"): (0, 100),
     ("deals", "confirm_minutes"): (0, 120),
+    ("officials", "leave_minutes"): (0, 120),
+    ("officials", "appeal_minutes"): (1, 1_440),
+    ("officials", "answer_minutes"): (1, 1_440),
     ("pairing", "avoid_same_affiliation_rounds"): (0, 1_000),
     ("tractor", "decks"): (1, 10),
     ("tractor", "takeover"): (5, 1_000),

@@ -60,7 +60,7 @@ def store_results(
             join incoming i on r.round = i.round and r.table_no = i.table_no
             where r.event_id = ? and ({differs})
             """,
-            [source, reason, event_id],
+            [source, db.signed(reason), event_id],
         )
         con.execute(
             f"""
@@ -101,7 +101,7 @@ def delete_results(
                ew_team, ns_team, ew_level, ns_level, deals, forfeit
         from results where {where}
         """,
-        [reason, *params],
+        [db.signed(reason), *params],
     )
     removed = db.scalar(con, f"select count(*) from results where {where}", params)
     con.execute(f"delete from deals where {where}", params)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-AREAS = ("events", "data", "rankings", "rounds", "hall", "tractor", "history", "site")
+AREAS = ("events", "data", "rankings", "rounds", "hall", "tractor", "history", "site",
+         "officials")
 
 WHERE = {
     **dict.fromkeys(("event", "events", "rulesets"), "events"),
@@ -20,6 +21,7 @@ WHERE = {
     **dict.fromkeys(("pair", "results", "export", "template", "links"), "rounds"),
     **dict.fromkeys(("draw", "checkin", "withdraw", "reinstate", "clock", "late"), "hall"),
     "bracket": "tractor",
+    "officials": "officials",
     **dict.fromkeys(("players", "player", "ratings", "units", "compare"), "history"),
     **dict.fromkeys(("publish", "simulate", "dashboard", "demo"), "site"),
 }

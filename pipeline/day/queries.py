@@ -249,13 +249,15 @@ def event_version(con, event_id: str) -> str:
                (select count(*) from tractor_games where event_id = $e),
                (select count(*) from tractor_decisions where event_id = $e),
                (select count(*) from penalties where event_id = $e),
+               (select string_agg(ruling_id || status, ',') from official_rulings
+                where event_id = $e and status in ('confirmed', 'reversed')),
                (select count(*) from table_sheet_deals where event_id = $e),
                (select max(coalesce(answered_at, entered_at))::varchar from table_sheet_deals
                 where event_id = $e),
                (select count(*) from tractor_sheet_deals where event_id = $e),
                (select max(coalesce(answered_at, entered_at))::varchar from tractor_sheet_deals
                 where event_id = $e)""", {"e": event_id})[0]
-    results, sheets = found[:8], found[8:]
+    results, sheets = found[:9], found[9:]
     return (hashlib.sha256(repr(results).encode()).hexdigest()[:16] + "." +
             hashlib.sha256(repr(sheets).encode()).hexdigest()[:8])
 

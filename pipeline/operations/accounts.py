@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
 
 from pipeline.base import db
+from pipeline.base.errors import PaisaiError
 
 ORGANIZER = "organizer"  # the account of PAISAI_ADMIN_PASSWORD
 
@@ -71,3 +73,44 @@ def end_session(database: Path, token: str) -> None:
     with db.writing(database) as con:
         con.execute("update console_sessions set ended_at = current_timestamp where "
                     "token_hash = ? and ended_at is null", [_digest(token)])
+
+
+def open_official_session(database: Path, official, hours: float) -> str:
+    """A session for an official (issue 43): tied to their password's hash, so that a new
+    password or disabling them ends it; the first organizer's to PAISAI_ADMIN_PASSWORD."""
+    from pipeline.officials import people
+
+    if official.official_id == 0:
+        return open_session(database, os.environ.get("PAISAI_ADMIN_PASSWORD", ""), hours)
+    with db.reading(database) as con:
+        secret = people.password_hash(con, official.official_id)
+    if secret is None:
+        raise PaisaiError("账户已停用 the account is disabled")
+    return open_session(database, secret, hours, account=f"official:{official.official_id}")
+
+
+def session_official(database: Path, token: str):
+    """Who a live session belongs to (an official, or the first organizer), else None."""
+    from pipeline.officials import people
+
+    if not isinstance(token, str) or not token or len(token) > 100:
+        return None
+    digest = _digest(token)
+    with db.reading(database) as con:
+        found = db.rows(con, "select account, password_tag from console_sessions where "
+                             "token_hash = ? and ended_at is null and expires_at > "
+                             "current_timestamp", [digest])
+        if not found:
+            return None
+        account, tag = found[0]
+        if account == ORGANIZER:
+            secret, official = os.environ.get("PAISAI_ADMIN_PASSWORD", ""), \
+                people.FIRST_ORGANIZER
+        elif account.startswith("official:") and account[9:].isdigit():
+            official = people.by_id(con, int(account[9:]))
+            secret = people.password_hash(con, official.official_id) if official else None
+        else:
+            return None
+    if not secret or official is None:
+        return None
+    return official if hmac.compare_digest(tag, _password_tag(secret, digest)) else None

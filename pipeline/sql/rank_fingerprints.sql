@@ -1,5 +1,5 @@
 -- marts: one row per event, a fingerprint of everything its ranking reads (results,
--- penalties, fouls, quiz, teams, byes, carried totals, the lot, ruleset). The cached
+-- penalties, fouls, the rulings, quiz, teams, byes, carried totals, the lot, ruleset). The cached
 -- event_ranks of an event are current while its fingerprint equals the one stored in
 -- event_rank_state.
 with
@@ -11,6 +11,9 @@ parts as (
     select event_id, 'p', count(*), bit_xor(hash(x)) from penalties as x group by event_id
     union all
     select event_id, 'f', count(*), bit_xor(hash(x)) from fouls as x group by event_id
+    union all  -- the chief arbiter's rulings (a round lost counts once confirmed)
+    select event_id, 'o', count(*), bit_xor(hash(ruling_id || status)) from official_rulings
+    where kind = 'ruled_loss' group by event_id
     union all
     select event_id, 'q', count(*), bit_xor(hash(x)) from quiz as x group by event_id
     union all

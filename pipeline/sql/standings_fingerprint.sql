@@ -1,6 +1,6 @@
 -- One value for everything the ranking of event $event_id after round $max_round reads:
 -- results, the pairings up to that round,
--- penalties, fouls, quiz, teams, carried totals, the lot, the ruleset. A cached ranking is
+-- penalties, fouls, the rulings, quiz, teams, carried totals, the lot, the ruleset. A cached ranking is
 -- served only while this is unchanged (pairing the next round leaves it so).
 with
 
@@ -14,6 +14,9 @@ parts as (
     select 'n', count(*), bit_xor(hash(x)) from penalties as x where event_id = $event_id
     union all
     select 'f', count(*), bit_xor(hash(x)) from fouls as x where event_id = $event_id
+    union all  -- the chief arbiter's rulings (a round lost counts once confirmed)
+    select 'o', count(*), bit_xor(hash(ruling_id || status)) from official_rulings
+    where event_id = $event_id and kind = 'ruled_loss'
     union all
     select 'q', count(*), bit_xor(hash(x)) from quiz as x where event_id = $event_id
     union all

@@ -27,8 +27,14 @@ counted_out as (
 ),
 
 round_fouls as (
-    -- the team out of its whole round (match)
-    select round, team_no, out_of_round from counted_out where table_no = 0
+    -- the team out of its whole round (match): by its fouls, or by the chief arbiter's
+    -- confirmed ruling (issue 43; a proposal counts nothing until confirmed)
+    select round, team_no, bool_or(out_of_round) as out_of_round from (
+        select round, team_no, out_of_round from counted_out where table_no = 0
+        union all
+        select round, team_no, true from official_rulings
+        where event_id = $event_id and kind = 'ruled_loss' and status = 'confirmed'
+    ) group by all
 ),
 
 table_fouls as (
