@@ -229,3 +229,38 @@ def test_the_chief_rules_and_the_team_appeals_by_its_link(phones, db_file, cli):
     assert "申诉已提交" in filed.text
     member = phones("委员一")
     assert 'data-testid="countdown">剩余 30 分钟答复' in member.get("/o?event=j").text
+
+
+def _all_results(db_file, round_no):
+    """Every table of the round: East-West to A, North-South at 5."""
+    with db.reading(db_file) as con:
+        tables = db.rows(con, "select table_no, ew_team, ns_team from pairings where "
+                              "event_id = 'j' and round = ? and ns_team is not null",
+                         [round_no])
+    return [[round_no, t, ew, ns, "A", "5"] for t, ew, ns in tables]
+
+
+def test_two_ruled_losses_propose_a_suspension_the_chief_decides(cli, db_file, hall):
+    from pipeline.officials import rulings
+
+    chief = hall["裁判长"]
+    team = _table(db_file, 1)[0]
+    for round_no in (1, 2):
+        sheet = write_csv(db_file.parent / f"r{round_no}.csv",
+                          [RESULT_HEADER, *_all_results(db_file, round_no)])
+        assert cli("ingest", "--event", "j", sheet).code == 0
+        ruling = rulings.propose(db_file, "j", chief, round_no, team, "ruled_loss", 0, "违例")
+        assert rulings.decide(db_file, "j", chief, ruling, True) == "confirmed"
+        if round_no == 1:
+            assert cli("pair", "--event", "j").code == 0
+    with db.reading(db_file) as con:
+        waiting = rulings.queue(con, "j")
+    # "兩次判負要判停賽": proposed by the ladder itself; the chief decides it
+    assert [(p["team_no"], p["kind"], p["proposed_by"]) for p in waiting] == \
+        [(team, "suspension", "规则 ladder")]
+    assert rulings.decide(db_file, "j", chief, waiting[0]["ruling_id"], True) == "confirmed"
+    assert cli("pair", "--event", "j").code == 0
+    with db.reading(db_file) as con:
+        paired = db.scalar(con, "select count(*) from pairings where event_id = 'j' and "
+                                "round = 3 and ? in (ew_team, ns_team)", [team])
+    assert paired == 0  # the suspended team is left out of the next pairing
