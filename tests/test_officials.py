@@ -264,3 +264,29 @@ def test_two_ruled_losses_propose_a_suspension_the_chief_decides(cli, db_file, h
         paired = db.scalar(con, "select count(*) from pairings where event_id = 'j' and "
                                 "round = 3 and ? in (ew_team, ns_team)", [team])
     assert paired == 0  # the suspended team is left out of the next pairing
+
+
+def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
+    """Issue 42's dispute reaches the officials: the table's referee rules on it at /o."""
+    from pipeline.day import selfreport, tablestore
+
+    row = selfreport.links(db_file, "j", 1, "http://testserver").row(0, named=True)
+    with db.writing(db_file) as con:
+        tablestore.enter(con, "j", 1, row["table"], row["ns_url"].split("sig=")[1], "ns",
+                         row["ns_code"], 1, "ew", 2)
+        tablestore.answer(con, "j", 1, row["table"], row["ew_url"].split("sig=")[1], "ew",
+                          row["ew_code"], 1, False)
+    referee = phones("裁判甲")
+    assert "有异议" in referee.get("/o?event=j").text.split('data-testid="tables"')[1]
+    page = referee.get(f"/o/table?event=j&round=1&table={row['table']}")
+    assert "第 1 副有异议，请裁定" in page.text
+    other = phones("裁判乙")  # not their table: refused
+    refused = other.post("/o/act", data={"action": "deal", "event": "j", "round": "1",
+                                         "table": str(row["table"]), "deal": "1", "keep": "1"})
+    assert refused.status_code == 403
+    kept = referee.post("/o/act", data={"action": "deal", "event": "j", "round": "1",
+                                        "table": str(row["table"]), "deal": "1", "keep": "1"})
+    assert "第 1 副按记录保留" in kept.text
+    with db.reading(db_file) as con:
+        assert tablestore.disputed(con, "j") == []
+    assert "kept as entered, by 裁判甲（临场裁判）" in cli("log", "--event", "j").out

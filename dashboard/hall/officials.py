@@ -46,7 +46,10 @@ WORDS = {
            "waiting": "未报", "done": "已记录", "not_yours": "不是你负责的桌",
            "too_many": "操作太频繁，请稍后再试", "busy": "系统正忙，没有记录，请几秒后再试",
            "appeal_title": "{team} · 申诉", "code": "本队验证码（链接旁的 4 位数字）",
-           "filed": "申诉已提交，等待仲裁委员会"},
+           "filed": "申诉已提交，等待仲裁委员会", "late": "迟到",
+           "deal_disputed": "第 {n} 副有异议，请裁定", "deal_keep": "按记录保留",
+           "deal_take_off": "删除此副（重新记录）", "deal_kept": "第 {n} 副按记录保留",
+           "deal_off": "第 {n} 副已删除，由记录方重新记录"},
     "en": {"title": "Officials", "name": "Name (empty: the organizer)", "password": "Password",
            "sign_in": "Sign in", "sign_out": "Sign out", "bad_login": "Wrong name or password",
            "projector": "Open the projector", "my_tables": "Round {n}: my tables",
@@ -74,7 +77,10 @@ WORDS = {
            "too_many": "Too many actions: wait a minute",
            "busy": "Busy for a moment: nothing was recorded; try again in a few seconds",
            "appeal_title": "{team}: appeals", "code": "Your team's code (4 digits beside the "
-           "link)", "filed": "Appeal filed: the committee decides"},
+           "link)", "filed": "Appeal filed: the committee decides", "late": "late",
+           "deal_disputed": "Deal {n} is disputed: rule on it", "deal_keep": "Keep as entered",
+           "deal_take_off": "Take it off (entered again)", "deal_kept": "Deal {n} kept as "
+           "entered", "deal_off": "Deal {n} taken off: the recorder enters it again"},
 }
 PER_OFFICIAL = 60  # actions a minute from one official
 
@@ -136,12 +142,16 @@ def _home(request: Request, official, w: dict) -> dict:
                                                  "event_id = ? and round = ?",
                                             [event_id, round_no])}
             playing = {r["table"]: r for r in tablestore.tables_in_play(con, event, round_no)}
+            late = {r[0] for r in db.rows(con, "select table_no from official_records where "
+                                               "event_id = ? and round = ? and kind = 'late'",
+                                          [event_id, round_no])}
             out["tables"] = [
                 {"table": t, "teams": f"{ew} – {ns or ''}",
                  "url": f"/o/table?{urlencode({'event': event_id, 'round': round_no, 'table': t})}",
-                 "state": w["reported"] if t in stored else w["disputed"]
-                 if playing.get(t, {}).get("disputed") else w["in_play"] if t in playing
-                 else w["waiting"]}
+                 "state": " · ".join(
+                     [w["reported"] if t in stored else w["disputed"]
+                      if playing.get(t, {}).get("disputed") else w["in_play"] if t in playing
+                      else w["waiting"]] + ([w["late"]] if t in late else []))}
                 for t, ew, ns in pairs if official.works_at(t)]
         if official.role in ("chief", "organizer"):
             out["queue"] = [{**p, "said": RULING_WORDS[p["kind"]]}
@@ -164,6 +174,7 @@ def _home(request: Request, official, w: dict) -> dict:
 
 
 def _table(request: Request, official, w: dict) -> dict:
+    from pipeline.day import tablestore
     from pipeline.officials import rulings
 
     params = request.query_params
@@ -174,9 +185,12 @@ def _table(request: Request, official, w: dict) -> dict:
     with db.reading(database()) as con:
         event = events.load(con, event_id)
         counts = rulings.table_counts(con, event, round_no, table_no)
+        disputed = [d for r, t, d in tablestore.disputed(con, event_id)
+                    if (r, t) == (round_no, table_no)]
     return {"me": official.label, "event": event_id, "event_name": event.name,
             "round": round_no, "table": {"no": table_no, "counts": counts,
-                                         "teams": [c["team"] for c in counts]},
+                                         "teams": [c["team"] for c in counts],
+                                         "disputed": disputed},
             "kinds": [(k, KIND_WORDS[k]) for k in (*KINDS, "late")],
             "ruling_kinds": [(k, RULING_WORDS[k]) for k in RULINGS]}
 
@@ -313,6 +327,16 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
             grace = rulings.grant_leave(database(), event_id, official, round_no,
                                         form.get("team", ""), number(form, "minutes") or None)
             said = f"{form.get('team', '')}: {w['on_leave'].format(m=grace)}"
+        elif action == "deal":  # a disputed deal of one of the referee's tables (issue 42)
+            from pipeline.day import tablestore
+
+            if not official.works_at(int(table or 0)) or official.role not in (
+                    "referee", "chief", "organizer"):
+                raise PermissionError(w["not_yours"])
+            deal, keep = number(form, "deal"), form.get("keep") == "1"
+            tablestore.decide(database(), event_id, round_no, int(table), deal, keep,
+                              by=official.label)
+            said = w["deal_kept" if keep else "deal_off"].format(n=deal)
         elif action == "vote":
             status = rulings.vote(database(), event_id, official, number(form, "appeal"),
                                   form.get("vote") == "uphold")
