@@ -290,3 +290,19 @@ def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
     with db.reading(db_file) as con:
         assert tablestore.disputed(con, "j") == []
     assert "kept as entered, by 裁判甲（临场裁判）" in cli("log", "--event", "j").out
+
+
+def test_paisai_late_applies_the_leave_the_chief_granted(cli, db_file, hall):
+    from pipeline.officials import rulings
+
+    ew, ns = _table(db_file, 2)
+    rulings.grant_leave(db_file, "j", hall["裁判长"], 1, ew)  # seed 001: 15 minutes
+    within = cli("late", "--event", "j", "--round", "1", ew, "--minutes", "14")
+    assert within.code == 0 and "不处罚" in within.out
+    with db.reading(db_file) as con:
+        assert not db.scalar(con, "select count(*) from results where event_id = 'j'")
+    beyond = cli("late", "--event", "j", "--round", "1", ew, "--minutes", "16")
+    assert beyond.code == 0 and "本轮弃权" in beyond.out
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select forfeit from results where event_id = 'j' and "
+                              "table_no = 2") == "ew"

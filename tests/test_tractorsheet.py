@@ -261,3 +261,20 @@ def test_the_bracket_page_shows_the_matches_in_play(match, db_file, monkeypatch)
     played = re.search(r'data-testid="matches-in-play">(.*?)</table>', shown).group(1)
     assert row["team_a"] in played and ">8<" in played and "有异议" in played
 
+
+
+def test_a_swiss_tractor_table_is_not_given_guandan_s_sheet(cli, tmp_path, db_file):
+    from pipeline.day import selfreport, tablestore
+
+    swiss = tmp_path / "union-swiss.toml"
+    swiss.write_text(load_preset("union-tractor").source.replace(
+        'format = "knockout"', 'format = "swiss"\nrounds = 3'), encoding="utf-8")
+    assert cli("event", "create", "--id", "us", "--name", "工会赛", "--ruleset", swiss).code == 0
+    rows = [["队号", "队名", "队员1", "队员2"]] + [[f"T{i}", f"拖{i}队", f"甲{i}", f"乙{i}"]
+                                              for i in range(1, 5)]
+    assert cli("ingest", "--event", "us", write_csv(tmp_path / "e.csv", rows)).code == 0
+    assert cli("pair", "--event", "us").code == 0
+    row = selfreport.links(db_file, "us", 1, "http://x").row(0, named=True)
+    with db.writing(db_file) as con, pytest.raises(Exception, match="拖拉机按场记分"):
+        tablestore.enter(con, "us", 1, row["table"], row["ns_url"].split("sig=")[1], "ns",
+                         row["ns_code"], 1, "ew", 2)

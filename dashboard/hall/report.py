@@ -18,7 +18,7 @@ from dashboard.hall.limits import (
     turned_away,
 )
 from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
-from pipeline.base import db
+from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
 from pipeline.publishing.templating import render
 
@@ -144,8 +144,8 @@ async def report_route(request: Request) -> Response:
         round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
         side = params.get("side") or None
         signature = params.get("sig", "")[:200]
-        ew, ns, decided = await run_in_threadpool(_check_link, event_id, round_no, table_no,
-                                                  signature, side)
+        ew, ns, decided, by_deal = await run_in_threadpool(_check_link, event_id, round_no,
+                                                           table_no, signature, side)
     except BusyError:
         return report_page(language, words["busy"], 503)
     except selfreport.LinkClosed as exc:  # genuine, but its round or event is over
@@ -185,24 +185,26 @@ async def report_route(request: Request) -> Response:
                 f"{words['ns']} {ns or ''} {form.get('ns_level', [''])[0][:8]}")
         return report_page(language, title, lines=[said], sent=sent, again=str(request.url))
     sheet_url = None
-    if side:  # a side's link: the table's deal-by-deal sheet is one tap away
+    if side and by_deal:  # a side's link: the table's deal-by-deal sheet (Guandan)
         sheet_url = "/t?" + str(request.url.query)
     return report_page(language, title, form=_report_form(ew, ns, format_level, side),
                         **({"sheet_url": sheet_url} if sheet_url else {}))
 
 
 def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
-                side: str | None) -> tuple[str, str, str | None]:
-    """The table's teams, and its stored result in words when it is decided (else None)."""
+                side: str | None) -> tuple[str, str, str | None, bool]:
+    """The table's teams, its stored result in words when it is decided (else None), and
+    whether its sides may keep a deal-by-deal sheet (a Guandan event)."""
     from pipeline.day import selfreport
     with db.reading(database(), HALL_WAIT) as con:
         ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
+        by_deal = events.load(con, event_id).ruleset.discipline == "guandan"
         decided = selfreport.stored_result(con, event_id, round_no, table_no)
         names = dict(db.rows(con, "select team_no, team_name from teams where event_id = ? "
                                   "and team_no in (?, ?)", [event_id, ew, ns or ""]))
     # each side as the players know it: its number and its name
     ew, ns = (f"{team} {names.get(team) or ''}".strip() if team else team for team in (ew, ns))
-    return ew, ns, selfreport.describe_stored(decided) if decided else None
+    return ew, ns, selfreport.describe_stored(decided) if decided else None, by_deal
 
 
 def _report_form(ew: str, ns: str, format_level, side: str | None) -> dict:

@@ -89,6 +89,8 @@ def _view_on(con, event_id: str, round_no: int, table_no: int, signature: str,
 
     ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
     event = events.load(con, event_id)
+    if event.ruleset.discipline != "guandan":  # a Tractor match's sheet is /k
+        raise PaisaiError("not a Guandan table")
     clock = clockstore.load(con, event, round_no)  # read once: the last deal and the page
     sheet = tablestore.sheet(con, event, round_no, table_no, clock=clock)
     decided = selfreport.stored_result(con, event_id, round_no, table_no)

@@ -95,9 +95,16 @@ def late(event: Event, minutes: float) -> LateAction:
 
 def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_no: str,
               minutes: float) -> tuple[LateAction, str, list[dict]]:
-    """The ladder's action and the sheet rows that record it (penalty or forfeit)."""
+    """The ladder's action and the sheet rows that record it (penalty or forfeit). Leave the
+    chief arbiter granted the team for the round (issue 43; seed 001: 15 minutes) comes
+    first: within its grace no sanction, beyond it the round is forfeited."""
     action = late(event, minutes)
     reason = f"迟到 {minutes:g} 分钟"
+    leave = db.scalar(con, "select minutes from official_leaves where event_id = ? and "
+                           "round = ? and team_no = ?", [event.event_id, round_no, team_no])
+    if leave is not None:
+        action = LateAction("no_sanction") if minutes <= leave else LateAction("forfeit_round")
+        reason += f"（请假 {leave:g} 分钟 on leave）"
     if action.action == "warning":  # a warning (and a violation where the rung says so)
         return action, "fouls", [_added_fouls(con, event.event_id, round_no, team_no, action)]
     if action.action == "penalty" and action.target in ("match_points", "level_diff_score",

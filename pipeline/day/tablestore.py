@@ -92,11 +92,15 @@ def _acting(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_
         raise UsageError("链接无效 this link is not valid")
     teams = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
     selfreport.check_code(con, event_id, round_no, table_no, side, code)
+    event = events.load(con, event_id)
+    if event.ruleset.discipline != "guandan":
+        raise UsageError("这是掼蛋的逐副记分；拖拉机按场记分（paisai bracket links） this is "
+                         "Guandan's deal-by-deal sheet; a Tractor match keeps its own")
     decided = selfreport.stored_result(con, event_id, round_no, table_no)
     if decided is not None:
         raise selfreport.Decided(f"已裁定 decided: 本桌成绩已保存 {selfreport.describe_stored(decided)}"
                                  " the table's result is stored")
-    return events.load(con, event_id), teams
+    return event, teams
 
 
 def enter(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no: int,

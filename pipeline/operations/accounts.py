@@ -53,17 +53,27 @@ def open_session(database: Path, password: str, hours: float,
 def session_account(database: Path, token: str, password: str) -> str | None:
     """The account of a live session (not expired, not ended, opened with this password),
     else None."""
-    if not isinstance(token, str) or not token or len(token) > 100:
+    if not _plausible(token):
         return None
     digest = _digest(token)
     with db.reading(database) as con:
-        found = db.rows(con, "select account, password_tag from console_sessions where "
-                             "token_hash = ? and ended_at is null and expires_at > "
-                             "current_timestamp", [digest])
+        found = _live(con, digest)
     if not found:
         return None
-    account, tag = found[0]
+    account, tag = found
     return account if hmac.compare_digest(tag, _password_tag(password, digest)) else None
+
+
+def _plausible(token: object) -> bool:
+    return isinstance(token, str) and 0 < len(token) <= 100
+
+
+def _live(con, digest: str) -> tuple[str, str] | None:
+    """(account, password tag) of a session neither expired nor ended, else None."""
+    found = db.rows(con, "select account, password_tag from console_sessions where "
+                         "token_hash = ? and ended_at is null and expires_at > "
+                         "current_timestamp", [digest])
+    return found[0] if found else None
 
 
 def end_session(database: Path, token: str) -> None:
@@ -93,16 +103,14 @@ def session_official(database: Path, token: str):
     """Who a live session belongs to (an official, or the first organizer), else None."""
     from pipeline.officials import people
 
-    if not isinstance(token, str) or not token or len(token) > 100:
+    if not _plausible(token):
         return None
     digest = _digest(token)
     with db.reading(database) as con:
-        found = db.rows(con, "select account, password_tag from console_sessions where "
-                             "token_hash = ? and ended_at is null and expires_at > "
-                             "current_timestamp", [digest])
+        found = _live(con, digest)
         if not found:
             return None
-        account, tag = found[0]
+        account, tag = found
         if account == ORGANIZER:
             secret, official = os.environ.get("PAISAI_ADMIN_PASSWORD", ""), \
                 people.FIRST_ORGANIZER
