@@ -69,7 +69,7 @@ TEXT: dict[str, dict[str, str]] = {
     "no_event_yet": {"zh": "还没有赛事：由组织者创建。", "en": "No event yet: the organizer "
                      "creates it."},
     "phase_officials": {"zh": "裁判", "en": "Officials"},
-    "official_name": {"zh": "姓名（组织者用总密码时留空）",
+    "official_name": {"zh": "姓名（组织者可留空）",
                       "en": "Name (empty for the organizer's password)"},
     "login": {"zh": "登录", "en": "Log in"},
     "wrong_password": {"zh": "密码不对", "en": "Wrong password"},

@@ -38,7 +38,8 @@ async def appeal_route(request: Request) -> Response:
             for r in found:
                 r["said"] = RULING_WORDS[r["kind"]]
                 r["deadline"] = rulings.appeal_deadline(con, event, r)
-        return {"event": event_id, "event_name": event.name, "found": found}
+        return {"event": event_id, "event_name": event.name, "found": found,
+                "minutes": event.ruleset.officials["appeal_minutes"]}
 
     try:
         seen = await run_in_threadpool(view)
@@ -75,8 +76,13 @@ async def appeal_route(request: Request) -> Response:
                                 headers={**HEADERS, "Cache-Control": "no-store"})
     rows = "".join(
         f"<option value='{r['ruling_id']}'>#{r['ruling_id']} {r['team_no']} {r['said']} · "
-        f"截止 deadline {r['deadline']:%H:%M} UTC</option>" for r in seen["found"])
+        f"{_deadline(r['deadline'], seen['minutes'])}</option>" for r in seen["found"])
     return _appeal_page(request, w, team, seen, rows, message)
+
+
+def _deadline(at, minutes: float) -> str:
+    return f"截止 deadline {at:%H:%M} UTC" if at else \
+        f"赛后 {minutes:g} 分钟内 within {minutes:g} minutes after the game"
 
 
 def _appeal_page(request: Request, w: dict, team: str, seen: dict, options: str,

@@ -27,6 +27,7 @@ if official is not None and official.official_id:
     from pipeline.base import db
 
     db.ACTING.set(official.label)  # every change of this run names the official
+    st.sidebar.caption(official.label)
 if role not in ROLE_PHASES:
     st.info(t("officials_role_only", language, role=official.label))
     st.markdown("[/o](/o)" if role != "screen" else "[/live?projector=1](/live?projector=1)")

@@ -124,6 +124,13 @@ def _late(con, event: Event, official: Official, round_no: int, table_no: int, t
         return said, ["late"], proposed
     if action == "warning":
         return said, ["late", "warning", *(["violation"] * rung.violations)], None
+    if action == "penalty":  # points off: it decides no game, the ladder's rows are stored
+        from pipeline.intake.ingest import apply_rows
+
+        _, kind, rows = clockstore.late_rows(con, event, round_no, team_no, minutes)
+        if rows:
+            apply_rows(con, event.event_id, kind, rows, source=f"迟到 late {team_no}",
+                       reason=f"迟到 {minutes:g} 分钟，{official.label} 记录")
     return said, ["late"], None
 
 
@@ -321,11 +328,16 @@ class LateAppeal(UsageError):
     """An appeal after the preset's deadline (kept, refused, with the time it came)."""
 
 
-def appeal_deadline(con, event: Event, ruling: dict) -> dt.datetime:
+def appeal_deadline(con, event: Event, ruling: dict,
+                    at: dt.datetime | None = None) -> dt.datetime | None:
     """`officials.appeal_minutes` after the ruling, or after the game when it ended later
-    (seed 001 十五: "比赛结束后10分钟内")."""
-    up = clockstore.load(con, event, ruling["round"]).time_up_at(
-        ruling["decided_at"].replace(tzinfo=dt.UTC).timestamp())
+    (seed 001 十五: "比赛结束后10分钟内"); None while the round's clock still runs at `at`
+    (an appeal is in time until the game is over)."""
+    at = at or now()
+    clock = clockstore.load(con, event, ruling["round"])
+    up = clock.time_up_at(at.replace(tzinfo=dt.UTC).timestamp())
+    if clock.started_at is not None and up is None:
+        return None
     ended = dt.datetime.fromtimestamp(up, dt.UTC).replace(tzinfo=None) if up else None
     start = max(ruling["decided_at"], ended) if ended else ruling["decided_at"]
     return start + dt.timedelta(minutes=event.ruleset.officials["appeal_minutes"])
@@ -347,8 +359,8 @@ def appeal(database: Path, event_id: str, ruling_id: int, team_no: str, via: str
             if ruling["table_no"] is not None else (None, None)
         if team_no not in (ruling["team_no"], opponent):
             raise UsageError(f"{team_no} 与该裁定无关 the team is not concerned by the ruling")
-        deadline = appeal_deadline(con, event, ruling)
-        late = at > deadline
+        deadline = appeal_deadline(con, event, ruling, at)
+        late = deadline is not None and at > deadline
         appeal_id = db.scalar(con, "insert into official_appeals (event_id, ruling_id, team_no, "
                                    "filed_at, filed_via, filed_by, fee, statement, status) "
                                    "values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning appeal_id",
@@ -357,7 +369,7 @@ def appeal(database: Path, event_id: str, ruling_id: int, team_no: str, via: str
                                statement[:500], "refused_late" if late else "open"])
         _log(con, event_id, filed_by, "appeal refused late" if late else "appeal filed",
              f"#{appeal_id} against ruling #{ruling_id} by {team_no} at {at:%H:%M:%S} UTC "
-             f"(deadline {deadline:%H:%M:%S})")
+             f"(deadline {f'{deadline:%H:%M:%S}' if deadline else 'after the game'})")
     if late:
         raise LateAppeal(f"申诉于 {at:%H:%M:%S} 提交，已过截止时间 {deadline:%H:%M:%S}（UTC，裁定后 "
                          f"{event.ruleset.officials['appeal_minutes']:g} 分钟），不予受理 the "

@@ -15,7 +15,7 @@ def _sign_in(browser, url: str, name: str):
     context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
     page = context.new_page()
     page.goto(f"{url}/admin?event=demo")
-    page.get_by_label("姓名（组织者用总密码时留空）").fill(name)
+    page.get_by_label("姓名（组织者可留空）").fill(name)
     page.get_by_label("密码").fill(f"pass-{name}")
     page.get_by_role("button", name="登录").click()
     return context, page
