@@ -69,9 +69,9 @@ DEFAULTS: dict[str, Any] = {
         "after_time": "finish_deal",
     },
     "officials": {
-        # leave granted by the chief before a round (seed 001 十三 第3条: "赛前向裁判长请假
-        # 的，可在15分钟内不予处罚"): lateness within it is not sanctioned, beyond it the round
-        # is forfeited all the same
+        # leave granted by the chief before a round (seed 001 十三 第3条: "賽前向裁判長請假並得
+        # 到同意，比賽開始後15分鐘內不作判罰，超過15分鐘也作棄權論處"): lateness within it is
+        # not sanctioned, beyond it the round is forfeited all the same
         "leave_minutes": 15,
         # an appeal within these minutes after the ruling or the game (seed 001 十五: 10)
         "appeal_minutes": 10,
