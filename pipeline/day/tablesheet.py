@@ -116,18 +116,29 @@ STALE = ("记分表已有变化（对方已确认、有异议或裁判已裁定�
          "this form was shown: check it and enter the deal again")
 
 
+def next_deal_refusal(disputed: int | None, over: str | None, recorded: int, number: int,
+                      unit: str) -> str | None:
+    """Why no deal `number` can be entered on a sheet now, whatever the game (both sheets):
+    a dispute waits for the referee, the round or match is over, or it is not the next deal.
+    `unit`: 副 (Guandan) or 盘 (Tractor)."""
+    if disputed is not None:
+        return (f"第 {disputed} {unit}有异议，等待裁判裁定 deal {disputed} is disputed: the "
+                "referee decides first")
+    if over:
+        return over
+    expected = recorded + 1
+    if number != expected:
+        return f"下一{unit}应是第 {expected} {unit} the next deal is deal {expected}"
+    return None
+
+
 def check_entry(sheet: Sheet, number: int, winner: str, partner_finish: int) -> str | None:
     """Why this deal cannot be entered now (both languages), else None: it is not the next
     deal, the sheet waits for a disputed deal's ruling, the round is over, or the entry is
     not a deal."""
-    if sheet.disputed is not None:
-        return (f"第 {sheet.disputed} 副有异议，等待裁判裁定 deal {sheet.disputed} is disputed: "
-                "the referee decides first")
-    if sheet.over:
-        return sheet.over
-    expected = len(sheet.lines) + 1
-    if number != expected:
-        return f"下一副应是第 {expected} 副 the next deal is deal {expected}"
+    why = next_deal_refusal(sheet.disputed, sheet.over, len(sheet.lines), number, "副")
+    if why:
+        return why
     if winner not in SIDES:
         return "上游应为东西或南北 the side of 上游 is East-West or North-South"
     if partner_finish not in GAIN:

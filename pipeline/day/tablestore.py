@@ -19,26 +19,21 @@ from pipeline.base import db, events, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
 from pipeline.base.levels import format_level
-from pipeline.day import clockstore, selfreport
+from pipeline.day import clockstore, selfreport, sheetdeals
 from pipeline.day.clock import Clock
+from pipeline.day.sheetdeals import utc_now
 from pipeline.day.tablesheet import (
     STALE,
     Entry,
     Sheet,
     check_entry,
     deal_rows,
-    deal_stamp,
     read,
     stamp,
 )
 from pipeline.ranking.deals import Deal
 
 SIDE_NAMES = {"ew": "东西 East-West", "ns": "南北 North-South"}
-
-
-def utc_now() -> dt.datetime:
-    """Times of the sheet: naive UTC, as stored."""
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def entries(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
@@ -133,24 +128,8 @@ def answer(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_n
     if side == event.ruleset.deals["recorder"]:
         raise UsageError("本方负责记录，由对方确认 your side enters the deals; the other "
                          "side confirms them")
-    row = db.rows(con, "select status, entered_at from table_sheet_deals where event_id = ? "
-                       "and round = ? and table_no = ? and deal = ?", [event_id, round_no, table_no, number])
-    if seen and row and seen != deal_stamp(number, row[0][1]):
-        raise UsageError(STALE)
-    found = row[0][0] if row else None
-    if found is None:
-        raise UsageError(f"没有第 {number} 副 no deal {number}")
-    if found != "entered":
-        raise UsageError(f"第 {number} 副已{'确认' if found == 'confirmed' else '提出异议'} "
-                         f"deal {number} is {found} already")
-    con.execute("update table_sheet_deals set status = ?, answered_side = ?, answered_at "
-                "= ? where event_id = ? and round = ? and table_no = ? and deal = ?",
-                ["confirmed" if confirm else "disputed", side, utc_now(), event_id,
-                 round_no, table_no, number])
-    if not confirm:
-        oplog.write_on(con, event_id, "deal disputed",
-                       f"round {round_no} table {table_no} deal {number}, "
-                       f"by {SIDE_NAMES[side]}")
+    sheetdeals.answer(con, _place(event_id, round_no, table_no), side, SIDE_NAMES[side],
+                      number, confirm, seen)
 
 
 def confirm_result(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
@@ -188,26 +167,14 @@ def confirm_result(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
 
 def decide(database: Path, event_id: str, round_no: int, table_no: int, number: int,
            keep: bool, by: str = "组织者 organizer") -> None:
-    """A disputed deal decided: kept as entered (confirmed), or taken off with every deal
-    after it (the recorder enters them again). In `paisai log` with who decided."""
-    with db.writing(database) as con:
-        status = db.scalar(con, "select status from table_sheet_deals where event_id = ? and "
-                                "round = ? and table_no = ? and deal = ?",
-                           [event_id, round_no, table_no, number])
-        if status != "disputed":
-            raise UsageError(f"第 {number} 副没有异议 deal {number} is not disputed")
-        if keep:
-            con.execute("update table_sheet_deals set status = 'confirmed' where event_id = ? "
-                        "and round = ? and table_no = ? and deal = ?",
-                        [event_id, round_no, table_no, number])
-        else:
-            con.execute("delete from table_sheet_deals where event_id = ? and round = ? and "
-                        "table_no = ? and deal >= ?", [event_id, round_no, table_no, number])
-        con.execute("delete from table_sheet_results where event_id = ? and round = ? and "
-                    "table_no = ?", [event_id, round_no, table_no])
-        oplog.write_on(con, event_id, "deal decided",
-                       f"round {round_no} table {table_no} deal {number}: "
-                       f"{'kept as entered' if keep else 'taken off, entered again'}, by {by}")
+    """A disputed deal decided (`sheetdeals.decide`), in `paisai log` with who decided."""
+    sheetdeals.decide(database, _place(event_id, round_no, table_no), number, keep, by)
+
+
+def _place(event_id: str, round_no: int, table_no: int) -> sheetdeals.Place:
+    return sheetdeals.Place("table_sheet_deals", "table_sheet_results", ("round", "table_no"),
+                            (round_no, table_no), event_id,
+                            f"round {round_no} table {table_no}", "副")
 
 
 def disputed(con: duckdb.DuckDBPyConnection, event_id: str) -> list[tuple[int, int, int]]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from pipeline.day.tablesheet import is_final
+from pipeline.day.tablesheet import is_final, next_deal_refusal
 from pipeline.tractor.checks import Penalty, level_winner, penalised_deal
 from pipeline.tractor.scoring import GameState, TractorDeal, play_deal
 
@@ -202,14 +202,9 @@ def check_entry(sheet: MatchSheet, rules: dict, number: int, declarer: str, poin
                 ruled_levels: int = 0) -> str | None:
     """Why this deal cannot be entered now (both languages), else None."""
     total = 100 * rules["decks"]
-    if sheet.disputed is not None:
-        return (f"第 {sheet.disputed} 盘有异议，等待裁判裁定 deal {sheet.disputed} is disputed: "
-                "the referee decides first")
-    if sheet.over:
-        return sheet.over
-    expected = len(sheet.lines) + 1
-    if number != expected:
-        return f"下一盘应是第 {expected} 盘 the next deal is deal {expected}"
+    why = next_deal_refusal(sheet.disputed, sheet.over, len(sheet.lines), number, "盘")
+    if why:
+        return why
     if declarer not in SIDES:
         return "庄家应为 A 方或 B 方 the declarer is side A or side B"
     if sheet.next_declarer is not None and declarer != sheet.next_declarer:

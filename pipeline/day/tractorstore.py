@@ -21,8 +21,8 @@ import polars as pl
 from pipeline.base import db, events, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
-from pipeline.day import clockstore, selfreport
-from pipeline.day.tablesheet import STALE, deal_stamp, stamp
+from pipeline.day import clockstore, selfreport, sheetdeals
+from pipeline.day.tablesheet import STALE, stamp
 from pipeline.day.tablestore import last_deal_allowed, utc_now
 from pipeline.day.tractorsheet import SIDES, MatchSheet, TractorEntry, check_entry, game_rows, read
 
@@ -204,23 +204,8 @@ def answer(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: 
     if side == event.ruleset.tractor["recorder"]:
         raise UsageError("本方负责记录，由对方确认 your side enters the deals; the other "
                          "side confirms them")
-    row = db.rows(con, "select status, entered_at from tractor_sheet_deals where event_id = ? "
-                       "and stage = ? and match_no = ? and deal = ?", [event_id, stage, match_no, number])
-    if seen and row and seen != deal_stamp(number, row[0][1]):
-        raise UsageError(STALE)
-    found = row[0][0] if row else None
-    if found is None:
-        raise UsageError(f"没有第 {number} 盘 no deal {number}")
-    if found != "entered":
-        raise UsageError(f"第 {number} 盘已{'确认' if found == 'confirmed' else '提出异议'} "
-                         f"deal {number} is {found} already")
-    con.execute("update tractor_sheet_deals set status = ?, answered_side = ?, answered_at = ? "
-                "where event_id = ? and stage = ? and match_no = ? and deal = ?",
-                ["confirmed" if confirm else "disputed", side, utc_now(), event_id, stage,
-                 match_no, number])
-    if not confirm:
-        oplog.write_on(con, event_id, "deal disputed",
-                       f"{stage} match {match_no} deal {number}, by {SIDE_NAMES[side]}")
+    sheetdeals.answer(con, _place(event_id, stage, match_no), side, SIDE_NAMES[side], number,
+                      confirm, seen)
 
 
 def summary(found: MatchSheet) -> str:
@@ -266,25 +251,14 @@ def confirm_result(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, ma
 
 def decide(database: Path, event_id: str, stage: str, match_no: int, number: int, keep: bool,
            by: str = "组织者 organizer") -> None:
-    """A disputed deal decided: kept as entered, or taken off with every deal after it."""
-    with db.writing(database) as con:
-        status = db.scalar(con, "select status from tractor_sheet_deals where event_id = ? and "
-                                "stage = ? and match_no = ? and deal = ?",
-                           [event_id, stage, match_no, number])
-        if status != "disputed":
-            raise UsageError(f"第 {number} 盘没有异议 deal {number} is not disputed")
-        if keep:
-            con.execute("update tractor_sheet_deals set status = 'confirmed' where event_id = ? "
-                        "and stage = ? and match_no = ? and deal = ?",
-                        [event_id, stage, match_no, number])
-        else:
-            con.execute("delete from tractor_sheet_deals where event_id = ? and stage = ? and "
-                        "match_no = ? and deal >= ?", [event_id, stage, match_no, number])
-        con.execute("delete from tractor_sheet_results where event_id = ? and stage = ? and "
-                    "match_no = ?", [event_id, stage, match_no])
-        oplog.write_on(con, event_id, "deal decided",
-                       f"{stage} match {match_no} deal {number}: "
-                       f"{'kept as entered' if keep else 'taken off, entered again'}, by {by}")
+    """A disputed deal decided (`sheetdeals.decide`), in `paisai log` with who decided."""
+    sheetdeals.decide(database, _place(event_id, stage, match_no), number, keep, by)
+
+
+def _place(event_id: str, stage: str, match_no: int) -> sheetdeals.Place:
+    return sheetdeals.Place("tractor_sheet_deals", "tractor_sheet_results",
+                            ("stage", "match_no"), (stage, match_no), event_id,
+                            f"{stage} match {match_no}", "盘")
 
 
 def disputed(con: duckdb.DuckDBPyConnection, event_id: str) -> list[tuple[str, int, int]]:
