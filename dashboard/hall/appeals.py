@@ -15,7 +15,7 @@ from dashboard.hall.officials import WORDS, number, page, read_form, same_origin
 from dashboard.hall.respond import HEADERS, database, page_lang
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
-from pipeline.officials.ladder import RULING_WORDS
+from pipeline.officials.ladder import RULING_WORDS, local_time
 from pipeline.publishing.templating import render
 
 
@@ -81,7 +81,7 @@ async def appeal_route(request: Request) -> Response:
 
 
 def _deadline(at, minutes: float) -> str:
-    return f"截止 deadline {at:%H:%M} UTC" if at else \
+    return f"截止 deadline {local_time(at)}" if at else \
         f"赛后 {minutes:g} 分钟内 within {minutes:g} minutes after the game"
 
 

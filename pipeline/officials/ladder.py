@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 # what a referee records at a table (late arrivals go through the preset's late ladder)
@@ -75,6 +76,16 @@ def majority(votes: list[bool], members: int) -> bool | None:
     if votes.count(False) >= needed or (members and len(votes) >= members):
         return False
     return None
+
+
+def local_time(stored: dt.datetime, seconds: bool = False) -> str:
+    """A stored time (naive UTC) as the hall's clock shows it (this machine's time zone).
+
+    >>> len(local_time(dt.datetime(2026, 5, 1, 6, 30)))
+    5
+    """
+    shown = stored.replace(tzinfo=dt.UTC).astimezone()
+    return shown.strftime("%H:%M:%S" if seconds else "%H:%M")
 
 
 def parse_tables(text: str | None) -> set[int] | None:

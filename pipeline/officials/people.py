@@ -17,7 +17,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from pipeline.base import db
 from pipeline.base.errors import UsageError
-from pipeline.officials.ladder import parse_tables
+from pipeline.officials.ladder import local_time, parse_tables
 
 ROLES = ("organizer", "chief", "referee", "committee", "desk", "screen")
 ROLE_WORDS = {"organizer": "组织者 organizer", "chief": "裁判长 chief arbiter",
@@ -134,7 +134,7 @@ def sign_in(database: Path, name: str, password: str) -> Official | None:
         official_id, role, tables, stored, failed, locked = found[0]
         if locked is not None and locked > _now():
             raise LockedOut(f"连续输错 {FAILURES_TO_LOCK} 次，账户已锁定到 "
-                            f"{locked:%H:%M} UTC the account is locked after "
+                            f"{local_time(locked)} the account is locked after "
                             f"{FAILURES_TO_LOCK} failures")
         try:
             HASHER.verify(stored, password or "")

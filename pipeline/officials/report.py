@@ -23,9 +23,9 @@ def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame
     """The event's name and the report's four tables, headed in both languages."""
     with db.reading(database) as con:
         name = events.load(con, event_id).name
-        q = {"e": event_id}
+        q = {"e": event_id, "fmt": "%Y-%m-%d %H:%M:%S"}  # stored in UTC, shown as the hall's
         records = db.frame(con, """
-            select r.recorded_at::varchar as "时间 time", r.round as "轮 round",
+            select strftime(r.recorded_at at time zone 'UTC', $fmt) as "时间 time", r.round as "轮 round",
                    r.table_no as "桌 table", r.team_no as "队 team", r.kind,
                    coalesce(r.minutes::varchar, '') as "分钟 minutes", r.note as "说明 note",
                    coalesce(o.name, '') as "裁判 official"
@@ -36,9 +36,9 @@ def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame
                    coalesce(r.table_no::varchar, '') as "桌 table", r.team_no as "队 team",
                    r.kind, r.amount as "级数 levels", r.reason as "理由 reason",
                    coalesce(p.name, '规则 ladder') as "提议 proposed by",
-                   r.proposed_at::varchar as "提议时间 proposed at", r.status,
+                   strftime(r.proposed_at at time zone 'UTC', $fmt) as "提议时间 proposed at", r.status,
                    coalesce(d.name, '') as "裁定 decided by",
-                   coalesce(r.decided_at::varchar, '') as "裁定时间 decided at",
+                   coalesce(strftime(r.decided_at at time zone 'UTC', $fmt), '') as "裁定时间 decided at",
                    r.decision_note as "裁定说明 note"
             from official_rulings r left join officials p on p.official_id = r.proposed_by
             left join officials d on d.official_id = r.decided_by
@@ -46,15 +46,15 @@ def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame
         leaves = db.frame(con, """
             select l.round as "轮 round", l.team_no as "队 team", l.minutes as "分钟 minutes",
                    l.reason as "理由 reason", coalesce(o.name, '') as "批准 granted by",
-                   l.granted_at::varchar as "时间 time"
+                   strftime(l.granted_at at time zone 'UTC', $fmt) as "时间 time"
             from official_leaves l left join officials o on o.official_id = l.granted_by
             where l.event_id = $e order by l.round, l.team_no""", q)
         appeals = db.frame(con, """
             select a.appeal_id as "编号 no.", a.ruling_id as "裁定 ruling",
-                   a.team_no as "队 team", a.filed_at::varchar as "提交 filed at",
+                   a.team_no as "队 team", strftime(a.filed_at at time zone 'UTC', $fmt) as "提交 filed at",
                    a.filed_via as "途径 via", a.fee as "申诉费 fee (noted)",
                    a.statement as "理由 statement", a.status,
-                   coalesce(a.decided_at::varchar, '') as "决定 decided at",
+                   coalesce(strftime(a.decided_at at time zone 'UTC', $fmt), '') as "决定 decided at",
                    coalesce((select string_agg(o.name || (case when v.uphold then ' 支持'
                              else ' 反对' end), '、' order by v.voted_at)
                              from official_votes v join officials o using (official_id)

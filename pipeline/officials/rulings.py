@@ -19,7 +19,16 @@ from pipeline.base import db, events, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
 from pipeline.day import clockstore
-from pipeline.officials.ladder import KINDS, RULING_WORDS, RULINGS, WORDS, count, majority, suspends
+from pipeline.officials.ladder import (
+    KINDS,
+    RULING_WORDS,
+    RULINGS,
+    WORDS,
+    count,
+    local_time,
+    majority,
+    suspends,
+)
 from pipeline.officials.people import Official
 
 DECIDES = ("chief", "organizer")  # who rules on a proposal
@@ -85,9 +94,11 @@ def record(database: Path, event_id: str, official: Official, round_no: int, tea
             kinds = [kind]
         for k in kinds:
             con.execute("insert into official_records (event_id, round, table_no, team_no, kind, "
-                        "minutes, note, official_id) values (?, ?, ?, ?, ?, ?, ?, ?)",
+                        "minutes, note, official_id, recorded_at) values "
+                        "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [event_id, round_no, table_no, team_no, k,
-                         minutes if k == "late" else None, note[:200], official.official_id])
+                         minutes if k == "late" else None, note[:200], official.official_id,
+                         now()])
         _log(con, event_id, official, "official record",
              f"round {round_no} table {table_no} {team_no}: {WORDS[kind]}"
              + (f" {minutes:g} min" if kind == "late" else "") + (f" ({note})" if note else ""))
@@ -165,10 +176,10 @@ def propose_on(con, event: Event, official: Official | None, round_no: int, team
     table_no = None if kind == "suspension" else _table_of(con, event.event_id, round_no,
                                                             team_no)[0]
     ruling_id = db.scalar(con, "insert into official_rulings (event_id, round, table_no, "
-                               "team_no, kind, amount, reason, proposed_by) values "
-                               "(?, ?, ?, ?, ?, ?, ?, ?) returning ruling_id",
+                               "team_no, kind, amount, reason, proposed_by, proposed_at) values "
+                               "(?, ?, ?, ?, ?, ?, ?, ?, ?) returning ruling_id",
                           [event.event_id, round_no, table_no, team_no, kind, amount,
-                           reason[:200], official.official_id if official else None])
+                           reason[:200], official.official_id if official else None, now()])
     _log(con, event.event_id, official, "ruling proposed",
          f"#{ruling_id} round {round_no} {team_no}: {RULING_WORDS[kind]}"
          + (f" {amount}" if amount else "") + (f" ({reason})" if reason else ""))
@@ -317,8 +328,9 @@ def grant_leave(database: Path, event_id: str, official: Official, round_no: int
         if not 0 < grace <= 120:
             raise UsageError("请假时间应在 1–120 分钟 leave of 1 to 120 minutes")
         con.execute("insert or replace into official_leaves (event_id, round, team_no, minutes, "
-                    "reason, granted_by) values (?, ?, ?, ?, ?, ?)",
-                    [event_id, round_no, team_no, grace, reason[:200], official.official_id])
+                    "reason, granted_by, granted_at) values (?, ?, ?, ?, ?, ?, ?)",
+                    [event_id, round_no, team_no, grace, reason[:200], official.official_id,
+                     now()])
         _log(con, event_id, official, "leave granted",
              f"round {round_no} {team_no}: {grace:g} min" + (f" ({reason})" if reason else ""))
     return grace
@@ -368,12 +380,14 @@ def appeal(database: Path, event_id: str, ruling_id: int, team_no: str, via: str
                                filed_by.official_id if filed_by else None, fee[:40],
                                statement[:500], "refused_late" if late else "open"])
         _log(con, event_id, filed_by, "appeal refused late" if late else "appeal filed",
-             f"#{appeal_id} against ruling #{ruling_id} by {team_no} at {at:%H:%M:%S} UTC "
-             f"(deadline {f'{deadline:%H:%M:%S}' if deadline else 'after the game'})")
+             f"#{appeal_id} against ruling #{ruling_id} by {team_no} at "
+             f"{local_time(at, True)} (deadline "
+             f"{local_time(deadline, True) if deadline else 'after the game'})")
     if late:
-        raise LateAppeal(f"申诉于 {at:%H:%M:%S} 提交，已过截止时间 {deadline:%H:%M:%S}（UTC，裁定后 "
+        came, until = local_time(at, True), local_time(deadline, True)
+        raise LateAppeal(f"申诉于 {came} 提交，已过截止时间 {until}（裁定或比赛结束后 "
                          f"{event.ruleset.officials['appeal_minutes']:g} 分钟），不予受理 the "
-                         f"appeal came at {at:%H:%M:%S}, after the deadline {deadline:%H:%M:%S}")
+                         f"appeal came at {came}, after the deadline {until}")
     return appeal_id
 
 
@@ -400,8 +414,8 @@ def vote(database: Path, event_id: str, official: Official, appeal_id: int,
         if db.scalar(con, "select count(*) from official_votes where appeal_id = ? and "
                           "official_id = ?", [appeal_id, official.official_id]):
             raise UsageError("你已投过票 you have voted already")
-        con.execute("insert into official_votes (appeal_id, official_id, uphold) values (?, ?, ?)",
-                    [appeal_id, official.official_id, uphold])
+        con.execute("insert into official_votes (appeal_id, official_id, uphold, voted_at) "
+                    "values (?, ?, ?, ?)", [appeal_id, official.official_id, uphold, now()])
         votes = [r[0] for r in db.rows(con, "select uphold from official_votes where "
                                             "appeal_id = ?", [appeal_id])]
         _log(con, event_id, official, "appeal vote",
