@@ -306,3 +306,17 @@ def test_paisai_late_applies_the_leave_the_chief_granted(cli, db_file, hall):
     with db.reading(db_file) as con:
         assert db.scalar(con, "select forfeit from results where event_id = 'j' and "
                               "table_no = 2") == "ew"
+
+
+def test_the_officials_pages_stay_in_english(phones, db_file):
+    from starlette.testclient import TestClient
+
+    referee = phones("裁判甲")
+    home = referee.get("/o?event=j&lang=en")
+    assert "Round 1: my tables" in home.text and "lang=en" in home.text
+    ew, _ = _table(db_file, 1)
+    done = referee.post("/o/act?lang=en", data={"action": "record", "event": "j",
+                                                "round": "1", "table": "1", "team": ew,
+                                                "kind": "verbal"})
+    assert "Recorded" in done.text and "Warnings 0 · violations 0" in done.text
+    assert "Sign in" in TestClient(referee.app).get("/o?lang=en").text

@@ -100,6 +100,7 @@ def page(request: Request, status: int = 200, **parts) -> Response:
                 "desk": None, "round": 0, "kinds": [], "ruling_kinds": [], "all_teams": [],
                 "leave_minutes": 15}
     page = render("site/officials.html", title=parts.pop("title", w["title"]), up="", w=w,
+                  lang_q="?lang=en" if language == "en" else "",
                   lang="en" if language == "en" else "zh-CN",
                   nav={"ranking": "/o", "pairings": "/o", "teams": "/o", "style": "/m/style.css"},
                   words={"ranking": "", "pairings": "", "teams": ""}, refresh=None,
@@ -127,6 +128,7 @@ def _home(request: Request, official, w: dict) -> dict:
             return {"me": official.label}
         event = events.load(con, event_id)
         round_no = rounds.latest_paired_round(con, event_id) or 0
+        english = {"lang": "en"} if page_lang(request) == "en" else {}
         out = {"me": official.label, "event": event_id, "event_name": event.name,
                "round": round_no, "screen": official.role == "screen",
                "ruling_kinds": [(k, RULING_WORDS[k]) for k in RULINGS],
@@ -147,7 +149,8 @@ def _home(request: Request, official, w: dict) -> dict:
                                           [event_id, round_no])}
             out["tables"] = [
                 {"table": t, "teams": f"{ew} – {ns or ''}",
-                 "url": f"/o/table?{urlencode({'event': event_id, 'round': round_no, 'table': t})}",
+                 "url": "/o/table?" + urlencode({"event": event_id, "round": round_no,
+                                                 "table": t} | english),
                  "state": " · ".join(
                      [w["reported"] if t in stored else w["disputed"]
                       if playing.get(t, {}).get("disputed") else w["in_play"] if t in playing
@@ -213,8 +216,11 @@ async def officials_route(request: Request) -> Response:
     return page(request, message=request.query_params.get("said", "")[:200], **parts)
 
 
-def _back(path: str, said: str, **params) -> Response:
-    query = urlencode({k: v for k, v in params.items() if v not in (None, "")} | {"said": said})
+def _back(path: str, said: str, lang: str = "zh", **params) -> Response:
+    """A redirect to `path` saying `said`, in the page's language (a reload never sends the
+    form again)."""
+    shown = {k: v for k, v in params.items() if v not in (None, "")} | {"said": said}
+    query = urlencode(shown | ({"lang": "en"} if lang == "en" else {}))
     return RedirectResponse(f"{path}?{query}", status_code=303,
                             headers={**HEADERS, "Cache-Control": "no-store"})
 
@@ -245,11 +251,11 @@ async def login_route(request: Request) -> Response:
     w = WORDS[page_lang(request)]
     form = await read_form(request)
     if form is None or not same_origin(request):
-        return _back("/o", w["bad_login"])
+        return _back("/o", w["bad_login"], page_lang(request))
     address = request.client.host if request.client else ""
     import time
     if not LIMITS.allow(f"login:{address}", 20, time.monotonic()):
-        return _back("/o", w["too_many"])
+        return _back("/o", w["too_many"], page_lang(request))
     name, password = form.get("name", "").strip(), form.get("password", "")
 
     def check():
@@ -265,16 +271,16 @@ async def login_route(request: Request) -> Response:
     try:
         official = await run_in_threadpool(check)
     except people.LockedOut as exc:
-        return _back("/o", str(exc))
+        return _back("/o", str(exc), page_lang(request))
     except BusyError:
-        return _back("/o", w["busy"])
+        return _back("/o", w["busy"], page_lang(request))
     if official is None:
         await asyncio.sleep(1.0)  # a failure is slow: guessing is
-        return _back("/o", w["bad_login"])
+        return _back("/o", w["bad_login"], page_lang(request))
     token = await run_in_threadpool(accounts.open_official_session, database(), official,
                                     session_hours())
     secure = "; Secure" if request.url.scheme == "https" else ""
-    response = _back("/o", "")
+    response = _back("/o", "", page_lang(request))
     response.headers["Set-Cookie"] = (f"{COOKIE}={token}; Path=/; Max-Age="
                                       f"{int(session_hours() * 3600)}; HttpOnly; "
                                       f"SameSite=Strict{secure}")
@@ -286,7 +292,7 @@ async def logout_route(request: Request) -> Response:
     from pipeline.operations import accounts
 
     await run_in_threadpool(accounts.end_session, database(), request.cookies.get(COOKIE, ""))
-    response = _back("/o", "")
+    response = _back("/o", "", page_lang(request))
     response.headers["Set-Cookie"] = f"{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict"
     return response
 
@@ -359,20 +365,21 @@ async def act_route(request: Request) -> Response:
     w = WORDS[page_lang(request)]
     official = await run_in_threadpool(_signed_in, request)
     if official is None:
-        return _back("/o", w["bad_login"])
+        return _back("/o", w["bad_login"], page_lang(request))
     form = await read_form(request)
     if form is None or not same_origin(request):
         return page(request, 400, message=w["too_many"])
     if not LIMITS.allow(f"official:{official.official_id}", PER_OFFICIAL, time.monotonic()):
-        return _back("/o", w["too_many"], event=form.get("event", ""))
+        return _back("/o", w["too_many"], page_lang(request), event=form.get("event", ""))
     try:
         path, said, params = await run_in_threadpool(_act, official, form, w)
     except BusyError:
-        return _back("/o", w["busy"], event=form.get("event", ""))
+        return _back("/o", w["busy"], page_lang(request), event=form.get("event", ""))
     except PermissionError as exc:
         return page(request, 403, message=str(exc), me=official.label)
     except (PaisaiError, ValueError) as exc:
         table = form.get("table", "")
-        return _back("/o/table" if table else "/o", str(exc), event=form.get("event", ""),
+        return _back("/o/table" if table else "/o", str(exc), page_lang(request),
+                     event=form.get("event", ""),
                      round=form.get("round", ""), table=table)
-    return _back(path, said, **params)
+    return _back(path, said, page_lang(request), **params)
