@@ -278,3 +278,51 @@ def test_a_swiss_tractor_table_is_not_given_guandan_s_sheet(cli, tmp_path, db_fi
     with db.writing(db_file) as con, pytest.raises(Exception, match="拖拉机按场记分"):
         tablestore.enter(con, "us", 1, row["table"], row["ns_url"].split("sig=")[1], "ns",
                          row["ns_code"], 1, "ew", 2)
+
+
+@pytest.mark.parametrize("preset", ["hengquan-2025-tractor", "union-tractor"])
+def test_random_matches_read_as_the_deal_sheet_replays_them(preset):
+    """Property: any match entered deal by deal reads, game by game, as the Tractor deal
+    sheet's replay of the same deals (the rows `game_rows` stores), whatever the preset."""
+    import random
+
+    from pipeline.day.tractorsheet import game_rows
+    from pipeline.tractor.checks import level_winner
+    from pipeline.tractor.scoring import TractorDeal, replay_game
+
+    rules = load_preset(preset).tractor
+    rng = random.Random(42)
+    checked = 0
+    for _ in range(200):
+        entries: list[TractorEntry] = []
+        while True:
+            sheet = read(entries, rules, 0, AT)
+            if sheet.over or len(entries) > 60:
+                break
+            declarer = sheet.next_declarer or rng.choice("ab")
+            n = len(entries) + 1
+            if rng.random() < 0.1:
+                entries.append(TractorEntry(n, declarer, 0, 1, rng.choice("ab"),
+                                            rng.randint(0, 3), "confirmed", AT))
+            else:
+                entries.append(TractorEntry(n, declarer, 5 * rng.randint(0, rules["decks"] * 20),
+                                            rng.randint(1, rules["decks"]), None, 0,
+                                            "confirmed", AT))
+        if sheet.result is None:
+            continue
+        deals, ruled, _ = game_rows(entries, sheet.result, "G", 1, ("A", "B"))
+        for game in sheet.result.games:
+            rows = [d for d in deals if d["game"] == game.number]
+            lost = {r["deal"]: r for r in ruled if r["game"] == game.number}
+            replayed = replay_game(
+                [TractorDeal(r["declarer_team"], r["points"] if r["deal"] not in lost else 0,
+                             r["trump_cards"], lost[r["deal"]]["team_no"] if r["deal"] in lost
+                             else None, ((lost[r["deal"]]["team_no"], lost[r["deal"]]["levels"]),)
+                             if r["deal"] in lost and lost[r["deal"]]["levels"] else ())
+                 for r in rows], ("A", "B"), rules["start_level"], rules["takeover"],
+                rules["step"], rules["trump_bonus"])
+            assert (replayed.levels["A"], replayed.levels["B"]) == (game.a_level, game.b_level)
+            winner = level_winner(game.a_level, game.b_level, rules, replayed, teams=("A", "B"))
+            assert winner == game.winner
+            checked += 1
+    assert checked >= 200  # every match played to its end, each game replayed
