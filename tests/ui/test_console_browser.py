@@ -42,15 +42,16 @@ def _login(page, url):
 def _upload(page, path, selector: str) -> None:
     """Give the uploader a file and wait for what it shows; once more if a rerun ate it
     (the uploader's part of the page and the server's log are kept for the reading)."""
-    for attempt in range(2):
+    for attempt in range(3):
+        idle(page)  # a file given while the page's script runs can be lost with the run
         page.set_input_files("input[type=file]", str(path))
         try:
-            page.locator(selector).first.wait_for(timeout=45_000)
+            page.locator(selector).first.wait_for(timeout=30_000)
             return
         except Exception:
             page.locator("[data-testid=stFileUploader]").first.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"upload-wait-{attempt}.png"))
-            if attempt:
+            if attempt == 2:
                 raise
 
 
