@@ -57,8 +57,8 @@ def _upload(page, path, selector: str) -> None:
 
 def _first_row(page):
     page.wait_for_selector("table[data-testid=ranking] tbody tr", timeout=30_000)
-    return page.eval_on_selector("table[data-testid=ranking] tbody tr",
-                                 "r => Array.from(r.cells).map(c => c.innerText.trim())")
+    return page.locator("table[data-testid=ranking] tbody tr").first.evaluate(
+        "r => Array.from(r.cells).map(c => c.innerText.trim())")
 
 
 def test_upload_updates_the_projector_without_reload(event_server, browser, tmp_path):

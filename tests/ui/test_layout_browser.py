@@ -108,8 +108,8 @@ def test_the_projector_ranking_fits_twenty_rows_and_large_progress(demo_server, 
     idle(page)
     rows = page.locator("table[data-testid=ranking] tbody tr")
     assert rows.count() == 20  # a page of the forty
-    size = page.eval_on_selector("table[data-testid=ranking] td",
-                                 "c => parseFloat(getComputedStyle(c).fontSize)")
+    size = page.locator("table[data-testid=ranking] td").first.evaluate(
+        "c => parseFloat(getComputedStyle(c).fontSize)")
     assert size >= 28  # read from the back of the hall
     last = rows.nth(rows.count() - 1).bounding_box()
     assert last["y"] + last["height"] <= 1080, "the last row of the page is below the fold"

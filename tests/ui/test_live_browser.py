@@ -48,8 +48,8 @@ def test_projector_mode_has_no_sidebar_and_large_rows(demo_server, page):
     _ranking_rows(page)
     assert page.locator("[data-testid=stSidebar]").count() == 0 or \
         not page.locator("[data-testid=stSidebar]").is_visible()
-    size = page.eval_on_selector("table[data-testid=ranking] td",
-                                 "c => parseFloat(getComputedStyle(c).fontSize)")
+    size = page.locator("table[data-testid=ranking] td").first.evaluate(
+        "c => parseFloat(getComputedStyle(c).fontSize)")
     assert size >= 28
     shot(page, "live-projector")
 
@@ -126,10 +126,11 @@ def test_the_final_projector_shows_the_prizes_as_awarded(demo_server, browser):
                                     timeout=60_000)
         text = page.locator("[data-testid=podium]").inner_text()
         assert not any(ord(c) >= 0x1F000 for c in text)  # no emoji
-        name_size = page.eval_on_selector("[data-testid=podium] > div > div:nth-child(2)",
-                                          "e => parseFloat(getComputedStyle(e).fontSize)")
-        line_size = page.eval_on_selector("[data-testid=progress]",
-                                          "e => parseFloat(getComputedStyle(e).fontSize)")
+        # located, not read once: the projector redraws (pages turn) and a locator waits
+        name_size = page.locator("[data-testid=podium] > div > div:nth-child(2)").first \
+            .evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        line_size = page.locator("[data-testid=progress]").first.evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)")
         assert name_size >= 32 and line_size >= 28
         bottom = page.wait_for_function(  # read when a page of the ranking is on (pages turn)
             "() => { const t = document.querySelector('table[data-testid=ranking]');"

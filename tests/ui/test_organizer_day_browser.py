@@ -41,9 +41,19 @@ def _upload(page, path, wait_for: str) -> None:
 
 
 def _choose(page, label: str, option: str) -> None:
-    idle(page)
-    page.get_by_label(label).click()
-    page.get_by_role("option", name=option, exact=True).click()
+    """Pick `option` in a select box; opened again when a rerun closed it meanwhile (the
+    field left before it commits its value and redraws the page)."""
+    for attempt in range(3):
+        idle(page)
+        page.get_by_label(label).click()
+        choice = page.get_by_role("option", name=option, exact=True)
+        try:
+            choice.wait_for(timeout=10_000)
+            choice.click(timeout=10_000)
+            return
+        except Exception:
+            if attempt == 2:
+                raise
 
 
 def _pairs(database, round_no: int) -> list[tuple]:
