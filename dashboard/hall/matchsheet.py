@@ -157,17 +157,11 @@ def _number(form: dict, name: str, default: int = 0) -> int:
 
 
 def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
-    """The form's action and the page's view after it, in one transaction (unlocking only
-    reads)."""
+    """The form's action and the page's view after it, in one transaction."""
     from pipeline.day import tractorstore
 
-    event_id, stage, match_no, signature, side = where
+    side = where[-1]
     action, code = form.get("action", ""), form.get("code", "")
-    if action == "unlock":
-        with db.reading(database(), HALL_WAIT) as con:
-            view = _view_on(con, *where)  # the link checked first
-            tractorstore.check_code(con, event_id, stage, match_no, side, code)
-            return w["unlocked"], view
     with db.writing(database()) as con:
         message = w["ok"]
         if action == "start":
@@ -204,4 +198,7 @@ async def match_sheet_route(request: Request) -> Response:
         return (params.get("event", "")[:64], params.get("stage", "")[:32],
                 int(params.get("match", "0")), params.get("sig", "")[:200], side)
 
-    return await handle_sheet(request, SheetDoor(where, _view, _act, _page, "k"), WORDS)
+    from pipeline.day import tractorstore
+
+    door = SheetDoor(where, _view, _view_on, tractorstore.check_code, _act, _page, "k")
+    return await handle_sheet(request, door, WORDS)

@@ -183,7 +183,10 @@ async def table_sheet_route(request: Request) -> Response:
         return (params.get("event", "")[:64], round_no, table_no, params.get("sig", "")[:200],
                 side)
 
-    return await handle_sheet(request, SheetDoor(where, _view, _act, _page, "t"), WORDS)
+    from pipeline.day import selfreport
+
+    door = SheetDoor(where, _view, _view_on, selfreport.check_code, _act, _page, "t")
+    return await handle_sheet(request, door, WORDS)
 
 
 @dataclass(frozen=True)
@@ -193,9 +196,20 @@ class SheetDoor:
 
     where: Callable[[], tuple]
     view: Callable[..., dict]
-    act: Callable[[dict, tuple, dict], tuple[str, dict]]
+    view_on: Callable[..., dict]  # the view on an open connection (raises for a bad link)
+    check_code: Callable[..., None]  # (con, event, key, key, side, code): raises if wrong
+    act: Callable[[dict, tuple, dict], tuple[str, dict]]  # every action but unlocking
     page: Callable[..., Response]
     prefix: str  # the rate limits' key
+
+
+def _unlock(door: SheetDoor, where: tuple, code: str, w: dict) -> tuple[str, dict]:
+    """A side gives its code: only read (the link checked first, then the code)."""
+    with db.reading(database(), HALL_WAIT) as con:
+        view = door.view_on(con, *where)
+        event_id, first, second, _, side = where
+        door.check_code(con, event_id, first, second, side, code)
+        return w["unlocked"], view
 
 
 async def handle_sheet(request: Request, door: SheetDoor, words: dict) -> Response:
@@ -226,7 +240,9 @@ async def handle_sheet(request: Request, door: SheetDoor, words: dict) -> Respon
     form = {k: v[0][:16] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
     code = form.get("code", "")
     try:
-        message, view = await run_in_threadpool(door.act, form, where, w)
+        call = (_unlock, door, where, code, w) if form.get("action") == "unlock" else \
+            (door.act, form, where, w)
+        message, view = await run_in_threadpool(*call)
     except BusyError:
         return _simple(request, w["busy"], 503)
     except (PaisaiError, ValueError) as exc:
@@ -245,17 +261,11 @@ async def handle_sheet(request: Request, door: SheetDoor, words: dict) -> Respon
 
 
 def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
-    """The form's action and the page's view after it, in one transaction (unlocking only
-    reads)."""
-    from pipeline.day import selfreport, tablestore
+    """The form's action and the page's view after it, in one transaction."""
+    from pipeline.day import tablestore
 
-    event_id, round_no, table_no, signature, side = where
+    side = where[-1]
     action, code = form.get("action", ""), form.get("code", "")
-    if action == "unlock":
-        with db.reading(database(), HALL_WAIT) as con:
-            view = _view_on(con, *where)  # the link checked first
-            selfreport.check_code(con, event_id, round_no, table_no, side, code)
-            return w["unlocked"], view
     with db.writing(database()) as con:
         message = w["ok"]
         if action == "enter":
