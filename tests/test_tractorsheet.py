@@ -67,7 +67,7 @@ def test_refusals_say_why():
     assert "第 2 盘" in check_entry(sheet, HENGQUAN, 3, "a", 0)
     assert "A 方坐庄" in check_entry(sheet, HENGQUAN, 2, "b", 0)  # A held: A declares again
     assert "5 的倍数" in check_entry(sheet, HENGQUAN, 2, "a", 33)
-    assert "0–400" in check_entry(sheet, HENGQUAN, 2, "a", 405)
+    assert "不超过 400" in check_entry(sheet, HENGQUAN, 2, "a", 405)
     assert "1–4" in check_entry(sheet, HENGQUAN, 2, "a", 0, trump_cards=5)
     assert check_entry(sheet, HENGQUAN, 2, "a", 400) is None
     disputed = read(_deals(("a", 30), status="disputed"), HENGQUAN, 0, AT)

@@ -129,6 +129,14 @@ DEFAULTS: dict[str, Any] = {
         # "a" (the match's first drawn team) or "b"; the other confirms or disputes. The
         # notices are silent (seed 001's South records a Guandan table): our reading
         "recorder": "a",
+        # 抠底 (the defenders win the last trick): the bottom's points count again, times the
+        # multiplier the last trick earns. The most a deal's defenders can score is then
+        # every point of the decks (100 a deck) with the bottom's counted again: the bottom
+        # holds `bottom_cards` cards (seed 002: "留底6张"; K and 10 count 10 each) and
+        # `bottom_multiplier_max` is the largest multiplier accepted (the notices name
+        # 抠底 but seed 002 gives no multiples; seed 000: "单牌…1倍，对牌…双倍，以此类推")
+        "bottom_cards": 8,
+        "bottom_multiplier_max": 8,
     },
     "stages": {
         "group_win_points": 1,
@@ -232,6 +240,8 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("tractor", "games_to_win"): (1, 10),
     ("tractor", "match_minutes"): (0, 1_440),
     ("tractor", "late_forfeit_levels"): (0, 13),
+    ("tractor", "bottom_cards"): (0, 40),
+    ("tractor", "bottom_multiplier_max"): (1, 64),
     ("stages", "group_win_points"): (0, 100),
     ("stages", "advance"): (1, 1_000),
     ("clock", "round_minutes"): (1, 1_440),

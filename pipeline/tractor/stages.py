@@ -14,7 +14,11 @@ from pipeline.base.events import Event
 from pipeline.tractor import bracket
 from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places, without
 
-DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified"}
+DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified",
+             "time": "到时落后 behind at time-up"}
+"""Each decision a match sheet can store, as the bracket says it of the team decided
+against (`decided_against`): forfeited, disqualified, or behind when the clock ended the
+match (到时领先方 names the other side)."""
 
 
 def require_bracket(event: Event) -> None:

@@ -1,0 +1,149 @@
+"""Every notice as written, fifth pass (issue 50): each expected value worked by hand from the
+notice's words (quoted where they decide) and from the rules as docs/rules/ states them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import read_csv_output, write_csv
+
+MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
+DEAL_SHEET = ["阶段", "场次", "局", "盘", "庄家", "得分"]
+
+
+def _bracket(cli, event: str) -> dict:
+    return json.loads(cli("bracket", "--event", event, "--format", "json").out)
+
+
+def _two_teams(cli, tmp_path, event: str, ruleset: str) -> tuple[str, str, str]:
+    """T1 and T2 drawn into one group of a Tractor event, both through: (group, A, B)."""
+    assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
+               ruleset).code == 0
+    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+    assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}-e.csv",
+                                                     teams)).code == 0
+    assert cli("bracket", "draw", "--event", event, "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = _bracket(cli, event)["stages"]
+    (match,) = group["matches"]
+    return group["name"], match["team_a"], match["team_b"]
+
+
+# 1. a match decided by the clock, in the bracket's text views -------------------------------
+
+def test_a_clock_decided_match_shows_in_the_bracket_s_text_views(cli, paisai, tmp_path):
+    """Seed 000: "1.5小時結束時領先隊獲勝". T1 won game 1 (过A against 9) and leads when the
+    clock ends game 2: T1 wins the group match, T2 is behind at time-up. `paisai bracket`
+    and `paisai bracket next` (the organizer's text views, run as the installed command)
+    say so, and go on to the final, instead of failing for the rest of the event."""
+    stage, a, b = _two_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
+    game1 = [stage, 1, 1, a, b, *(("过A", "9") if a == "T1" else ("9", "过A")), ""]
+    sheet = write_csv(tmp_path / "m.csv", [MATCH_SHEET, game1,
+                                           [stage, 1, "", a, b, "", "", "T1"]])
+    assert cli("ingest", "--event", "tr", sheet).code == 0
+    shown = paisai("bracket", "--event", "tr")
+    assert shown.code == 0, shown.err
+    assert "→ T1（T2 到时落后 behind at time-up）" in shown.out
+    drawn = paisai("bracket", "next", "--event", "tr")
+    assert drawn.code == 0, drawn.err
+    assert "决赛" in drawn.out and "到时落后" in drawn.out and "KeyError" not in drawn.err
+    final = _bracket(cli, "tr")["stages"][-1]
+    assert {final["matches"][0]["team_a"], final["matches"][0]["team_b"]} == {"T1", "T2"}
+
+
+# 2. a multiplied bottom past the deck's total ------------------------------------------------
+
+def _union_levels(cli, tmp_path, name: str, third_deal: int) -> list:
+    """Seed 002 (3 decks, 120 to take over, a level per 40, from 2): T1 declares deal 1 and
+    the defenders take 0 (+4: 2 → 6), T1 declares deal 2, 0 again (+4: 6 → 10), T1 declares
+    deal 3 and the defenders take `third_deal`."""
+    stage, a, b = _two_teams(cli, tmp_path, name, "union-tractor")
+    rows = [[stage, 1, 1, 1, "T1", 0], [stage, 1, 1, 2, "T1", 0],
+            [stage, 1, 1, 3, "T1", third_deal]]
+    run = cli("ingest", "--event", name, write_csv(tmp_path / f"{name}.csv",
+                                                   [DEAL_SHEET, *rows]))
+    assert run.code == 0, run.err
+    (match,) = _bracket(cli, name)["stages"][0]["matches"]
+    return [tuple(g) if a == "T1" else tuple(reversed(g)) for g in match["games"]]
+
+
+@pytest.mark.parametrize("third_deal,levels", [
+    # 抠底 ("在最后一圈牌中，防守方一家牌最大"): 250 in play and the bottom's 30 doubled by a
+    # pair: 250 + 60 = 310 (250 + 30 = 280 points in play, no more than the decks' 300).
+    # 310 ≥ 120: T2 takes over with floor((310 − 120) / 40) = floor(4.75) = 4: 2 → 6
+    (310, (10, 6)),
+    # 250 + the bottom's 50 doubled = 350: floor(230 / 40) = 5: T2 2 → 7
+    (350, (10, 7)),
+    # what was entered where 350 was refused: 300, floor(180 / 40) = 4: 2 → 6, a level short
+    (300, (10, 6)),
+])
+def test_a_multiplied_bottom_past_the_decks_total_on_the_paper_sheet(cli, tmp_path,
+                                                                      third_deal, levels):
+    assert _union_levels(cli, tmp_path, f"u{third_deal}", third_deal) == [levels]
+
+
+def test_the_paper_sheet_refuses_what_no_bottom_can_make(cli, tmp_path):
+    """The most a deal can score in seed 002: the decks' 300, with the bottom's 6 cards
+    ("留底6张": at most 60 points) counted again up to the preset's multiplier 8: 300 + 60 ×
+    7 = 720. 725 is refused with the limit and why, 303 as no multiple of 5; nothing kept."""
+    stage, a, b = _two_teams(cli, tmp_path, "u", "union-tractor")
+    for points, said in ((725, "不超过 720"), (303, "5 的倍数")):
+        run = cli("ingest", "--event", "u", write_csv(tmp_path / f"x{points}.csv", [
+            DEAL_SHEET, [stage, 1, 1, 1, "T1", points]]))
+        assert run.code == 2 and said in run.err, run.err
+    assert _bracket(cli, "u")["stages"][0]["matches"][0]["games"] == []
+
+
+@pytest.fixture
+def union_match(cli, tmp_path, db_file, monkeypatch):
+    """A drawn union-tractor match's side links and codes, served by the hall's routes."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from dashboard.hall import cache, limits, routes, tablesheet
+
+    cache.forget_versions()
+    monkeypatch.setattr(tablesheet, "LIMITS", limits.Limits())
+    _two_teams(cli, tmp_path, "u", "union-tractor")
+    monkeypatch.setenv("PAISAI_DB", str(db_file))
+    run = cli("bracket", "links", "--event", "u", "--base-url", "http://testserver",
+              "--format", "json")
+    row = json.loads(run.out)[0]
+    with TestClient(Starlette(routes=routes())) as client:
+        yield client, {s: (row[f"{s}_url"], row[f"{s}_code"]) for s in "ab"}, row
+
+
+def _post(client, link, **form):
+    return client.post(link[0], data={"code": link[1], **form})
+
+
+def test_a_multiplied_bottom_on_the_phone_match_sheet(union_match):
+    """The phone sheet (/k) asks for the points in play, the bottom's points and their
+    multiplier. Side A records (the union preset's recorder), B confirms. Deals 1 and 2:
+    A declares, the defenders take 0: +4 each, A 2 → 10. Deal 3: the defenders take 250 in
+    play and the bottom's 30 × 2: 310, B takes over +4: B 2 → 6. Refused: 280 in play with
+    a bottom of 30 (310 points in play: more than 3 decks hold) and a bottom of 65 (6 cards
+    hold at most 60)."""
+    client, sheet, row = union_match
+    a_side = "a"
+    _post(client, sheet[a_side], action="unlock")
+    _post(client, sheet["b"], action="unlock")
+    for n in (1, 2):
+        done = _post(client, sheet["a"], action="enter", number=str(n), declarer="a",
+                     points="0", bottom="0", multiplier="1")
+        assert done.status_code == 200, done.text
+        assert _post(client, sheet["b"], action="confirm", number=str(n)).status_code == 200
+    too_many = _post(client, sheet["a"], action="enter", number="3", declarer="a",
+                     points="280", bottom="30", multiplier="2")
+    assert too_many.status_code == 400 and "不超过 300" in too_many.text
+    too_big = _post(client, sheet["a"], action="enter", number="3", declarer="a",
+                    points="235", bottom="65", multiplier="2")
+    assert too_big.status_code == 400 and "不超过 60" in too_big.text
+    done = _post(client, sheet["a"], action="enter", number="3", declarer="a", points="250",
+                 bottom="30", multiplier="2")
+    assert done.status_code == 200, done.text
+    assert "310" in done.text
+    levels = done.text.split('data-testid="levels">')[1].split("</div>")[0]
+    assert "<strong>10</strong>" in levels and "<strong>6</strong>" in levels
