@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.conftest import read_csv_output, write_csv
+from tests.conftest import write_csv
 
 MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
 DEAL_SHEET = ["阶段", "场次", "局", "盘", "庄家", "得分"]
