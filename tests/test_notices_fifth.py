@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.conftest import write_csv
+from tests.conftest import read_csv_output, write_csv
 
 MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
 DEAL_SHEET = ["阶段", "场次", "局", "盘", "庄家", "得分"]
@@ -147,3 +147,99 @@ def test_a_multiplied_bottom_on_the_phone_match_sheet(union_match):
     assert "310" in done.text
     levels = done.text.split('data-testid="levels">')[1].split("</div>")[0]
     assert "<strong>10</strong>" in levels and "<strong>6</strong>" in levels
+
+
+# 3. one third prize for two equal semi-final losers ----------------------------------------
+
+GAMES = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数"]
+
+
+def _play(cli, tmp_path, name: str, winner_of) -> None:
+    """Every match of stage `name` won 2–0 (过A against 5) by `winner_of(team_a, team_b)`."""
+    view = _bracket(cli, "tr")
+    rows = []
+    for stage in view["stages"]:
+        if stage["name"] != name:
+            continue
+        for m in stage["matches"]:
+            a, b = m["team_a"], m["team_b"]
+            won = winner_of(a, b)
+            rows += [[name, m["match"], game, a, b, *(("过A", "5") if won == a else ("5", "过A"))]
+                     for game in (1, 2)]
+    run = cli("ingest", "--event", "tr", write_csv(tmp_path / f"{name}.csv", [GAMES, *rows]))
+    assert run.code == 0, run.err
+
+
+def _equal_semi_losers(cli, tmp_path, ruleset: str) -> tuple[list[str], list[dict]]:
+    """Seed 000, six teams (under 20: "一、二、三等奖各1名"), two groups of three, two through.
+    In each group the three beat one another in a circle (the lower number beats the middle
+    one, the middle one the higher, the higher the lower), each 2–0 by 过A against 5: every
+    team 1 point, 2 − 2 = 0 games, (15 − 5) × 2 − (15 − 5) × 2 = 0 levels. The semi-finals and
+    the final go to the lower number. Both semi-final losers: 1 point, 0, 0 — equal."""
+    assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+               ruleset).code == 0
+    teams = [["队号", "队名"]] + [[f"T{i}", f"队{i}"] for i in range(1, 7)]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("bracket", "draw", "--event", "tr", "--groups", "2", "--advance", "2",
+               "--seed", "7").code == 0
+    groups = _bracket(cli, "tr")["stages"]
+    for group in groups:
+        members = sorted({t for m in group["matches"] for t in (m["team_a"], m["team_b"])},
+                         key=lambda t: int(t[1:]))
+        low, mid, high = members
+        beats = {(low, mid), (mid, high), (high, low)}
+        _play(cli, tmp_path, group["name"],
+              lambda a, b, beats=beats: a if (a, b) in beats else b)
+    records = {r["team_no"]: r for r in _bracket(cli, "tr")["groups"]}
+    assert {(r["points"], r["game_diff"], r["level_diff"]) for r in records.values()} == \
+        {(1, 0, 0)}
+    lower = lambda a, b: min(a, b, key=lambda t: int(t[1:]))  # noqa: E731
+    assert cli("bracket", "next", "--event", "tr", "--seed", "3").code == 0
+    _play(cli, tmp_path, "半决赛", lower)
+    semis = [m for s in _bracket(cli, "tr")["stages"] if s["name"] == "半决赛"
+             for m in s["matches"]]
+    losers = sorted((m["team_b"] if m["winner"] == m["team_a"] else m["team_a"]
+                     for m in semis), key=lambda t: int(t[1:]))
+    assert cli("bracket", "next", "--event", "tr").code == 0
+    _play(cli, tmp_path, "决赛", lower)
+    run = cli("awards", "--event", "tr", "--format", "csv")
+    assert run.code == 0, run.err
+    return losers, read_csv_output(run.out)
+
+
+def test_one_third_prize_for_two_equal_semi_final_losers_waits_for_the_organizer(cli, tmp_path):
+    """Nothing the notice or its reading reads separates the two: the prize list names both
+    with 三等奖 待定 and says how it is decided (a play-off or a lot), never the lower number
+    silently; certificates wait. Entered (`awards decide --by lot`) the prize goes to the
+    team the lot gave it — here the higher number, which team number would never pick."""
+    losers, prizes = _equal_semi_losers(cli, tmp_path, "hengquan-2025-tractor")
+    assert [p["award"] for p in prizes] == ["一等奖", "二等奖", "三等奖（待定 undecided）",
+                                            "三等奖（待定 undecided）"]
+    assert sorted((p["team_no"] for p in prizes[2:]), key=lambda t: int(t[1:])) == losers
+    assert all("加赛或抽签" in p["note"] for p in prizes[2:])
+    refused = cli("awards", "--event", "tr", "--certificates", tmp_path / "c.pdf")
+    assert refused.code == 2 and "待" in refused.err
+    wrong = cli("awards", "decide", "--event", "tr", "--rank", "3", "--team", prizes[0][
+        "team_no"], "--by", "lot")
+    assert wrong.code == 2 and "不在第 3 名的待定队伍中" in wrong.err
+    done = cli("awards", "decide", "--event", "tr", "--rank", "3", "--team", losers[1],
+               "--by", "lot")
+    assert done.code == 0, done.err
+    prizes = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert [(p["award"], p["team_no"]) for p in prizes][2:] == [("三等奖", losers[1])]
+    assert "抽签决定" in prizes[2]["note"]
+
+
+def test_two_equal_semi_final_losers_share_the_third_prize_where_the_preset_says(cli,
+                                                                                 tmp_path):
+    """`awards.equal_split = "shared"`: each of the two takes the third prize."""
+    from pipeline.base.ruleset import load_preset
+
+    text = load_preset("hengquan-2025-tractor").source.replace(
+        'equal_split = "organizer"', 'equal_split = "shared"')
+    assert 'equal_split = "shared"' in text
+    custom = tmp_path / "shared.toml"
+    custom.write_text(text, encoding="utf-8")
+    losers, prizes = _equal_semi_losers(cli, tmp_path, str(custom))
+    assert [p["award"] for p in prizes] == ["一等奖", "二等奖", "三等奖", "三等奖"]
+    assert sorted((p["team_no"] for p in prizes[2:]), key=lambda t: int(t[1:])) == losers

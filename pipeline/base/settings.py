@@ -155,6 +155,11 @@ DEFAULTS: dict[str, Any] = {
         "counts": [1, 1, 2],
         "small_field": 0,
         "small_field_counts": [1, 1, 1],
+        # teams sharing a place that one prize splits, equal on every record the ruleset
+        # reads (seed 000: two losing semi-finalists, one 三等奖, the same group record):
+        # "organizer" — a play-off or a lot the organizer enters (paisai awards decide), the
+        # prize marked 待定 until then; "shared" — each of them takes the prize
+        "equal_split": "organizer",
     },
 }
 
@@ -201,6 +206,7 @@ CHOICES = {
     ("deals", "recorder"): {"ew", "ns"},
     ("deals", "after_time"): {"finish_deal", "stop"},
     ("tractor", "recorder"): {"a", "b"},
+    ("awards", "equal_split"): {"organizer", "shared"},
 }
 
 
