@@ -243,3 +243,33 @@ def test_two_equal_semi_final_losers_share_the_third_prize_where_the_preset_says
     losers, prizes = _equal_semi_losers(cli, tmp_path, str(custom))
     assert [p["award"] for p in prizes] == ["一等奖", "二等奖", "三等奖", "三等奖"]
     assert sorted((p["team_no"] for p in prizes[2:]), key=lambda t: int(t[1:])) == losers
+
+
+# 4. a bye or a forfeit win in seed 000's level points ---------------------------------------
+
+def test_a_bye_and_a_forfeit_win_score_the_round_s_winners_average(cli, tmp_path):
+    """Seed 000: "打到几则积多少分"; a round not played is our reading (scoring.unplayed_win =
+    "round_winners_average", as bridge gives a bye the field's average). Seven teams, round 1
+    by team number: H1–H2, H3–H4, H5–H6, H7 the bye. H1 beats H2 K (13) to 8, H3 beats H4
+    10 to 5, H6 does not come. The played winners reached 13 and 10: (13 + 10) / 2 = 11.5,
+    rounded to 12. H5 (forfeit win) 12 and H7 (bye) 12: below the K win, above the 10 win
+    and every loss; H6 (absent) 2. Before: 15, more than every game won."""
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-guandan").code == 0
+    teams = [["队号", "队名"]] + [[f"H{i}", f"队{i}"] for i in range(1, 8)]
+    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("pair", "--event", "h").code == 0
+    paired = tmp_path / "p.csv"
+    assert cli("export", "pairings", "--event", "h", "--round", "1", "--out", paired).code == 0
+    tables = {(r["ew_team"], r["ns_team"]) for r in read_csv_output(
+        paired.read_text(encoding="utf-8-sig"))}
+    assert tables == {("H1", "H2"), ("H3", "H4"), ("H5", "H6"), ("H7", "")}
+    header = ["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数", "弃权"]
+    rows = [header, [1, 1, "H1", "H2", "K", "8", ""], [1, 2, "H3", "H4", "10", "5", ""],
+            [1, 3, "H5", "H6", "", "", "南北"]]
+    run = cli("ingest", "--event", "h", write_csv(tmp_path / "r.csv", rows))
+    assert run.code == 0, run.err
+    ranking = {r["team_no"]: r["level_points"] for r in read_csv_output(
+        cli("standings", "--event", "h", "--format", "csv").out)}
+    assert ranking == {"H1": "13", "H5": "12", "H7": "12", "H3": "10", "H2": "8", "H4": "5",
+                       "H6": "2"}

@@ -146,9 +146,11 @@ def test_lateness_under_fifteen_minutes_is_no_sanction(cli, tmp_path, db_file):
 
 def test_hengquan_a_forfeit_win_scores_a_won_game(cli, tmp_path):
     """Seed 000 scores the level reached ("打到几则积多少分"); the notice is silent on a
-    forfeit. Our reading (unplayed_win_levels = 15): the present side is credited 过A (15),
-    the absent side 2. H1 beats H2 by forfeit: H1 15, H2 2; H3 beats H4 K–Q: 13 and 12.
-    A forfeit win no longer scores less than a lost game (2 + 3 = 5 < 12)."""
+    forfeit. Our reading since issue 50 (scoring.unplayed_win = "round_winners_average"):
+    the present side is credited what the round's played winners reached on average, the
+    absent side 2. H1 beats H2 by forfeit; H3 beats H4 K–Q, the round's one played win: H1
+    13, H2 2, H3 13, H4 12. A forfeit win scores neither less than a lost game (2 + 3 = 5 <
+    12) nor more than the games won (15 > 13). (Byes: test_notices_fifth.py.)"""
     assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
                "hengquan-2025-guandan").code == 0
     teams = [["队号", "队名"]] + [[f"H{i}", f"队{i}"] for i in range(1, 5)]
@@ -160,10 +162,11 @@ def test_hengquan_a_forfeit_win_scores_a_won_game(cli, tmp_path):
     ranking = {r["team_no"]: r for r in read_csv_output(
         cli("standings", "--event", "h", "--format", "csv").out)}
     assert {t: ranking[t]["level_points"] for t in ranking} == {
-        "H1": "15", "H2": "2", "H3": "13", "H4": "12"}
+        "H1": "13", "H2": "2", "H3": "13", "H4": "12"}
+    # H1 and H3 on 13, never met: net levels, H1 +3 (the forfeit's 3) before H3 +1
     assert [t for t in ranking] == ["H1", "H3", "H4", "H2"]
     shown = cli("rulesets", "show", "hengquan-2025-guandan").out
-    assert "unplayed_win_levels" in shown and "过A" in shown
+    assert "round_winners_average" in shown and "平均" in shown
 
 
 # 6, 7. seed 002: 藏张's points option, and no trump bonus of seed 000 -----------------------
