@@ -178,7 +178,7 @@ def _equal_semi_losers(cli, tmp_path, ruleset: str) -> tuple[list[str], list[dic
     the final go to the lower number. Both semi-final losers: 1 point, 0, 0 — equal."""
     assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
                ruleset).code == 0
-    teams = [["队号", "队名"]] + [[f"T{i}", f"队{i}"] for i in range(1, 7)]
+    teams = [["队号", "队名", "单位"]] + [[f"T{i}", f"队{i}", f"会{i}"] for i in range(1, 7)]
     assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
     assert cli("bracket", "draw", "--event", "tr", "--groups", "2", "--advance", "2",
                "--seed", "7").code == 0
@@ -228,6 +228,12 @@ def test_one_third_prize_for_two_equal_semi_final_losers_waits_for_the_organizer
     prizes = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
     assert [(p["award"], p["team_no"]) for p in prizes][2:] == [("三等奖", losers[1])]
     assert "抽签决定" in prizes[2]["note"]
+    # a meet's placement points follow the lot: 12 to its winner's unit, 10 to the other's
+    assert cli("meet", "create", "--id", "m", "--name", "运动会").code == 0
+    assert cli("meet", "add", "m", "tr", "--placement-points", "18,14,12,10").code == 0
+    units = {r["affiliation"]: int(r["placement_points"]) for r in read_csv_output(
+        cli("meet", "standings", "m", "--format", "csv").out)}
+    assert units[f"会{losers[1][1:]}"] == 12 and units[f"会{losers[0][1:]}"] == 10
 
 
 def test_two_equal_semi_final_losers_share_the_third_prize_where_the_preset_says(cli,
@@ -273,3 +279,61 @@ def test_a_bye_and_a_forfeit_win_score_the_round_s_winners_average(cli, tmp_path
         cli("standings", "--event", "h", "--format", "csv").out)}
     assert ranking == {"H1": "13", "H5": "12", "H7": "12", "H3": "10", "H2": "8", "H4": "5",
                        "H6": "2"}
+
+
+# 6. a team event's foul sheet must name the table --------------------------------------------
+
+def test_a_team_event_s_foul_sheet_without_the_table_is_refused(cli, tmp_path):
+    """Seed 001 in a team match (jinling-2023-team: "the two pairs' violations never add
+    up"). T2's pairs have 1, 1 and 1 violations on a sheet without 桌号: read as one team
+    record they would make 3 and lose the whole team match. Refused, naming 桌号, nothing
+    kept: the standings stay as played (T2 2 points). A sheet with 桌号 is taken."""
+    assert cli("event", "create", "--id", "t", "--name", "t", "--ruleset",
+               "jinling-2023-team").code == 0
+    entries = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+    assert cli("ingest", "--event", "t", write_csv(tmp_path / "e.csv", entries)).code == 0
+    results = [["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"],
+               [1, 1, "T1", "T2", "10", "8"], [1, 2, "T2", "T1", "Q", "7"]]
+    assert cli("ingest", "--event", "t", "--force", write_csv(tmp_path / "r.csv",
+                                                              results)).code == 0
+    refused = cli("ingest", "--event", "t", write_csv(tmp_path / "f.csv", [
+        ["轮次", "队号", "违例"], [1, "T2", 1], [1, "T2", 1], [1, "T2", 1]]))
+    assert refused.code == 2 and "桌号" in refused.err and "未保存" in refused.err
+    ranking = {r["team_no"]: r["match_points"] for r in read_csv_output(
+        cli("standings", "--event", "t", "--format", "csv").out)}
+    assert ranking == {"T2": "2", "T1": "0"}
+    taken = cli("ingest", "--event", "t", write_csv(tmp_path / "g.csv", [
+        ["轮次", "队号", "桌号", "违例"], [1, "T2", 1, 1], [1, "T2", 2, 1]]))
+    assert taken.code == 0, taken.err
+
+
+# 8, 9, 10, 5. each reading stated where the organizer reads it ------------------------------
+
+def test_leave_within_its_grace_asks_for_nothing_to_be_entered(cli, tmp_path):
+    """Seed 001: "比賽開始後15分鐘內不作判罰". 10 minutes late (under 15): no sanction, and
+    nothing to enter on a penalty sheet."""
+    assert cli("event", "create", "--id", "j", "--name", "j", "--ruleset",
+               "jinling-2023-pairs").code == 0
+    entries = [["队号", "队名"], ["P1", "一"], ["P2", "二"]]
+    assert cli("ingest", "--event", "j", write_csv(tmp_path / "e.csv", entries)).code == 0
+    assert cli("pair", "--event", "j", "--seed", "1").code == 0
+    run = cli("late", "--event", "j", "--round", "1", "P1", "--minutes", "10")
+    assert run.code == 0, run.err
+    assert "不处罚" in run.out and "罚分表" not in run.out
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    (["rulesets", "show", "union-tractor"], "不是通知的内容"),
+    (["rulesets", "show", "suzhou-2025"], "零分轮空"),
+    (["rulesets", "show", "suzhou-2025"], "第一轮按带入的排名"),
+    (["rulesets", "show", "jinling-2023-pairs"], "答复期过后"),
+    (["rulesets", "show", "jinling-2023-team"], "按一轮计算"),
+    (["rulesets", "show", "jinling-2023-pairs-b"], "按一轮计算"),
+    (["rulesets", "show", "hengquan-2025-tractor"], "运动会名次分"),
+    (["rulesets", "show", "hengquan-2025-tractor"], "equal_split"),
+    (["pair", "--help"], "带入成绩"),
+    (["meet", "add", "--help"], "半决赛负者"),
+])
+def test_each_reading_is_stated_where_the_organizer_reads_it(cli, command, words):
+    run = cli(*command)
+    assert run.code == 0 and words in run.out

@@ -178,7 +178,13 @@ def meet_create(meet_id: str, name: str) -> int:
     return 0
 
 
-@meet.command("add", help="加入一个项目 add an event to a meet")
+@meet.command("add", help="加入一个项目 add an event to a meet. 名次分按该项目的名次给：拖拉机淘汰赛"
+                           "两个半决赛负者并列第三时，与奖项同序——先看小组赛成绩，成绩相同时按"
+                           "组织者录入的加赛或抽签（paisai awards decide）分第 3、第 4 名的名次分 "
+                           "(placement points follow the event's places; a Tractor knockout's "
+                           "two semi-final losers sharing third take the 3rd and 4th points in "
+                           "the prizes' order: the group record, then the organizer's play-off "
+                           "or lot)")
 @click.argument("meet_id", metavar="MEET")
 @click.argument("event_id", metavar="EVENT")
 @click.option("--placement-points", required=True,

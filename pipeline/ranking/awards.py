@@ -155,7 +155,6 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
             note = f"并列第 {rank} 名 shared place {rank}" if len(group) > 1 else ""
             out += [(p, prize, note) for p, prize in zip(group, given, strict=False)]
             continue
-        contested = given[cut - 1]
         level = group[cut - 1].record
         equal = [p for p in group if p.record == level] if group[cut].record == level else []
         if not equal:  # the group-stage record separates them
@@ -168,27 +167,30 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
                     f"shares place {rank} with {names}: the group-stage record "
                     f"{place.record} decides") if others else f"并列第 {rank} 名 shared place {rank}"))
             continue
-        above = [p for p in group if p not in equal and group.index(p) < cut]
+        first = group.index(equal[0])
+        block = given[first:first + len(equal)]  # the prizes the equal teams contend for
+        shared = f"并列第 {rank} 名 shared place {rank}"
+        out += [(p, given[i], shared) for i, p in enumerate(group[:first])]
         names = "、".join(p.team_no for p in equal)
-        out += [(p, given[group.index(p)], f"并列第 {rank} 名 shared place {rank}")
-                for p in above]
-        seats = len([i for i in range(len(given)) if given[i] == contested]) - len(
-            [p for p in above if given[group.index(p)] == contested])
         why = (f"{names} 同列第 {rank} 名，小组赛成绩（积分、净胜局、级差）也相同 share place "
                f"{rank} with the same group-stage record {level}")
         chosen = decided.get(rank)
         if equal_split == "shared":
-            out += [(p, contested, f"{why}：共享{contested} share the prize") for p in equal]
-        elif chosen and chosen[0] in names.split("、"):
+            out += [(p, block[0], f"{why}：共享{block[0]} share the prize") for p in equal]
+        elif chosen and chosen[0] in [p.team_no for p in equal]:
             said = BY.get(chosen[1], (chosen[1], chosen[1]))
-            winners = [p for p in equal if p.team_no == chosen[0]][:seats]
-            out += [(p, contested, f"{why}：{said[0]}决定（组织者录入） decided by "
-                                   f"{said[1]}, entered by the organizer") for p in winners]
+            ordered = sorted(equal, key=lambda p: p.team_no != chosen[0])
+            out += [(p, prize, f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, "
+                               "entered by the organizer")
+                    for p, prize in zip(ordered, block, strict=False)]
         else:
-            out += [(p, f"{contested}（待定 undecided）",
-                     f"{why}：由加赛或抽签决定，录入 paisai awards decide --rank {rank} --team "
-                     f"队号 --by playoff|lot decided by a play-off or a lot the organizer "
-                     "enters") for p in equal]
+            label = "/".join(dict.fromkeys(block)) + "（待定 undecided）"
+            out += [(p, label, f"{why}：由加赛或抽签决定，录入 paisai awards decide --rank {rank} "
+                               f"--team 队号 --by playoff|lot decided by a play-off or a lot "
+                               "the organizer enters") for p in equal]
+        after = first + len(equal)
+        out += [(p, given[after + i], shared)
+                for i, p in enumerate(group[after:len(given)])]
     return out
 
 

@@ -210,8 +210,12 @@ def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
     from pipeline.tractor.places import without
 
     out = set(stages.disqualified(con, event))
-    places = {p.team_no: p.rank
-              for p in without(stages.places(con, event, as_played=True), out)}
+    placed = without(stages.places(con, event, as_played=True), out)
+    places = {p.team_no: p.rank for p in placed}
+    # teams sharing a place keep the bracket's order (the group record, or the organizer's
+    # play-off or lot): the order the prizes and a meet's placement points follow
+    order = pl.col("team_no").replace_strict({p.team_no: n for n, p in enumerate(placed)},
+                                             default=None, return_dtype=pl.Int64)
     merged = ranking.drop("played", "wins", "losses", "net_levels").join(
         record, on="team_no", how="left").join(groups, on="team_no", how="left").with_columns(
         pl.col("played", "wins", "losses", "net_levels", "group_points", "game_diff",
@@ -229,7 +233,7 @@ def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
     ).with_columns(
         pl.when(pl.col("status") == "disqualified").then(None).otherwise(pl.col("rank"))
         .alias("rank"),
-    ).sort("rank", "team_order", nulls_last=True).select(ranking.columns)
+    ).sort(["rank", order, "team_order"], nulls_last=True).select(ranking.columns)
 
 
 # points columns that are whole numbers when the ruleset's points are
