@@ -1,5 +1,5 @@
 """Every notice as written, fourth pass (issue 38): each expected value worked by hand from
-the notice or RULES.md, the notice quoted where it decides. (Head-to-head among three and
+the notice or docs/rules/general.md, the notice quoted where it decides. (Head-to-head among three and
 the preset's head-to-head cases are in test_notices_third.py and test_presets.py.)"""
 
 from __future__ import annotations

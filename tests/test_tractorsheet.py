@@ -1,5 +1,5 @@
 """A Tractor match's own sheet (issue 42): levels, games, the clock's end and refusals worked
-by hand from RULES.md section 9 for both Tractor presets, and the match stored through the
+by hand from docs/rules/general.md §9 for both Tractor presets, and the match stored through the
 Tractor sheets' own path (a real DuckDB file, the real CLI reading it back)."""
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
         err(registration.unnumbered_hint(waiting, found.event_id))
     keys = found.ruleset.ranking["keys"]
     title = f"{found.name} — 第 {after} 轮后排名 ranking after round {after}"
-    if bracket is not None:  # a knockout: the bracket's places (RULES 8)
+    if bracket is not None:  # a knockout: the bracket's places (docs/rules/general.md §8)
         title = (f"{found.name} — 淘汰赛名次 bracket places" if bracket else
                  f"{found.name} — 决赛前，按小组赛成绩 before the final: the group-stage record")
     if "lot" in keys:

@@ -4,7 +4,7 @@ its multiplier added when the defenders take the last trick), the trump cards sh
 the preset counts them, or a deal ruled lost — each confirmed or disputed by the other side,
 read into both sides' levels after every deal by the same step as the Tractor deal sheet
 (`pipeline.tractor.scoring.play_deal`, a ruled deal through `penalised_deal`), game after
-game until a side has won the match or the clock ends it (RULES 9).
+game until a side has won the match or the clock ends it (docs/rules/general.md §9).
 
 The sides are the match's teams: "a" (the first drawn) and "b".
 

@@ -1,4 +1,4 @@
-"""The prize list from the ruleset's quotas (RULES 8)."""
+"""The prize list from the ruleset's quotas (docs/rules/general.md §8)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Why one team ranks above another: the first ranking key that separates them, both values,
-and for head-to-head the games that counted (RULES 5)."""
+and for head-to-head the games that counted (docs/rules/general.md §5)."""
 
 from __future__ import annotations
 

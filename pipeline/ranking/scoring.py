@@ -186,7 +186,7 @@ def suspension_note(found: list[tuple[str, int]]) -> str:
 
 def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
                     ranking: pl.DataFrame) -> pl.DataFrame:
-    """A knockout event's ranking: the bracket's places (RULES 8, the order of the awards;
+    """A knockout event's ranking: the bracket's places (docs/rules/general.md §8, the order of the awards;
     a disqualified team has none), and before the final the group-stage record (points, game
     and level difference; equal records share a rank). Matches played, won and lost, group
     points as match_points and the games' level difference as net_levels."""

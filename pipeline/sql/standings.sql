@@ -1,5 +1,5 @@
 -- marts: one row per registered team of the event, ranked by the ruleset's keys in order,
--- with every key's value in a column named as the key (RULES 5). Needs team_rounds.
+-- with every key's value in a column named as the key (docs/rules/general.md §5). Needs team_rounds.
 -- $ranking_keys is the ruleset's list of key names; head-to-head follows
 -- [ranking.head_to_head] ($h2h_applies, $h2h_counts, $h2h_reapply).
 with

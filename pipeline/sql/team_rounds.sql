@@ -1,4 +1,4 @@
--- intermediate: one row per team per round, with the round's points (RULES 3-4, 7).
+-- intermediate: one row per team per round, with the round's points (docs/rules/general.md §3-4, 7).
 -- Needs stg_results. A team event's match is several tables against the same opponent:
 -- they are summed here, so a pairs event is simply a match of one table.
 -- Ruleset values arrive as parameters.

@@ -1,4 +1,4 @@
-"""Tractor deal scoring and game replay (RULES 9). Pure.
+"""Tractor deal scoring and game replay (docs/rules/general.md §9). Pure.
 
 >>> deal_change(0, 1, takeover=160, step=40)
 ('declarer', 5)
