@@ -337,3 +337,69 @@ def test_leave_within_its_grace_asks_for_nothing_to_be_entered(cli, tmp_path):
 def test_each_reading_is_stated_where_the_organizer_reads_it(cli, command, words):
     run = cli(*command)
     assert run.code == 0 and words in run.out
+
+
+# 14, issue 51 item 13. rulesets: one line a preset; show prints every setting ---------------
+
+PRESETS = ["hengquan-2025-guandan", "hengquan-2025-tractor", "jinling-2023-pairs",
+           "jinling-2023-pairs-b", "jinling-2023-team", "suzhou-2025", "taihu-elite",
+           "union-tractor"]
+
+
+def test_the_preset_list_is_one_short_line_a_preset(paisai):
+    """`paisai rulesets` piped (the installed command): a header, a rule and one line a
+    preset — name, discipline, the description's title — none of them a wall of text."""
+    run = paisai("rulesets")
+    assert run.code == 0, run.err
+    lines = run.out.strip().splitlines()
+    assert len(lines) == 2 + len(PRESETS)
+    assert max(len(line) for line in lines) < 120
+    rows = {line.split()[0]: line for line in lines[2:]}
+    assert sorted(rows) == PRESETS
+    assert "tractor" in rows["union-tractor"] and "工会拖拉机大赛（种子 002）" in rows["union-tractor"]
+    assert "本软件的读法" not in run.out  # the readings are in `show`
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_show_prints_every_setting_defaults_marked_as_valid_toml(cli, preset):
+    """Every setting of `settings.DEFAULTS` appears with its value (two without a value say
+    what they default to in a comment), each one the preset leaves at its default is marked
+    `# 默认 default`, and the text read back is the same ruleset as the preset."""
+    import dataclasses
+    import tomllib
+
+    from pipeline.base.ruleset import load_preset, parse_ruleset
+    from pipeline.base.settings import DEFAULTS
+
+    shown = cli("rulesets", "show", preset).out
+    written = tomllib.loads(load_preset(preset).source)
+    read = tomllib.loads(shown)
+
+    blocks, current = {"": []}, ""
+    for line in shown.splitlines():
+        if line.startswith("["):
+            current = line.strip("[]")
+            blocks[current] = []
+        else:
+            blocks[current].append(line)
+
+    def walk(defaults, path, section, given):
+        for key, default in defaults.items():
+            if isinstance(default, dict):
+                walk(default, f"{path}.{key}".strip("."), section.get(key, {}),
+                     given.get(key, {}))
+                continue
+            if default is None and key not in given:
+                start = f"# {key} = (未设 unset"
+            else:
+                assert key in section, key
+                start = f"{key} = "
+            (line,) = [line for line in blocks[path] if line.startswith(start)]
+            assert line.endswith("# 默认 default") == (key not in given), line
+
+    walk(DEFAULTS, "", read, written)
+    again = parse_ruleset(shown, preset)
+    assert {k: v for k, v in dataclasses.asdict(again).items() if k != "source"} == \
+        {k: v for k, v in dataclasses.asdict(load_preset(preset)).items() if k != "source"}
+    assert 'name = "' + preset + '"\n' in shown and "# 默认 default" not in shown.split(
+        "\n")[0]
