@@ -53,6 +53,13 @@ def bind(query: str, params: dict) -> dict:
     return {k: v for k, v in params.items() if re.search(rf"\${k}\b", query)}
 
 
+def h2h_games(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:
+    """Every game between two teams with its head-to-head credit, as the ranking counts it
+    (`h2h_games.sql`, the one definition `standings.sql` sums)."""
+    query = compose(["stg_results", "team_rounds"], "h2h_games", "round, team_no")
+    return db.frame(con, query, bind(query, _params(event, max_round, [])))
+
+
 def team_rounds(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:
     """One row per team per round up to max_round, with the round's points."""
     query = compose(["stg_results"], "team_rounds", "round, team_no")
@@ -92,7 +99,8 @@ def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
     con.register("provisional_results", tables.with_columns(
         pl.lit(event.event_id).alias("event_id")))
     try:
-        query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
+        query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
+                        "rank, team_order")
         query = query.replace("with ", "with results as (select * from main.results union "
                               "all by name select * from provisional_results),\n", 1)
         ranking = db.frame(con, query, bind(query, _params(event, round_no, keys)))
@@ -114,7 +122,8 @@ def published_keys(event: Event, max_round: int) -> list[str]:
 
 def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
           keys: list[str]) -> pl.DataFrame:
-    query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
+    query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
+                        "rank, team_order")
     return db.frame(con, query, bind(query, _params(event, max_round, keys)))
 
 
@@ -129,7 +138,8 @@ def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -
 @cache
 def _ranking_code() -> str:
     """A digest of the SQL that ranks."""
-    text = "".join(db.sql(n) for n in ("stg_results", "team_rounds", "standings"))
+    text = "".join(db.sql(n) for n in ("stg_results", "team_rounds", "h2h_games",
+                                       "standings"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
