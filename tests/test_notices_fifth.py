@@ -53,6 +53,20 @@ def test_a_clock_decided_match_shows_in_the_bracket_s_text_views(cli, paisai, tm
     assert {final["matches"][0]["team_a"], final["matches"][0]["team_b"]} == {"T1", "T2"}
 
 
+def test_the_bracket_picture_keeps_a_clock_decided_match_s_games():
+    """The projector's and the console's bracket (dashboard.common.bracket_html): the team
+    behind at time-up shows its levels and 到时落后 (a forfeit shows only 弃权)."""
+    from dashboard.common import bracket_html
+
+    final = {"name": "决赛", "kind": "knockout", "matches": [
+        {"match": 1, "team_a": "T1", "team_b": "T2", "games": [[15, 9], [8, 6]],
+         "winner": "T1", "decision": "time", "decided_against": "T2"}]}
+    shown = bracket_html([final])
+    assert "9 6 到时落后" in shown and "过A 8" in shown
+    final["matches"][0] |= {"decision": "forfeit", "games": []}
+    assert "弃权" in bracket_html([final])
+
+
 # 2. a multiplied bottom past the deck's total ------------------------------------------------
 
 def _union_levels(cli, tmp_path, name: str, third_deal: int) -> list:
