@@ -165,23 +165,13 @@ class Snapshot:
     in_play: dict = field(default_factory=dict)  # table → its own sheet (live pages only)
 
 
-def _read(work):
-    """One read of a snapshot on the shared connection, given back at once: the connection's
-    turn (closed every few seconds so another process may write) waits for the readers in
-    it, so a snapshot held as one read made the projector's small reads wait for all of it."""
-    with db.reading(database(), HALL_WAIT) as con:
-        return work(con)
-
-
 def _snapshot(event, current_version: str) -> Snapshot:
-    # each read apart (see _read): a write between them makes the version newer than the
-    # snapshot's, and the next page asks for a new snapshot
-    event_id = event.event_id
-    after = _read(lambda con: scoring.latest_round(con, event_id))
-    ranking = _read(lambda con: scoring.standings(con, event, after))
-    played = _read(lambda con: scoring.team_rounds(con, event, after))
-    latest = _read(lambda con: rounds.latest_paired_round(con, event_id))
-    pairs = _read(lambda con: rounds.pairings(con, event_id, latest)) if latest else None
+    with db.reading(database(), HALL_WAIT) as con:
+        after = scoring.latest_round(con, event.event_id)
+        ranking = scoring.standings(con, event, after)
+        played = scoring.team_rounds(con, event, after)
+        latest = rounds.latest_paired_round(con, event.event_id)
+        pairs = rounds.pairings(con, event.event_id, latest) if latest else None
     seats = {}
     for r in pairs.iter_rows(named=True) if pairs is not None else ():
         seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW", "opponent": r["ns_team"]}
