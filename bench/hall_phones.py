@@ -6,8 +6,10 @@ PAISAI_HALL_CHANNEL chooses what the phones open:
   or a thumb does (5–20 s), revalidating with the ETag it was given. Every tenth phone also
   holds a side's signed report link and, inside the reporting window, opens the form and
   sends its table's levels.
-- "streamlit": the same phones on the Streamlit pages (/live or /pairings), speaking
-  Streamlit's websocket protocol as a browser does: one session each, a rerun per refresh.
+- "streamlit": the same phones opening the Streamlit pages' addresses (/live or /pairings,
+  a phone's User-Agent): a phone the server sends to the plain page (issue 53) reads and
+  refreshes that page; one it lets through speaks Streamlit's websocket protocol as a
+  browser does: one session each, a rerun per refresh.
 
 Every phone comes through the hall's proxy (an X-Forwarded-For of its own), as phones on the
 hall's network would reach a server behind nginx.
@@ -22,6 +24,8 @@ import random
 import time
 
 from locust import HttpUser, User, between, task
+
+from bench.agents import PHONE_AGENT
 
 EVENT = os.environ.get("PAISAI_HALL_EVENT", "bench")
 TEAMS = json.loads(os.environ.get("PAISAI_HALL_TEAMS", '["1"]'))
@@ -102,17 +106,59 @@ class StreamlitPhone(User):
 
         self.number = next(NUMBERS)
         self.page_name = "live" if self.number % 2 else "pairings"
-        url = self.host.replace("http://", "ws://") + "/_stcore/stream"
+        self.socket = self.plain = None
         started = time.perf_counter()
+        try:  # the address as a phone opens it: the server may send it to the plain page
+            self.plain = self._redirect(f"/{self.page_name}?event={EVENT}")
+        except Exception as exc:
+            self._fire("first page", started, exc)
+            return
+        if self.plain is not None:
+            self._plain("first page", started)
+            return
+        url = self.host.replace("http://", "ws://") + "/_stcore/stream"
         try:
             self.socket = websocket.create_connection(
                 url, subprotocols=["streamlit"], timeout=60,
-                header=[f"X-Forwarded-For: {_address(self.number)}"])
+                header=[f"X-Forwarded-For: {_address(self.number)}",
+                        f"User-Agent: {PHONE_AGENT}"])
         except Exception as exc:  # a refused session is a failed first page
             self._fire("first page", started, exc)
             self.socket = None
             return
         self._run("first page", started)
+
+    def _get(self, path: str, follow: bool):
+        import urllib.request
+
+        class Stay(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+
+        handlers = [] if follow else [Stay]
+        request = urllib.request.Request(self.host + path, headers={
+            "User-Agent": PHONE_AGENT, "X-Forwarded-For": _address(self.number)})
+        return urllib.request.build_opener(*handlers).open(request, timeout=60)
+
+    def _redirect(self, path: str) -> str | None:
+        """Where the server sends a phone opening `path`, None when it serves the page."""
+        import urllib.error
+
+        try:
+            self._get(path, follow=False).read()
+        except urllib.error.HTTPError as answer:
+            if answer.code in (301, 302, 303, 307):
+                return answer.headers["Location"]
+            raise
+        return None
+
+    def _plain(self, name: str, started: float) -> None:
+        try:
+            size = len(self._get(self.plain, follow=True).read())
+        except Exception as exc:
+            self._fire(name, started, exc)
+            return
+        self._fire(name, started, None, size)
 
     def _fire(self, name: str, started: float, exc: Exception | None, size: int = 0) -> None:
         self.environment.events.request.fire(
@@ -147,6 +193,8 @@ class StreamlitPhone(User):
     def refresh(self) -> None:
         if self.socket is not None:
             self._run("refresh", time.perf_counter())
+        elif self.plain is not None:
+            self._plain("refresh", time.perf_counter())
 
     def on_stop(self) -> None:
         if self.socket is not None:

@@ -1,6 +1,7 @@
 """One ASGI app on one port (uvicorn): the Streamlit pages — the organizer's console and the
 projector — and, beside them, plain routes for phones and programs (`dashboard.hall`),
-which open no Streamlit session and no websocket."""
+which open no Streamlit session and no websocket. A phone that opens a public Streamlit page
+gets its plain page, and the audience's Streamlit sessions are bounded (`dashboard.audience`)."""
 
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from starlette.middleware import Middleware
 from streamlit import config
 
 import dashboard.console  # noqa: F401  imported at start, not on the organizer's first click
+from dashboard.audience import Audience
 from dashboard.hall import routes
 from dashboard.headers import SecurityHeaders
 from pipeline.base import db
@@ -18,4 +20,4 @@ for _key, _value in streamlit_options().items():  # uvicorn: no STREAMLIT_* vari
     config.set_option(_key, _value, "paisai")
 db.share_readers()  # the console's, the projector's and the phones' reads share a connection
 app = st.App(Path(__file__).parent / "app.py", routes=routes(),
-             middleware=[Middleware(SecurityHeaders)])
+             middleware=[Middleware(SecurityHeaders), Middleware(Audience)])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import logging.handlers
 import threading
 from pathlib import Path
 
@@ -26,6 +25,8 @@ def log_path(database: Path) -> Path:
 def _handler(path: Path) -> logging.Handler:
     with _LOCK:
         if path not in _HANDLERS:
+            import logging.handlers  # here: pickle and socket are no start-up cost of a command
+
             path.parent.mkdir(parents=True, exist_ok=True)
             handler = logging.handlers.RotatingFileHandler(path, maxBytes=MAX_BYTES,
                                                            backupCount=KEEP, encoding="utf-8")

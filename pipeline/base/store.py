@@ -33,7 +33,7 @@ def store_results(
     reason: str = "sheet",
 ) -> Stored:
     incoming = rows.select("round", "table_no", *RESULT_VALUES, "note")
-    con.register("incoming", incoming)
+    db.register(con, "incoming", incoming)
     try:
         differs = " or ".join(f"r.{c} is distinct from i.{c}" for c in RESULT_VALUES)
         counts = db.rows(
@@ -118,7 +118,7 @@ def _upsert(
         pl.lit(v).alias(k) for k, v in extra.items()
     )
     all_columns = [*columns, *extra]
-    con.register("incoming", incoming)
+    db.register(con, "incoming", incoming)
     try:
         joined = " and ".join(f"t.{k} = i.{k}" for k in key)
         values = [c for c in columns if c not in key]
@@ -165,13 +165,13 @@ def store_quiz(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
 def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     """Deal rows replace the table's earlier deals; the replayed levels become its result."""
     tables = rows.select("round", "table_no").unique()
-    con.register("replayed_tables", tables)
+    db.register(con, "replayed_tables", tables)
     try:
         con.execute("delete from deals where event_id = ? and (round, table_no) in "
                     "(select (round, table_no) from replayed_tables)", [event_id])
     finally:
         con.unregister("replayed_tables")
-    con.register("incoming_deals", rows.select("round", "table_no", "deal", "winner_side",
+    db.register(con, "incoming_deals", rows.select("round", "table_no", "deal", "winner_side",
                                                "partner_finish"))
     try:
         con.execute("insert into deals select ?, round, table_no, deal, winner_side, "

@@ -211,8 +211,8 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     else:
         whole = pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.Boolean
                                      if c == "visit" else pl.String for c in MAP_COLUMNS})
-    con.register("new_map", whole.select(MAP_COLUMNS))
-    con.register("touched_names", names.to_frame())
+    db.register(con, "new_map", whole.select(MAP_COLUMNS))
+    db.register(con, "touched_names", names.to_frame())
     try:  # only the rows that differ are rewritten: a commit of a few rows, not the whole map
         con.execute(db.sql("player_map_changes"))
     finally:
@@ -415,7 +415,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> No
     columns = [c for c, in con.execute(f"select column_name from information_schema.columns "
                                        f"where table_name = '{table}' order by ordinal_position"
                                        ).fetchall()]
-    con.register("rows_in", pl.DataFrame(rows, orient="row", schema=columns))
+    db.register(con, "rows_in", pl.DataFrame(rows, orient="row", schema=columns))
     try:
         con.execute(f"insert into {table} select * from rows_in")
     finally:

@@ -328,7 +328,7 @@ def _rewrite(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame,
     `keep`, add them to the rows there."""
     if not keep:
         con.execute(f"delete from {table}")
-    con.register("new_rows", frame)
+    db.register(con, "new_rows", frame)
     try:
         con.execute(f"insert into {table} ({', '.join(frame.columns)}) "
                     "select * from new_rows")

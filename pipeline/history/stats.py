@@ -203,7 +203,7 @@ def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str]) ->
         con.execute("delete from event_ranks where event_id = ?", [event_id])
         if event.ruleset.is_swiss:
             ranking = scoring.standings(con, event).select("team_no", "rank")
-            con.register("new_ranks", ranking)
+            db.register(con, "new_ranks", ranking)
             try:
                 con.execute("insert into event_ranks select ?, team_no, rank, "
                             "(select count(*) from new_ranks) from new_ranks", [event_id])

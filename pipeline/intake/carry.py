@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pipeline.base import events
+from pipeline.base import db, events
 from pipeline.base.errors import UsageError
 from pipeline.base.store import store_carried
 from pipeline.ranking import scoring
@@ -25,7 +25,7 @@ def carry_from(con: duckdb.DuckDBPyConnection, event_id: str, source_id: str,
     if ranking.is_empty():
         raise UsageError(f"{source_id} 没有可带入的队伍 has no teams to carry over")
     teams = ranking.select("team_no", "team_name", "player1", "player2", "affiliation")
-    con.register("carried_teams", teams)
+    db.register(con, "carried_teams", teams)
     try:
         con.execute("insert or replace into teams (event_id, team_no, team_name, player1, "
                     "player2, affiliation) select ?, * from carried_teams", [event_id])

@@ -16,7 +16,6 @@ from pipeline.base.errors import UsageError
 from pipeline.base.names import normalize_name
 from pipeline.base.store import Stored, store_entries
 from pipeline.history import identity
-from pipeline.pairing.swiss import natural_key
 
 DRAW_COLUMNS = ["team_no", "team_name", "player1", "player2", "affiliation"]
 
@@ -152,6 +151,8 @@ def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
                 [event_id, seed, prefix.upper(), in_order])
     oplog.write_on(con, event_id, "drawn", f"{frame.height} teams numbered"
                    + (f", seed {seed}" if seed is not None else ", in sheet order"))
+    from pipeline.pairing.swiss import natural_key  # the draw alone: pairing's engine imports numpy
+
     return frame.select(DRAW_COLUMNS).sort(pl.col("team_no").map_elements(
         lambda t: natural_key(t)[1], return_dtype=pl.Int64)), seed, unpaired
 

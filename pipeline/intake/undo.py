@@ -76,8 +76,8 @@ def undo_last(database: Path, event_id: str) -> str:
         if not found:
             raise UsageError("没有可撤销的操作 nothing to undo")
         action_id, label, before, changed = found
-        con.register("undo_keys", changed)
-        con.register("undo_rows", before.join(changed, on=KEY, how="semi"))
+        db.register(con, "undo_keys", changed)
+        db.register(con, "undo_rows", before.join(changed, on=KEY, how="semi"))
         try:
             con.execute(
                 "insert into result_audit (event_id, round, table_no, source_file, reason, "

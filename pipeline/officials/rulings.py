@@ -305,7 +305,7 @@ def _reverse(con, event: Event, ruling: dict) -> None:
         con.execute("delete from results where event_id = ? and round = ? and table_no = ?",
                     [event.event_id, undo["round"], undo["table"]])
         if before is not None and before.height:
-            con.register("restored", before)
+            db.register(con, "restored", before)
             try:
                 con.execute("insert into results by name select ? as event_id, * from restored",
                             [event.event_id])

@@ -142,7 +142,7 @@ def same_unit_tables(con: duckdb.DuckDBPyConnection, event_id: str, round_no: in
     folded = pl.DataFrame({"affiliation": units,
                            "folded": [normalize_name(u) for u in units]},
                           schema={"affiliation": pl.String, "folded": pl.String})
-    con.register("folded_units", folded)
+    db.register(con, "folded_units", folded)
     try:
         return db.rows(con, """
             select p.table_no, p.ew_team, p.ns_team, e.affiliation
@@ -195,7 +195,7 @@ def _store(con, event_id: str, round_no: int, pairing: Pairing, system: str,
     tables = pl.DataFrame(rows, schema={"table_no": pl.Int32, "ew_team": pl.String,
                                         "ns_team": pl.String, "bye_kind": pl.String,
                                         "bye_points": pl.Float64}, orient="row")
-    con.register("new_tables", tables)
+    db.register(con, "new_tables", tables)
     try:
         con.execute("insert into pairings (event_id, round, table_no, ew_team, ns_team, "
                     "bye_kind, bye_points) select ?, ?, table_no, ew_team, ns_team, "

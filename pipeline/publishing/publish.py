@@ -23,6 +23,7 @@ from pipeline.base import db, events, scratch
 from pipeline.base.errors import UsageError
 from pipeline.base.levels import format_level
 from pipeline.base.output import HEADERS_ZH
+from pipeline.publishing.targets import target
 from pipeline.publishing.templating import environment, escaped, render, row_html, table_rows
 from pipeline.ranking import rounds, scoring
 from pipeline.ranking.explain import why_here
@@ -323,18 +324,6 @@ def remember(database: Path, event_id: str, out: Path, base_url: str | None) -> 
     with db.writing(database) as con:
         con.execute("insert or replace into publish_targets values (?, ?, ?)",
                     [event_id, str(out.resolve()), base_url])
-
-
-def target(database: Path, event_id: str) -> tuple[Path, str | None] | None:
-    """The event's publish folder and address: as `paisai publish` left them, else
-    env PAISAI_PUBLISH_DIR/<event>; None when the event has no site."""
-    with db.reading(database) as con:
-        found = db.rows(con, "select out_dir, base_url from publish_targets where event_id = ?",
-                        [event_id])
-    if found:
-        return Path(found[0][0]), found[0][1]
-    folder = os.environ.get("PAISAI_PUBLISH_DIR")
-    return (Path(folder) / event_id, None) if folder else None
 
 
 def republish(database: Path, event_id: str) -> list[str] | None:

@@ -70,7 +70,7 @@ def standings(con: duckdb.DuckDBPyConnection, meet_id: str) -> tuple[str, pl.Dat
     ranks = pl.concat(frames) if frames else pl.DataFrame(
         schema={"event_id": pl.String, "rank": pl.Int64, "team_no": pl.String,
                 "affiliation": pl.String})
-    con.register("event_ranks", ranks)
+    db.register(con, "event_ranks", ranks)
     try:
         table = db.frame(con, scoring.compose(["meet_forfeits"], "meet_standings",
                                               "rank, affiliation"), {"meet_id": meet_id})

@@ -96,7 +96,7 @@ def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
     ns_level, deals, first_to_level, last_deal_side) as if stored. The same SQL as the
     ranking — the results it reads are the stored ones and these — never cached."""
     keys = published_keys(event, round_no)
-    con.register("provisional_results", tables.with_columns(
+    db.register(con, "provisional_results", tables.with_columns(
         pl.lit(event.event_id).alias("event_id")))
     try:
         query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",

@@ -32,7 +32,7 @@ def load(con: duckdb.DuckDBPyConnection, event_id: str) -> TractorContext:
 
 
 def _upsert_games(con, event_id: str, games: pl.DataFrame, source: str, from_deals: bool):
-    con.register("incoming_games", games)
+    db.register(con, "incoming_games", games)
     try:
         counts = db.rows(con, """
             select count(*) filter (where g.game is null),
@@ -55,7 +55,7 @@ def store_matches(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored
     """Games as reported, and matches decided without play (forfeit, disqualification)."""
     decided = rows.filter(pl.col("_decision")).select("stage", "match_no", "team_no",
                                                        "decision")
-    con.register("incoming_decisions", decided)
+    db.register(con, "incoming_decisions", decided)
     try:
         con.execute("insert or replace into tractor_decisions select ?, stage, match_no, "
                     "team_no, decision, ? from incoming_decisions", [event_id, source])
@@ -69,8 +69,8 @@ def store_matches(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored
 
 def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     keys = rows.select("stage", "match_no", "game").unique()
-    con.register("replayed_games", keys)
-    con.register("incoming_deals", rows.select(
+    db.register(con, "replayed_games", keys)
+    db.register(con, "incoming_deals", rows.select(
         "stage", "match_no", "game", "deal", "declarer_team", "points",
         pl.col("trump_cards").fill_null(1)))
     try:
@@ -89,7 +89,7 @@ def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
 def store_point_penalties(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     frame = rows.select("stage", "match_no", "game", "deal", "team_no", "points",
                         pl.col("reason").fill_null(""), "levels", "deal_lost", "choice")
-    con.register("incoming_penalties", frame)
+    db.register(con, "incoming_penalties", frame)
     try:
         con.execute("insert or replace into tractor_point_penalties (event_id, stage, match_no, "
                     "game, deal, team_no, points, reason, levels, deal_lost, choice) "

@@ -5,12 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-import segno
 
 from pipeline.base.errors import UsageError
 from pipeline.base.output import to_csv
 from pipeline.publishing.export.workbook import new_workbook, write_sheet
-from pipeline.publishing.templating import render
 
 TABLE_HEADERS = ["桌号", "东西队号", "东西队名", "东西队员", "南北队号", "南北队名", "南北队员"]
 INDEX_HEADERS = ["查找 (队号/队名/队员)", "队号", "队名", "桌号", "方位"]
@@ -52,6 +50,10 @@ def seat_index(pairs: pl.DataFrame) -> pl.DataFrame:
 
 
 def _html(title: str, tables: pl.DataFrame, index: pl.DataFrame, site_url: str | None) -> str:
+    import segno  # the HTML list alone: the xlsx and CSV need neither QR codes nor Jinja2
+
+    from pipeline.publishing.templating import render
+
     qr = segno.make(site_url).svg_inline(scale=4) if site_url else None
     return render("pairings.html", title=title, table_headers=TABLE_HEADERS,
                   index_headers=INDEX_HEADERS, tables=tables.rows(), index=index.rows(),

@@ -1,0 +1,7 @@
+"""The User-Agent a phone's browser sends (an Android Chrome): the server sends a phone that
+opens a Streamlit page's address to the plain page (issue 53). A module of its own: the
+locust phones (`hall_phones`) and the threads of `burst` both use it, and importing locust
+would make every thread of the bench process a gevent greenlet."""
+
+PHONE_AGENT = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like "
+               "Gecko) Chrome/140.0 Mobile Safari/537.36")

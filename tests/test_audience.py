@@ -1,0 +1,66 @@
+"""Who the hall's server treats as a phone and what each gets (issue 53), on the middleware
+alone in front of a stand-in for Streamlit; tests/ui/test_audience_browser.py runs the same
+on the real server and in Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from dashboard.audience import Audience, is_phone
+
+DESKTOP = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+           "Chrome/140.0 Safari/537.36")
+
+
+@pytest.mark.parametrize(("agent", "phone"), [
+    ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148",
+     True),
+    ("Mozilla/5.0 (iPad; CPU OS 16_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148", True),
+    ("Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 Chrome/140.0 Safari/537.36",
+     True),  # an Android tablet: the audience too
+    ("Mozilla/5.0 (Linux; Android 14; V2309A) AppleWebKit/537.36 Chrome/140.0 Mobile Safari"
+     "/537.36 MicroMessenger/8.0.49", True),  # WeChat's own browser
+    ("Mozilla/5.0 (Linux; HarmonyOS 4.2; ALN-AL00) AppleWebKit/537.36 Chrome/114.0", True),
+    ("", True), ("curl/8.5.0", True), ("python-requests/2.32", True),  # no script runs there
+    (DESKTOP, False),
+    ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari",
+     False),
+    ("Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0", False),
+])
+def test_who_is_a_phone(agent, phone):
+    assert is_phone(agent) is phone
+
+
+@pytest.fixture
+def client(monkeypatch):
+    """The middleware in front of a stand-in that answers every page as Streamlit would."""
+    from dashboard import audience
+
+    monkeypatch.setattr(audience, "_default_event", lambda bracket: "cup" if bracket else "day")
+    inner = Starlette(routes=[Route("/{path:path}", lambda request: PlainTextResponse(
+        "streamlit"), methods=["GET", "POST"])])
+    return TestClient(Audience(inner, limit=2), follow_redirects=False)
+
+
+def test_phones_get_the_plain_page_and_screens_streamlit(client):
+    phone = {"User-Agent": "Mozilla/5.0 (Linux; Android 14) Mobile Safari"}
+    assert client.get("/live?event=a%2Fb", headers=phone).headers["location"] == "/m/a%2Fb/"
+    assert client.get("/live", headers=phone).headers["location"] == "/m/day/"
+    assert client.get("/bracket?lang=en", headers=phone).headers[
+        "location"] == "/m/cup/bracket?lang=en"
+    assert client.get("/pairings?event=x,y", headers=phone).headers[
+        "location"] == "/m/x/pairings"  # a rotation of events: its first
+    marked = client.get("/live?projector=1", headers=phone)
+    assert marked.text == "streamlit" and "paisai_screen=1" in marked.headers["set-cookie"]
+    assert client.get("/live", headers={**phone, "Cookie": "paisai_screen=1"}).text == \
+        "streamlit"
+    assert client.get("/admin", headers=phone).text == "streamlit"
+    assert client.get("/live", headers={"User-Agent": DESKTOP}).text == "streamlit"
+    assert client.get("/live", headers={"User-Agent": DESKTOP,
+                                        "Cookie": "=;;\x7f bad"}).text == "streamlit"
+    assert client.get("/m/day/", headers=phone).text == "streamlit"  # not a Streamlit page
+    assert client.post("/live", headers=phone).text == "streamlit"
