@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 TEXT: dict[str, dict[str, str]] = {
     "live": {"zh": "实时排名", "en": "Live ranking"},
     "pairings": {"zh": "对阵与座位", "en": "Pairings"},
@@ -54,6 +56,8 @@ TEXT: dict[str, dict[str, str]] = {
     "officials_phone": {"zh": "裁判用手机打开 /o 登录：临场裁判看自己的桌，仲裁委员表决申诉。",
                         "en": "Officials sign in on their phones at /o: referees see their "
                               "tables, the committee votes on appeals."},
+    "ruling_confirmed": {"zh": "已确认", "en": "confirmed"},
+    "ruling_rejected": {"zh": "已驳回", "en": "rejected"},
     "officials_none": {"zh": "没有待裁定的提议", "en": "No proposal waiting"},
     "officials_chosen": {"zh": "裁定为", "en": "Ruled as"},
     "officials_levels": {"zh": "级数", "en": "Levels"},
@@ -372,3 +376,26 @@ def listed(items, lang: str, strong: bool = False) -> str:
 
 def colon(lang: str) -> str:
     return "：" if lang == "zh" else ": "
+
+
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def one_language(text: str, lang: str) -> str:
+    """A stored or pipeline text written in both languages ("中文 English") in the page's
+    language only; a text not written so is left whole.
+
+    >>> one_language("判负 round lost", "en"), one_language("判负 round lost", "zh")
+    ('round lost', '判负')
+    >>> one_language("赛事已存在 event already exists: e", "en")
+    'event already exists: e'
+    >>> one_language("only English", "zh"), one_language("只有中文", "en")
+    ('only English', '只有中文')
+    """
+    last = next(reversed(list(_CJK.finditer(text))), None)
+    if last is None or not text[last.end():].strip():
+        return text
+    chinese, english = text[:last.end()].strip(), text[last.end():].strip()
+    if re.search(r"[A-Za-z]{3,}", chinese):  # the languages interleave: keep both
+        return text
+    return english if lang == "en" else chinese

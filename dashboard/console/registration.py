@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard.common import database, html_table, lang
 from dashboard.console.shared import done, event_version, problems, republish, uploader_key
-from dashboard.i18n import t
+from dashboard.i18n import one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.ruleset import preset_names
@@ -60,7 +60,7 @@ def create_event(language: str, expanded: bool = False) -> None:
                     events.create(con, chosen, name, preset,
                                   date.isoformat() if date else None)
             except PaisaiError as exc:
-                st.error(str(exc))
+                st.error(one_language(str(exc), language))
                 return
             st.query_params["event"] = chosen
             done(t("event_created", language, id=chosen))
@@ -91,7 +91,7 @@ def upload(event_id: str, language: str, entries: bool) -> None:
                 _note_refusal_once(event_id, file.name, data, errors)
             continue
         except PaisaiError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
             continue
         except Exception as exc:  # a file that breaks the reader is a refused file
             st.error(f"{file.name}: {type(exc).__name__}: {exc}")
@@ -203,7 +203,7 @@ def registration_desk(event_id: str, language: str) -> None:
             for name in unpaired:
                 st.warning(f"{name}: {t('no_partner', language)}")
         except PaisaiError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
     with db.reading(database()) as con:
         teams = db.frame(con, "select team_no, team_name, player1, player2, checked_in, "
                               "withdrawn_after from teams where event_id = $e",
@@ -230,4 +230,4 @@ def registration_desk(event_id: str, language: str) -> None:
                         registration.withdraw(con, event_id, row["team_no"], int(after), None)
                     st.success(f"{row['team_no']} ✓")
                 except PaisaiError as exc:
-                    st.error(str(exc))
+                    st.error(one_language(str(exc), language))
