@@ -155,6 +155,7 @@ TEXT: dict[str, dict[str, str]] = {
     "checkin": {"zh": "报到", "en": "Check in"},
     "withdraw": {"zh": "退赛", "en": "Withdraw"},
     "withdraw_after": {"zh": "第几轮后", "en": "after round"},
+    "overturned": {"zh": "裁定改判：{ruling}", "en": "overturned by a ruling: {ruling}"},
     "page_of": {"zh": "第 {p}/{n} 页", "en": "page {p} of {n}"},
     "upload_entries": {"zh": "上传报名表", "en": "Upload the registration sheet"},
     "upload_round": {"zh": "上传成绩表、罚分表", "en": "Upload score sheets and penalties"},
