@@ -10,6 +10,7 @@ from streamlit import config
 
 import dashboard.console  # noqa: F401  imported at start, not on the organizer's first click
 from dashboard.hall import routes
+from dashboard.hall.address import PageAddress
 from dashboard.headers import SecurityHeaders
 from pipeline.base import db
 from pipeline.operations.serve import streamlit_options
@@ -18,4 +19,4 @@ for _key, _value in streamlit_options().items():  # uvicorn: no STREAMLIT_* vari
     config.set_option(_key, _value, "paisai")
 db.share_readers()  # the console's, the projector's and the phones' reads share a connection
 app = st.App(Path(__file__).parent / "app.py", routes=routes(),
-             middleware=[Middleware(SecurityHeaders)])
+             middleware=[Middleware(SecurityHeaders), Middleware(PageAddress)])

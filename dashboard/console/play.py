@@ -136,8 +136,8 @@ def enter_table(event_id: str, language: str) -> None:
                    "ns_level": "" if forfeit else ns, "forfeit": forfeit}
             try:
                 with undo.undoable(database(), event_id,
-                                   f"录入 entry: {t('round', language)} {chosen_round} "
-                                   f"{t('table', language)} {table}"):
+                                   f"录入 第 {chosen_round} 轮 {table} 号桌 "
+                                   f"entry: round {chosen_round} table {table}"):
                     report = ingest_rows(database(), event_id, "results", [row],
                                          source="控制台 console",
                                          reason=reason.strip() or "控制台录入 console entry")

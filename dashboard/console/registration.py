@@ -149,7 +149,7 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
     stored, refused = [], []
     for name, data in ready:
         try:
-            with undo.undoable(database(), event_id, f"上传 upload {name}"):
+            with undo.undoable(database(), event_id, f"上传 {name} upload {name}"):
                 ingest_file(database(), event_id, Path(name), source="dashboard", data=data)
             stored.append(name)
         except SheetErrors as errors:

@@ -107,14 +107,25 @@ def undo_last(event_id: str, language: str) -> None:
     found = _undo_offer(str(database()), event_id, event_version(event_id))
     if found is None:
         return
-    if st.button(f"{t('undo', language)}{colon(language)}{found[1]}"):
+    if st.button(f"{t('undo', language)}{colon(language)}{one_language(found[1], language)}"):
         try:
             label = undo.undo_last(database(), event_id)
         except PaisaiError as exc:
             st.error(one_language(str(exc), language))
             return
         republish(event_id, language)
-        done(f"{t('undone', language)}{colon(language)}{label}")
+        done(f"{t('undone', language)}{colon(language)}{one_language(label, language)}")
+
+
+def undo_label(report_id: int, accept: bool) -> str:
+    """What undo names a phone's report decided on the console, in both languages (shown
+    in the console's own: `one_language`).
+
+    >>> undo_label(4, True)
+    '桌报 #4 已接受 report #4 accepted'
+    """
+    return (f"桌报 #{report_id} {'已接受' if accept else '已拒绝'} "
+            f"report #{report_id} {'accepted' if accept else 'rejected'}")
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -193,8 +204,7 @@ def pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
             if col.button(t(key, language), key=f"{where}-{key}-{row['report_id']}"):
                 try:
                     with undo.undoable(database(), event_id,
-                                       f"桌报 report #{row['report_id']} "
-                                       f"{'accepted' if accept else 'rejected'}"):
+                                       undo_label(row["report_id"], accept)):
                         selfreport.decide(database(), event_id, row["report_id"], accept)
                 except SheetErrors as errors:
                     problems(errors)
