@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from pipeline.base.chinese import one_language  # noqa: F401  the pages' own import
 
 TEXT: dict[str, dict[str, str]] = {
     "live": {"zh": "实时排名", "en": "Live ranking"},
@@ -378,25 +378,3 @@ def listed(items, lang: str, strong: bool = False) -> str:
 def colon(lang: str) -> str:
     return "：" if lang == "zh" else ": "
 
-
-_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
-
-
-def one_language(text: str, lang: str) -> str:
-    """A stored or pipeline text written in both languages ("中文 English") in the page's
-    language only; a text not written so is left whole.
-
-    >>> one_language("判负 round lost", "en"), one_language("判负 round lost", "zh")
-    ('round lost', '判负')
-    >>> one_language("赛事已存在 event already exists: e", "en")
-    'event already exists: e'
-    >>> one_language("only English", "zh"), one_language("只有中文", "en")
-    ('only English', '只有中文')
-    """
-    last = next(reversed(list(_CJK.finditer(text))), None)
-    if last is None or not text[last.end():].strip():
-        return text
-    chinese, english = text[:last.end()].strip(), text[last.end():].strip()
-    if re.search(r"[A-Za-z]{3,}", chinese):  # the languages interleave: keep both
-        return text
-    return english if lang == "en" else chinese

@@ -13,6 +13,7 @@ from dashboard.console.shared import done
 from dashboard.i18n import colon, one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
+from pipeline.base.order import natural_key
 from pipeline.officials.ladder import RULING_WORDS, RULINGS
 
 
@@ -25,8 +26,8 @@ def officials_panel(event_id: str, language: str, official) -> None:
         waiting = rulings.queue(con, event_id)
         appeals = rulings.open_appeals(con, event)
         round_no = rounds.latest_paired_round(con, event_id) or 0
-        teams = [r[0] for r in db.rows(con, "select team_no from teams where event_id = ? "
-                                            "order by team_no", [event_id])]
+        teams = sorted((r[0] for r in db.rows(con, "select team_no from teams where "
+                                                  "event_id = ?", [event_id])), key=natural_key)
     st.subheader(t("officials_queue", language))
     st.caption(t("officials_phone", language))
     if not waiting:

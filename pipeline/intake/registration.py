@@ -14,9 +14,9 @@ import polars as pl
 from pipeline.base import db, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.names import normalize_name
+from pipeline.base.order import natural_key
 from pipeline.base.store import Stored, store_entries
 from pipeline.history import identity
-from pipeline.pairing.swiss import natural_key
 
 DRAW_COLUMNS = ["team_no", "team_name", "player1", "player2", "affiliation"]
 

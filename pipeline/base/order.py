@@ -1,0 +1,16 @@
+"""Orders every stage shares (issue 53): team numbers as people count them."""
+
+from __future__ import annotations
+
+import re
+
+
+def natural_key(team_no: str) -> tuple:
+    """Team numbers in natural order: A2 before A10.
+
+    >>> sorted(["A10", "B1", "A2"], key=natural_key)
+    ['A2', 'A10', 'B1']
+    """
+    prefix = re.match(r"\D*", team_no).group(0)
+    digits = re.search(r"\d+", team_no)
+    return (prefix, int(digits.group(0)) if digits else -1, team_no)
