@@ -42,6 +42,9 @@ table.paisai td, table.paisai th { border-bottom: 1px solid #ccd; padding: 4px 1
   font-size: 18px; white-space: nowrap; }
 table.paisai td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.paisai[data-testid=in-play] td { text-align: center; }
+table.paisai[data-testid=problems] td:first-child,
+table.paisai[data-testid=problems] td:last-child { white-space: normal; overflow-wrap: anywhere; }
+table.paisai[data-testid=problems] td:last-child { min-width: 16em; }
 table.paisai tr:nth-child(even) td { background: #f3f6fb; }
 .progress { font-size: 18px; margin: .2rem 0 .6rem 0; }
 .feed { color: #445; font-size: 16px; }

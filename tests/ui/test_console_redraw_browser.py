@@ -15,7 +15,7 @@ from pipeline.base import db
 from pipeline.cli import main
 from pipeline.officials import people, rulings
 from pipeline.ranking import rounds
-from tests.ui.conftest import Server, idle, shot
+from tests.ui.conftest import ARTIFACTS, Server, idle, shot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "redraw-pw"
@@ -88,5 +88,34 @@ def test_the_console_follows_the_hall_and_keeps_what_is_typed(hall, browser, tmp
         mixed = [line for line in body.splitlines() if CJK.search(line)
                  and "Group B" not in line]
         assert not mixed, mixed  # the English console speaks English
+    finally:
+        context.close()
+    assert "No runtime found" not in hall.log.read_text()  # a quiet start (issue 51)
+
+
+def test_the_error_table_fits_a_laptop(hall, browser, tmp_path):
+    """A refused sheet's errors at 1366 px: every column on screen, the messages wrapped."""
+    from tests.ui.test_console_browser import _upload
+
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    page = context.new_page()
+    try:
+        page.goto(f"{hall.url}/admin?event=e")
+        page.get_by_label("密码", exact=True).fill(PASSWORD)
+        page.get_by_role("button", name="登录").click()
+        expect(page.get_by_text("下一步").first).to_be_visible(timeout=60_000)
+        _phase(page, "本轮")
+        long_name = "第一轮成绩表（乙组，炼油运行部与机关各队，裁判长核对后交记分台）.csv"
+        bad = write_csv(tmp_path / long_name, [
+            ["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"],
+            [1, 1, "A1", "A2", "16", "9"], [1, 2, "A3", "A4", "K", "十七"]])
+        _upload(page, bad, "table[data-testid=problems]")
+        table = page.locator("table[data-testid=problems]")
+        expect(table).to_contain_text("不是有效的级数", timeout=30_000)
+        wrap = table.locator("xpath=..")
+        fits = wrap.evaluate("w => w.scrollWidth <= w.clientWidth + 1")
+        wrap.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "console-errors-1366.png"))
+        assert fits, wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
     finally:
         context.close()
