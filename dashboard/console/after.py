@@ -41,7 +41,7 @@ def downloads(event_id: str, language: str) -> None:
     if prizes is not None:  # who wins what, as the ranking stands (and why it may change)
         st.markdown(f"**{t('prize_list', language)}**")
         if not_final:
-            st.caption(not_final)
+            st.caption(one_language(not_final, language))
         st.html(html_table(prizes.select("award", "rank", "team_no", "team_name",
                                          *(["note"] if "note" in prizes.columns else [])),
                            language, "prizes"))
@@ -111,7 +111,7 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
     from pipeline.publishing.export.certificates import write_certificates
 
     if prizes is None or not_final:
-        st.caption(f"{t('certificates', language)}{colon(language)}{not_final}")
+        st.caption(f"{t('certificates', language)}{colon(language)}{one_language(not_final, language)}")
         return
     organizer = st.text_input(t("organizer", language), key="certificates-organizer")
     if st.button(t("make_certificates", language), key="certificates"):
