@@ -14,6 +14,7 @@ from dashboard.console.shared import done, event_version, problems, republish, u
 from dashboard.i18n import one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
+from pipeline.base.order import in_natural_order
 from pipeline.base.ruleset import preset_names
 from pipeline.intake import undo
 from pipeline.intake.ingest import (
@@ -208,6 +209,7 @@ def registration_desk(event_id: str, language: str) -> None:
         teams = db.frame(con, "select team_no, team_name, player1, player2, checked_in, "
                               "withdrawn_after from teams where event_id = $e",
                          {"e": event_id})
+    teams = in_natural_order(teams)  # A2 before A10
     query = st.text_input(t("checkin_search", language)).strip()
     if query:
         hits = teams.filter(pl.any_horizontal(
