@@ -51,10 +51,11 @@ def _in_play(path: str, event: str, version: str) -> list[dict]:
     return queries.tables_in_play(Path(path), event)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(ttl=5, max_entries=16, show_spinner=False)
 def _last_change(path: str, event: str, version: str):
     """When the event last changed (a result, a deal on a sheet, a ruling, the round's
-    start), once per version of the event."""
+    start), once per version of the event — and every 5 s: a clock started changes no
+    version."""
     from pathlib import Path
 
     return queries.last_change(Path(path), event)
