@@ -39,11 +39,14 @@ def one_language(text: str, lang: str) -> str:
     'event already exists: e'
     >>> one_language("only English", "zh"), one_language("只有中文", "en")
     ('only English', '只有中文')
+    >>> one_language("本桌成绩已保存 A1 A – A2 9", "zh")
+    '本桌成绩已保存 A1 A – A2 9'
+
     """
     last = next(reversed(list(_CJK.finditer(text))), None)
     if last is None or not text[last.end():].strip():
         return text
     chinese, english = text[:last.end()].strip(), text[last.end():].strip()
-    if re.search(r"[A-Za-z]{3,}", chinese):  # the languages interleave: keep both
-        return text
+    if re.search(r"[A-Za-z]{3,}", chinese) or not re.search(r"[A-Za-z]{3,}", english):
+        return text  # the languages interleave, or what follows is data (A1 A – A2 9)
     return english if lang == "en" else chinese

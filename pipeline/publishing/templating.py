@@ -16,6 +16,8 @@ import jinja2
 import polars as pl
 from markupsafe import Markup
 
+from pipeline.base.chinese import one_language
+
 ESCAPES = [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;")]
 
 
@@ -131,4 +133,27 @@ def render(name: str, **context: object) -> str:
     >>> "<title>&lt;b&gt;</title>" in page, '<a href="t/A1.html">A1 &lt;i&gt;</a>' in page
     (True, True)
     """
-    return environment().get_template(name).render(**context)
+    return environment().get_template(name).render(**in_one_language(context))
+
+
+SAID = ("message", "note")  # what a plain page says back: a refusal, a confirmation
+
+
+def in_one_language(context: dict) -> dict:
+    """What a page says back (`message`, `note`, `lines`) in the page's language only: the
+    pipeline's refusals are written in both ("记分表已有变化 the sheet changed"), a page is
+    in one (issue 51).
+
+    >>> in_one_language({"lang": "zh-CN", "message": "已裁定 decided", "lines": ["甲 a"]})
+    {'lang': 'zh-CN', 'message': '已裁定', 'lines': ['甲']}
+    """
+    if "lang" not in context:
+        return context
+    language = "en" if context["lang"] == "en" else "zh"
+    said = {key: one_language(context[key], language) for key in SAID
+            if isinstance(context.get(key), str) and not isinstance(context[key], Markup)}
+    if isinstance(context.get("lines"), list):
+        said["lines"] = [one_language(line, language) if isinstance(line, str)
+                         and not isinstance(line, Markup) else line
+                         for line in context["lines"]]
+    return {**context, **said}
