@@ -144,7 +144,7 @@ def in_one_language(context: dict) -> dict:
     pipeline's refusals are written in both ("记分表已有变化 the sheet changed"), a page is
     in one (issue 51).
 
-    >>> in_one_language({"lang": "zh-CN", "message": "已裁定 decided", "lines": ["甲 a"]})
+    >>> in_one_language({"lang": "zh-CN", "message": "已裁定 decided", "lines": ["甲 one"]})
     {'lang': 'zh-CN', 'message': '已裁定', 'lines': ['甲']}
     """
     if "lang" not in context:
