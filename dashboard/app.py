@@ -30,6 +30,22 @@ def home() -> None:
 hidden = [st.Page(home, title="牌赛", url_path="home", default=True, visibility="hidden")]
 page = st.navigation([*hidden, *pages], position="hidden" if projector() else "sidebar")
 page_style()
+
+
+def language_switch() -> None:
+    """Every page in one language, the other one a click away (the login and the event
+    stay: only the address's `lang` changes)."""
+    if projector():
+        return
+    if st.sidebar.button("English" if _lang == "zh" else "中文", key="lang-switch"):
+        if _lang == "zh":
+            st.query_params["lang"] = "en"
+        else:
+            del st.query_params["lang"]
+        st.rerun()
+
+
+language_switch()
 try:
     page.run()
 except BusyError:  # another process holds the file: a note, then the page tries again

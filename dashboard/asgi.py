@@ -3,15 +3,16 @@ projector — and, beside them, plain routes for phones and programs (`dashboard
 which open no Streamlit session and no websocket. A phone that opens a public Streamlit page
 gets its plain page, and the audience's Streamlit sessions are bounded (`dashboard.audience`)."""
 
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import streamlit as st
 from starlette.middleware import Middleware
 from streamlit import config
 
-import dashboard.console  # noqa: F401  imported at start, not on the organizer's first click
 from dashboard.audience import Audience
 from dashboard.hall import routes
+from dashboard.hall.address import PageAddress
 from dashboard.headers import SecurityHeaders
 from pipeline.base import db
 from pipeline.operations.serve import streamlit_options
@@ -19,5 +20,18 @@ from pipeline.operations.serve import streamlit_options
 for _key, _value in streamlit_options().items():  # uvicorn: no STREAMLIT_* variables are read
     config.set_option(_key, _value, "paisai")
 db.share_readers()  # the console's, the projector's and the phones' reads share a connection
+
+
+@asynccontextmanager
+async def _warm(_app):
+    """The console's modules imported at start, not on the organizer's first click — once
+    Streamlit's runtime is running, so that their caches are made as the runtime's (imported
+    before it, each cached function warned "No runtime found" at every start)."""
+    import dashboard.console  # noqa: F401
+
+    yield
+
+
 app = st.App(Path(__file__).parent / "app.py", routes=routes(),
-             middleware=[Middleware(SecurityHeaders), Middleware(Audience)])
+             middleware=[Middleware(SecurityHeaders), Middleware(Audience), Middleware(PageAddress)],
+             lifespan=_warm)

@@ -103,8 +103,8 @@ def header(database, event_id: str, size: int = 56, language: str = "zh",
             status = clockstore.status(con, event)
             on = clockstore.chime(con, event_id)
         state = status.state
-        if state in ("not_started", "stopped") and _event_over(str(database), event_id):
-            state = "over"  # after the last round: no clock waiting for a round to come
+        if _event_over(str(database), event_id):
+            state = "over"  # after the last round: no clock waiting or counting on
         st.html(_html(state, status.remaining_seconds, status.round,
                       event.ruleset.clock["reminder_message"], size, language,
                       event.name if with_name else ""))

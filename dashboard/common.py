@@ -41,6 +41,10 @@ table.paisai th { background: #1f3b63; color: #fff; text-align: center; }
 table.paisai td, table.paisai th { border-bottom: 1px solid #ccd; padding: 4px 10px;
   font-size: 18px; white-space: nowrap; }
 table.paisai td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.paisai[data-testid=in-play] td { text-align: center; }
+table.paisai[data-testid=problems] td:first-child,
+table.paisai[data-testid=problems] td:last-child { white-space: normal; overflow-wrap: anywhere; }
+table.paisai[data-testid=problems] td:last-child { min-width: 16em; }
 table.paisai tr:nth-child(even) td { background: #f3f6fb; }
 .progress { font-size: 18px; margin: .2rem 0 .6rem 0; }
 .feed { color: #445; font-size: 16px; }
@@ -197,9 +201,14 @@ def _qr_img(url: str) -> str:
     return f"<img alt='QR' src='{segno.make(url, error='m').png_data_uri(scale=4, border=2)}'>"
 
 
+QR_GUTTER = 210  # pixels kept clear on the projector's right for the QR code (issue 51)
+
+
 def phones_qr(event_id: str, language: str) -> None:
-    """On the projector: a QR code to the event's phone pages (ranking, seats, each team)."""
+    """On the projector: a QR code to the event's phone pages (ranking, seats, each team),
+    in a gutter of its own on the right: it never covers a column or a row."""
     url = phones_url(event_id)
+    st.html(f"<style>.block-container {{ padding-right: {QR_GUTTER}px !important; }}</style>")
     st.html(f"<div data-testid='phones-qr' style='position:fixed;right:18px;bottom:14px;"
             f"background:#fff;padding:6px;border-radius:8px;text-align:center;z-index:10'>"
             f"{_qr_img(url)}<div style='font-size:16px'>{html.escape(t('phones_qr', language))}"

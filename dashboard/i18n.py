@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pipeline.base.chinese import one_language  # noqa: F401  the pages' own import
+
 TEXT: dict[str, dict[str, str]] = {
     "live": {"zh": "实时排名", "en": "Live ranking"},
     "pairings": {"zh": "对阵与座位", "en": "Pairings"},
@@ -54,6 +56,8 @@ TEXT: dict[str, dict[str, str]] = {
     "officials_phone": {"zh": "裁判用手机打开 /o 登录：临场裁判看自己的桌，仲裁委员表决申诉。",
                         "en": "Officials sign in on their phones at /o: referees see their "
                               "tables, the committee votes on appeals."},
+    "ruling_confirmed": {"zh": "已确认", "en": "confirmed"},
+    "ruling_rejected": {"zh": "已驳回", "en": "rejected"},
     "officials_none": {"zh": "没有待裁定的提议", "en": "No proposal waiting"},
     "officials_chosen": {"zh": "裁定为", "en": "Ruled as"},
     "officials_levels": {"zh": "级数", "en": "Levels"},
@@ -151,6 +155,7 @@ TEXT: dict[str, dict[str, str]] = {
     "checkin": {"zh": "报到", "en": "Check in"},
     "withdraw": {"zh": "退赛", "en": "Withdraw"},
     "withdraw_after": {"zh": "第几轮后", "en": "after round"},
+    "overturned": {"zh": "裁定改判：{ruling}", "en": "overturned by a ruling: {ruling}"},
     "page_of": {"zh": "第 {p}/{n} 页", "en": "page {p} of {n}"},
     "upload_entries": {"zh": "上传报名表", "en": "Upload the registration sheet"},
     "upload_round": {"zh": "上传成绩表、罚分表", "en": "Upload score sheets and penalties"},
@@ -372,3 +377,4 @@ def listed(items, lang: str, strong: bool = False) -> str:
 
 def colon(lang: str) -> str:
     return "：" if lang == "zh" else ": "
+

@@ -149,17 +149,18 @@ def test_the_console_says_why_they_wait(cli, event16, db_file, monkeypatch):
 
 
 
-def test_each_player_s_association_id_is_printed(finished, cli, paisai, tmp_path):
-    """The certificate prints the players' association ids, so the association can file it:
-    the member ids (会员号) where the registration gives them, else the ids made from the
-    names."""
+def test_each_player_s_member_id_is_printed_never_an_internal_one(finished, cli, paisai,
+                                                                  tmp_path):
+    """The certificate prints the players' member ids (会员号) where the registration gives
+    them, so the association can file it; never the ids paisai makes from the names (issue
+    51: "编号 P1ca097b13e…" meant nothing to anyone)."""
     from pipeline.history import identity
 
     out = tmp_path / "ids.pdf"
     assert paisai("awards", "--event", finished, "--certificates", out).code == 0
     text = _pdf_pages(out)[0].get_textpage().get_text_range()
-    assert (f"编号 {identity.association_id('张1', None)}、"
-            f"{identity.association_id('李1', None)}") in text
+    assert "编号" not in text and identity.association_id("张1", None) not in text
+    assert "张1、李1" in text  # the players themselves are there
     assert cli("event", "create", "--id", "m", "--name", "会员赛", "--ruleset",
                "suzhou-2025").code == 0
     assert cli("ingest", "--event", "m", write_csv(tmp_path / "m.csv", [

@@ -205,3 +205,30 @@ def test_a_unit_spelled_like_another_is_flagged_and_folded(cli, tmp_path, db_fil
         assert db.rows(con, "select team_no from teams where affiliation = '昆山海关' "
                             "order by team_no") == [("A1",), ("A3",)]
     assert cli("units", "--event", "u", "--fold", "不存在=昆山海关").code == 2
+
+
+def test_numbered_sibling_units_are_not_asked_about(cli, tmp_path):
+    """Issue 51: seed 001's 炼油运行一部/二部/三部 are three units — as 1队/2队 and 甲/乙 are —
+    and not one misspelt; a misspelling among them is still asked about, once."""
+    assert cli("event", "create", "--id", "s", "--name", "单位", "--ruleset",
+               "suzhou-2025").code == 0
+    units = ["炼油运行一部", "炼油运行二部", "炼油运行三部", "机关1队", "机关2队", "仓储甲队",
+             "仓储乙队", "十一车间", "十二车间", "炼油运行二布"]
+    rows = [["队号", "队员1", "队员2", "单位"]] + [[f"A{i}", f"张{i}", f"李{i}", unit]
+                                              for i, unit in enumerate(units, start=1)]
+    done = cli("ingest", "--event", "s", write_csv(tmp_path / "s.csv", rows))
+    said = done.out + done.err
+    assert done.code == 0 and said.count("是否同一单位") == 1, said
+    assert "炼油运行二布" in said  # 布 for 部: beside 二部 (and 一部, 三部 by two)
+
+
+def test_folding_a_unit_counts_the_registrations_it_moved(cli, tmp_path):
+    """Issue 51: a unit folded before the draw (the registrations wait for their numbers)
+    says how many it moved — not "0 队" while it folded them."""
+    assert cli("event", "create", "--id", "f", "--name", "单位", "--ruleset",
+               "suzhou-2025").code == 0
+    rows = [["队伍名称", "选手1", "选手2", "单位"], ["雄鹰队", "赵一", "钱二", "恒通贸易"],
+            ["猛虎队", "孙三", "李四", "恒通贸义"], ["飞龙队", "周五", "吴六", "恒通贸义"]]
+    assert cli("ingest", "--event", "f", write_csv(tmp_path / "f.csv", rows)).code == 0
+    folded = cli("units", "--event", "f", "--fold", "恒通贸义=恒通贸易")
+    assert folded.code == 0 and "（2 队 teams）" in folded.out, folded.out

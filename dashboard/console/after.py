@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard.common import database, html_table
-from dashboard.i18n import colon, t
+from dashboard.i18n import colon, one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.publishing.export.standings import export_frame
@@ -41,7 +41,7 @@ def downloads(event_id: str, language: str) -> None:
     if prizes is not None:  # who wins what, as the ranking stands (and why it may change)
         st.markdown(f"**{t('prize_list', language)}**")
         if not_final:
-            st.caption(not_final)
+            st.caption(one_language(not_final, language))
         st.html(html_table(prizes.select("award", "rank", "team_no", "team_name",
                                          *(["note"] if "note" in prizes.columns else [])),
                            language, "prizes"))
@@ -73,7 +73,7 @@ def backup(folder: Path, language: str) -> None:
         try:
             maintenance.backup(database(), path)
         except PaisaiError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
             return
         st.session_state["backup"] = (path.name, path.read_bytes())
     made = st.session_state.get("backup")
@@ -97,7 +97,7 @@ def ranking_picture(event, ranking: pl.DataFrame, after: int, folder: Path,
             try:
                 write_picture(ranking, event.name, subtitle, path, int(top) or None)
             except UsageError as exc:
-                st.error(str(exc))
+                st.error(one_language(str(exc), language))
                 return
             st.image(path.read_bytes(), width=360)
             st.download_button(t("ranking_picture", language), path.read_bytes(),
@@ -111,7 +111,7 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
     from pipeline.publishing.export.certificates import write_certificates
 
     if prizes is None or not_final:
-        st.caption(f"{t('certificates', language)}{colon(language)}{not_final}")
+        st.caption(f"{t('certificates', language)}{colon(language)}{one_language(not_final, language)}")
         return
     organizer = st.text_input(t("organizer", language), key="certificates-organizer")
     if st.button(t("make_certificates", language), key="certificates"):
@@ -120,7 +120,7 @@ def certificates(event, prizes, not_final: str | None, folder: Path, language: s
             pages = write_certificates(prizes, event.name, event.event_date, path,
                                        organizer=organizer, warn=st.warning)
         except UsageError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
             return
         st.download_button(t("pdf_pages", language, what=t("certificates", language), n=pages),
                            path.read_bytes(), file_name=f"{event.event_id}-certificates.pdf",

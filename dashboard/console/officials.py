@@ -10,9 +10,10 @@ import streamlit as st
 
 from dashboard.common import database
 from dashboard.console.shared import done
-from dashboard.i18n import t
+from dashboard.i18n import colon, one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
+from pipeline.base.order import natural_key
 from pipeline.officials.ladder import RULING_WORDS, RULINGS
 
 
@@ -25,8 +26,8 @@ def officials_panel(event_id: str, language: str, official) -> None:
         waiting = rulings.queue(con, event_id)
         appeals = rulings.open_appeals(con, event)
         round_no = rounds.latest_paired_round(con, event_id) or 0
-        teams = [r[0] for r in db.rows(con, "select team_no from teams where event_id = ? "
-                                            "order by team_no", [event_id])]
+        teams = sorted((r[0] for r in db.rows(con, "select team_no from teams where "
+                                                  "event_id = ?", [event_id])), key=natural_key)
     st.subheader(t("officials_queue", language))
     st.caption(t("officials_phone", language))
     if not waiting:
@@ -35,12 +36,12 @@ def officials_panel(event_id: str, language: str, official) -> None:
         with st.container(border=True):
             st.markdown(f"**#{p['ruling_id']}** · {t('round', language)} {p['round']} · "
                         f"{t('table', language)} {p['table_no'] or '—'} · **{p['team_no']}** · "
-                        f"{RULING_WORDS[p['kind']]}{' ' + str(p['amount']) if p['amount'] else ''}"
+                        f"{_said(p['kind'], language)}{' ' + str(p['amount']) if p['amount'] else ''}"
                         f" — {p['reason']} ({p['proposed_by']})")
             cols = st.columns([2, 1, 1, 1])
             kind = cols[0].selectbox(t("officials_chosen", language), RULINGS,
                                      index=RULINGS.index(p["kind"]),
-                                     format_func=lambda k: RULING_WORDS[k],
+                                     format_func=lambda k: _said(k, language),
                                      key=f"kind-{p['ruling_id']}")
             amount = cols[1].number_input(t("officials_levels", language), 0, 13,
                                           int(p["amount"]), key=f"amount-{p['ruling_id']}")
@@ -59,7 +60,7 @@ def officials_panel(event_id: str, language: str, official) -> None:
                 try:
                     rulings.grant_leave(database(), event_id, official, round_no, team, minutes)
                 except PaisaiError as exc:
-                    st.error(str(exc))
+                    st.error(one_language(str(exc), language))
                 else:
                     done(f"{team}: {t('officials_grant', language)} ✓")
     if appeals:
@@ -68,7 +69,7 @@ def officials_panel(event_id: str, language: str, official) -> None:
         for a in appeals:
             left = max(0, int((a["answer_by"] - now).total_seconds()) // 60)
             st.write(f"#{a['appeal_id']} · {a['team_no']} → #{a['ruling_id']} "
-                     f"{RULING_WORDS[a['kind']]} · {a['uphold']}–{a['dismiss']} · "
+                     f"{_said(a['kind'], language)} · {a['uphold']}–{a['dismiss']} · "
                      f"{t('officials_left', language, m=left)}")
 
 
@@ -80,6 +81,11 @@ def _decide(event_id: str, official, ruling_id: int, confirm: bool, kind: str, a
         status = rulings.decide(database(), event_id, official, ruling_id, confirm, kind,
                                 amount)
     except PaisaiError as exc:
-        st.error(str(exc))
+        st.error(one_language(str(exc), language))
         return
-    done(f"#{ruling_id}: {status} ✓")
+    done(f"#{ruling_id}{colon(language)}{t('ruling_' + status, language)} ✓")
+
+
+def _said(kind: str, language: str) -> str:
+    """A ruling's kind in the console's language (the ladder's words are in both)."""
+    return one_language(RULING_WORDS[kind], language)

@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard.common import database, html_table
 from dashboard.console.shared import base_url_input, done, event_version, republish
-from dashboard.i18n import t
+from dashboard.i18n import one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.day import queries, selfreport
@@ -39,7 +39,7 @@ def pair_next(event_id: str, language: str) -> None:
                     "table", "ew_team", "ew_name", "ns_team", "ns_name")
             st.session_state["pairing_preview"] = (round_no, used, same, shown)
         except PaisaiError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
     preview = st.session_state.get("pairing_preview")
     if not preview:
         return
@@ -127,7 +127,7 @@ def table_cards(event_id: str, language: str) -> None:
                 pages = write_cards(selfreport.table_cards(database(), event_id, round_no, base),
                                     event.name, round_no, path)
             except UsageError as exc:
-                st.error(str(exc))
+                st.error(one_language(str(exc), language))
                 return
             st.download_button(t("pdf_pages", language, what=t("cards_word", language), n=pages),
                                path.read_bytes(),

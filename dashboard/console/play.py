@@ -19,7 +19,7 @@ from dashboard.console.shared import (
     status_data,
 )
 from dashboard.console.status import redraw_if_changed
-from dashboard.i18n import t
+from dashboard.i18n import one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.levels import format_level
@@ -47,7 +47,7 @@ def clock(event_id: str, language: str) -> None:
                 with db.writing(database()) as con:
                     clockstore.change(con, events.load(con, event_id), action, None, minutes)
             except PaisaiError as exc:
-                st.error(str(exc))
+                st.error(one_language(str(exc), language))
     with db.reading(database()) as con:
         chime_on = clockstore.chime(con, event_id)
     wanted = st.toggle(t("chime", language), value=chime_on)
@@ -68,7 +68,7 @@ def clock(event_id: str, language: str) -> None:
                 action, kind, rows = clockstore.late_rows(con, event, int(round_no), team,
                                                           minutes)
             except PaisaiError as exc:
-                st.error(str(exc))
+                st.error(one_language(str(exc), language))
                 return
         st.session_state["late"] = (team, minutes, int(round_no), kind, rows,
                                     action.describe(minutes))
@@ -136,8 +136,8 @@ def enter_table(event_id: str, language: str) -> None:
                    "ns_level": "" if forfeit else ns, "forfeit": forfeit}
             try:
                 with undo.undoable(database(), event_id,
-                                   f"录入 entry: {t('round', language)} {chosen_round} "
-                                   f"{t('table', language)} {table}"):
+                                   f"录入 第 {chosen_round} 轮 {table} 号桌 "
+                                   f"entry: round {chosen_round} table {table}"):
                     report = ingest_rows(database(), event_id, "results", [row],
                                          source="控制台 console",
                                          reason=reason.strip() or "控制台录入 console entry")
@@ -145,7 +145,7 @@ def enter_table(event_id: str, language: str) -> None:
                 problems(errors)
                 return
             except PaisaiError as exc:
-                st.error(str(exc))
+                st.error(one_language(str(exc), language))
                 return
             s = report.stored[0]
             teams = seated or (ew_team.strip().upper(), ns_team.strip().upper())

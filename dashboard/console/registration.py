@@ -11,9 +11,10 @@ import streamlit as st
 
 from dashboard.common import database, html_table, lang
 from dashboard.console.shared import done, event_version, problems, republish, uploader_key
-from dashboard.i18n import t
+from dashboard.i18n import one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
+from pipeline.base.order import in_natural_order
 from pipeline.base.ruleset import preset_names
 from pipeline.intake import undo
 from pipeline.intake.ingest import (
@@ -60,7 +61,7 @@ def create_event(language: str, expanded: bool = False) -> None:
                     events.create(con, chosen, name, preset,
                                   date.isoformat() if date else None)
             except PaisaiError as exc:
-                st.error(str(exc))
+                st.error(one_language(str(exc), language))
                 return
             st.query_params["event"] = chosen
             done(t("event_created", language, id=chosen))
@@ -91,7 +92,7 @@ def upload(event_id: str, language: str, entries: bool) -> None:
                 _note_refusal_once(event_id, file.name, data, errors)
             continue
         except PaisaiError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
             continue
         except Exception as exc:  # a file that breaks the reader is a refused file
             st.error(f"{file.name}: {type(exc).__name__}: {exc}")
@@ -149,7 +150,7 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
     stored, refused = [], []
     for name, data in ready:
         try:
-            with undo.undoable(database(), event_id, f"上传 upload {name}"):
+            with undo.undoable(database(), event_id, f"上传 {name} upload {name}"):
                 ingest_file(database(), event_id, Path(name), source="dashboard", data=data)
             stored.append(name)
         except SheetErrors as errors:
@@ -203,11 +204,12 @@ def registration_desk(event_id: str, language: str) -> None:
             for name in unpaired:
                 st.warning(f"{name}: {t('no_partner', language)}")
         except PaisaiError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
     with db.reading(database()) as con:
         teams = db.frame(con, "select team_no, team_name, player1, player2, checked_in, "
                               "withdrawn_after from teams where event_id = $e",
                          {"e": event_id})
+    teams = in_natural_order(teams)  # A2 before A10
     query = st.text_input(t("checkin_search", language)).strip()
     if query:
         hits = teams.filter(pl.any_horizontal(
@@ -230,4 +232,4 @@ def registration_desk(event_id: str, language: str) -> None:
                         registration.withdraw(con, event_id, row["team_no"], int(after), None)
                     st.success(f"{row['team_no']} ✓")
                 except PaisaiError as exc:
-                    st.error(str(exc))
+                    st.error(one_language(str(exc), language))

@@ -11,7 +11,7 @@ import segno
 import streamlit as st
 
 from dashboard.common import database, hall_base, html_table, lang
-from dashboard.i18n import colon, listed, t
+from dashboard.i18n import colon, listed, one_language, t
 from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.day import queries, selfreport
@@ -107,14 +107,25 @@ def undo_last(event_id: str, language: str) -> None:
     found = _undo_offer(str(database()), event_id, event_version(event_id))
     if found is None:
         return
-    if st.button(f"{t('undo', language)}{colon(language)}{found[1]}"):
+    if st.button(f"{t('undo', language)}{colon(language)}{one_language(found[1], language)}"):
         try:
             label = undo.undo_last(database(), event_id)
         except PaisaiError as exc:
-            st.error(str(exc))
+            st.error(one_language(str(exc), language))
             return
         republish(event_id, language)
-        done(f"{t('undone', language)}{colon(language)}{label}")
+        done(f"{t('undone', language)}{colon(language)}{one_language(label, language)}")
+
+
+def undo_label(report_id: int, accept: bool) -> str:
+    """What undo names a phone's report decided on the console, in both languages (shown
+    in the console's own: `one_language`).
+
+    >>> undo_label(4, True)
+    '桌报 #4 已接受 report #4 accepted'
+    """
+    return (f"桌报 #{report_id} {'已接受' if accept else '已拒绝'} "
+            f"report #{report_id} {'accepted' if accept else 'rejected'}")
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -139,7 +150,21 @@ def console_version(event_id: str) -> str:
                               f"max(coalesce(answered_at, entered_at))::varchar from {table} "
                               "where event_id = ?", [event_id])
                  for table in ("table_sheet_deals", "tractor_sheet_deals")]
-    return f"{shown}:{reports}:{deals}"
+        officials = db.rows(con, OFFICIALS_VERSION, {"e": event_id})
+    return f"{shown}:{reports}:{deals}:{officials}"
+
+
+# what the officials did on their phones (issue 51): a record, a proposal and its decision,
+# leave, an appeal and each vote redraw the console's officials' part
+OFFICIALS_VERSION = """
+    select (select count(*) from official_records where event_id = $e),
+           (select string_agg(ruling_id || status, ',' order by ruling_id)
+            from official_rulings where event_id = $e),
+           (select count(*) from official_leaves where event_id = $e),
+           (select string_agg(appeal_id || status, ',' order by appeal_id)
+            from official_appeals where event_id = $e),
+           (select count(*) from official_votes v join official_appeals a using (appeal_id)
+            where a.event_id = $e)"""
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -179,14 +204,13 @@ def pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
             if col.button(t(key, language), key=f"{where}-{key}-{row['report_id']}"):
                 try:
                     with undo.undoable(database(), event_id,
-                                       f"桌报 report #{row['report_id']} "
-                                       f"{'accepted' if accept else 'rejected'}"):
+                                       undo_label(row["report_id"], accept)):
                         selfreport.decide(database(), event_id, row["report_id"], accept)
                 except SheetErrors as errors:
                     problems(errors)
                     return
                 except PaisaiError as exc:
-                    st.error(str(exc))
+                    st.error(one_language(str(exc), language))
                     return
                 republish(event_id, language)
                 done(f"{t('table', language)} {row['table_no']}: {t(key, language)} ✓")
@@ -217,6 +241,6 @@ def deal_disputes(event_id: str, language: str) -> None:
                 try:
                     decide(keep)
                 except PaisaiError as exc:
-                    st.error(str(exc))
+                    st.error(one_language(str(exc), language))
                     return
                 done(f"{said}: {t(key, language)} ✓")

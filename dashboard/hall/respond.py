@@ -64,7 +64,12 @@ PHONE_COLUMNS = ["rank", "team_no", "team_name", "match_points", "level_diff_sco
 
 PHONE_CSS = CSS + ("td{white-space:nowrap}th{white-space:normal}.wrap{overflow-x:auto}"
                    "table{max-width:100%}form{margin:8px 0}"
-                   "input{font-size:16px;padding:6px;max-width:70%}button{font-size:16px}")
+                   "input{font-size:16px;padding:6px;max-width:70%}button{font-size:16px}"
+                   # a sheet's deals within 360 px in either language: the state wraps
+                   "table[data-testid=deals] td{white-space:normal}"
+                   "table[data-testid=deals] th,table[data-testid=deals] td{padding:6px 4px}"
+                   "nav{display:flex;flex-wrap:wrap;gap:4px 14px}nav a{margin:0}"
+                   "nav a[data-testid=nav-lang]{margin-left:auto}")
 
 
 def database() -> Path:

@@ -51,6 +51,16 @@ def _in_play(path: str, event: str, version: str) -> list[dict]:
     return queries.tables_in_play(Path(path), event)
 
 
+@st.cache_data(ttl=5, max_entries=16, show_spinner=False)
+def _last_change(path: str, event: str, version: str):
+    """When the event last changed (a result, a deal on a sheet, a ruling, the round's
+    start), once per version of the event — and every 5 s: a clock started changes no
+    version."""
+    from pathlib import Path
+
+    return queries.last_change(Path(path), event)
+
+
 if projector():
     phones_qr(event_id, language)
 
@@ -62,7 +72,8 @@ def ranking() -> None:
     view = _live(str(database()), event_id, queries.results_part(version))
     view = replace(view, in_play=_in_play(str(database()), event_id, version))
     st.title(view.event_name)
-    updated = view.updated_at.strftime("%H:%M:%S") if view.updated_at else "—"
+    changed = _last_change(str(database()), event_id, version)
+    updated = changed.strftime("%H:%M:%S") if changed else "—"
     if view.in_play and not view.over:  # tables keep their own sheets: if the round ended now
         found = _provisional(str(database()), event_id)
         if found is not None:
@@ -101,19 +112,35 @@ def ranking() -> None:
             "</div>")
     if projector() and view.latest_results and not view.over:
         feed = "　".join(f"{t('table', language)} {tb}: {ew} {el} – {ns} {nl}"
-                        for _, tb, ew, el, ns, nl in view.latest_results[:4])
+                        + _overturned(view.ruled.get((r, tb)))
+                        for r, tb, ew, el, ns, nl in view.latest_results[:4])
         st.html(f"<div class='feed' data-testid='feed'>{html.escape(t('latest_results', language))}"
                 f"：{html.escape(feed)}</div>")
     st.html(html_table(table, language, "ranking", ESSENTIAL))
 
 
-IN_PLAY_ROWS = 10  # the projector lists this many tables in play: disputes first
+def _overturned(ruled: tuple[str, str] | None) -> str:
+    """The mark of a result a confirmed ruling decides otherwise than the sheet says."""
+    if ruled is None:
+        return ""
+    kind, team = ruled
+    return f" [{t('overturned', language, ruling=f'{team} {_ruling_word(kind)}')}]"
 
 
-def in_play(view) -> None:
+def _ruling_word(kind: str) -> str:
+    from dashboard.i18n import one_language
+    from pipeline.officials.ladder import RULING_WORDS
+
+    return one_language(RULING_WORDS[kind], language)
+
+
+IN_PLAY_ROWS = 10  # the projector lists this many tables in play a page: disputes first
+
+
+def in_play(view, page: int = 0) -> None:
     """The tables keeping their own sheet, as they stand after their last deal (issue 42):
     levels, deals, who leads, a dispute; not counted in the ranking until stored. The
-    projector lists the disputed first and at most IN_PLAY_ROWS, with the totals above."""
+    projector lists the disputed first, IN_PLAY_ROWS a page (`page`), the totals above."""
     if not view.in_play:
         return
     sides = {"ew": t("ew", language), "ns": t("ns", language)}
@@ -128,7 +155,9 @@ def in_play(view) -> None:
 
     shown = sorted(view.in_play, key=lambda r: (not r["disputed"], r["table"]))
     if projector():
-        shown = shown[:IN_PLAY_ROWS]
+        chunks = math.ceil(len(shown) / IN_PLAY_ROWS)
+        start = page % chunks * IN_PLAY_ROWS
+        shown = shown[start:start + IN_PLAY_ROWS]
     frame = pl.DataFrame([{"table": r["table"], "ew_team": r["ew_team"],
                            "play_ew_level": r["ew_level"], "ns_team": r["ns_team"],
                            "play_ns_level": r["ns_level"], "deals_recorded": r["deals"],
@@ -151,13 +180,21 @@ def _provisional(path: str, event: str):
 def provisional(view, found, updated: str) -> None:
     """While tables keep their own sheets: the tables in play, and the ranking as it would be
     if the round ended now — said to be provisional until every table's result is stored."""
-    in_play(view)
-    words = t("provisional", language, n=found.round, x=found.reported, y=found.expected)
-    st.html(f"<div class='progress' data-testid='progress'>"
-            f"{html.escape(words + ' · ' + t('updated', language, t=updated))}</div>")
     table = found.standings.select(STANDINGS_COLUMNS)
-    if projector():
-        table = table.head(PAGE_ROWS - min(len(view.in_play), IN_PLAY_ROWS) - 2)
+    parts = [t("provisional", language, n=found.round, x=found.reported, y=found.expected),
+             t("updated", language, t=updated)]
+    page = 0
+    if projector():  # within 1080 pixels: the tables in play and the ranking a page each
+        rows = PAGE_ROWS - min(len(view.in_play), IN_PLAY_ROWS) - 2
+        pages = max(math.ceil(table.height / rows), math.ceil(len(view.in_play) / IN_PLAY_ROWS))
+        page = int(time.time() // PAGE_SECONDS) % pages
+        if pages > 1:
+            parts.append(t("page_of", language, p=page + 1, n=pages))
+        table = table.slice(page % math.ceil(table.height / rows) * rows, rows) \
+            if table.height else table
+    in_play(view, page)
+    st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
+            "</div>")
     st.html(html_table(table, language, "provisional", ESSENTIAL))
 
 

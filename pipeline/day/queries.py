@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -30,6 +30,8 @@ class LiveView:
     over: bool = False  # every planned round reported: the ranking is final
     latest_results: list[tuple] = ()  # (round, table, EW, EW level, NS, NS level), newest first
     in_play: list[dict] = ()  # the tables keeping their own sheet, as they stand (tablestore)
+    # (round, table) → the confirmed ruling that decides it: (kind, team), ("ruled_loss", "A3")
+    ruled: dict = field(default_factory=dict)
 
 
 def event_formats(database: Path) -> dict[str, bool]:
@@ -70,6 +72,10 @@ def live(database: Path, event_id: str, round_no: int | None = None,
         over = awards.unfinished(con, event) is None and bool(event.ruleset.rounds) \
             and latest >= event.ruleset.rounds
         playing = tablestore.tables_in_play(con, event, paired) if in_play else []
+        ruled = {(r, tb): (kind, team) for r, tb, kind, team in db.rows(
+            con, "select round, table_no, kind, team_no from official_rulings where event_id = ? and "
+                 "status = 'confirmed' and table_no is not null and kind in ('ruled_loss', "
+                 "'levels_down', 'opponent_up', 'forfeit') order by ruling_id", [event_id])}
     reported = int(this["reported"][0]) if this.height else 0
     expected = int(this["expected"][0]) if this.height else 0
     return LiveView(
@@ -78,8 +84,23 @@ def live(database: Path, event_id: str, round_no: int | None = None,
         [(r, tb, ew, format_level(el) if el else "弃权" if f == "ew" else "",
           ns, format_level(nl) if nl else "弃权" if f == "ns" else "")
          for r, tb, ew, el, ns, nl, f in newest],
-        playing,
+        playing, ruled,
     )
+
+
+def last_change(database: Path, event_id: str) -> dt.datetime | None:
+    """When the event last changed as the projector shows it, in this machine's time: a
+    result stored, a deal on a sheet, a ruling decided, a round paired or its clock started
+    (never a time before the round began)."""
+    with db.reading(database) as con:
+        found = db.rows(con, db.sql("last_change"), {"event_id": event_id})[0]
+    stored, paired, sheets_utc, started = found
+    times = [t for t in (stored, paired) if t is not None]
+    if sheets_utc is not None:
+        times.append(sheets_utc.replace(tzinfo=dt.UTC).astimezone().replace(tzinfo=None))
+    if started is not None:
+        times.append(dt.datetime.fromtimestamp(started))
+    return max(times, default=None)
 
 
 @dataclass(frozen=True)

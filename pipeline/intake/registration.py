@@ -14,6 +14,7 @@ import polars as pl
 from pipeline.base import db, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.names import normalize_name
+from pipeline.base.order import natural_key
 from pipeline.base.store import Stored, store_entries
 from pipeline.history import identity
 
@@ -213,11 +214,15 @@ def fold_unit(con: duckdb.DuckDBPyConnection, event_id: str, alias: str, unit: s
     alias, unit = alias.strip(), unit.strip()
     if not alias or not unit or alias == unit:
         raise UsageError("合并单位须写 写错的=正确的 fold as ALIAS=UNIT (two different names)")
-    changed = db.scalar(con, "select count(*) from teams where event_id = ? and affiliation "
-                             "= ?", [event_id, alias])
-    waiting = db.scalar(con, "select count(*) from registrations where event_id = ? and "
-                             "affiliation = ?", [event_id, alias])
-    if not changed and not waiting:
+    # the teams under it, whether by the team's own unit or a player's registration (a
+    # pair drawn from two registrations keeps the unit there): each counted once
+    changed = db.scalar(con, """
+        select count(distinct team_no) from (
+            select team_no from teams where event_id = $e and affiliation = $a
+            union all
+            select coalesce(team_no, '#' || reg_key) from registrations
+            where event_id = $e and affiliation = $a)""", {"e": event_id, "a": alias})
+    if not changed:
         raise UsageError(f"本赛事没有单位“{alias}” no team of the event is under {alias!r}")
     con.execute("update teams set affiliation = ? where event_id = ? and affiliation = ?",
                 [unit, event_id, alias])

@@ -8,12 +8,12 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
 
+from pipeline.base.order import natural_key  # re-exported: pipeline.pairing.swiss.natural_key
 from pipeline.pairing.matching import FULL_LIMIT, Penalties, min_cost_matching
 from pipeline.pairing.systems import plain_pairs
 
@@ -31,17 +31,6 @@ class Pairing:
     bye: str | None = None
     rematches: list[tuple[str, str]] = field(default_factory=list)
     same_affiliation: list[tuple[str, str]] = field(default_factory=list)
-
-
-def natural_key(team_no: str) -> tuple:
-    """Team numbers in natural order: A2 before A10.
-
-    >>> sorted(["A10", "B1", "A2"], key=natural_key)
-    ['A2', 'A10', 'B1']
-    """
-    prefix = re.match(r"\D*", team_no).group(0)
-    digits = re.search(r"\d+", team_no)
-    return (prefix, int(digits.group(0)) if digits else -1, team_no)
 
 
 def draw_order(teams: Collection[str], draw: str, seed: int | None = None) -> list[str]:

@@ -49,11 +49,14 @@ def award_list(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
 
 def with_member_ids(con: duckdb.DuckDBPyConnection, event_id: str,
                     prizes: pl.DataFrame) -> pl.DataFrame:
-    """The prize list with each team's association ids (member ids, or the ids made from the
-    names), as the certificates print them: `member_ids`, in the order of the players."""
+    """The prize list with each team's member ids (会员号) as the registration gave them, as
+    the certificates print them: `member_ids`, in the order of the players. The ids paisai
+    makes from the names are its own, never printed (issue 51): no member id, no number."""
     ids = db.frame(con, """
         select team_no, string_agg(player_id, '、' order by slot) as member_ids
-        from player_map where event_id = $e and slot <= 2 group by team_no""", {"e": event_id})
+        from player_map where event_id = $e and slot <= 2
+          and nullif(trim(member_id), '') is not null
+        group by team_no""", {"e": event_id})
     if prizes.is_empty():
         return prizes.with_columns(pl.lit(None, pl.String).alias("member_ids"))
     return prizes.join(ids, on="team_no", how="left", maintain_order="left")

@@ -38,13 +38,25 @@ def _qr_png(url: str) -> io.BytesIO:
     return out
 
 
+def _team(row: dict, side: str) -> str:
+    """A side's team as the card names it: its number and name.
+
+    >>> _team({"ew_team": "A1", "ew_name": "炼油一部"}, "ew"), _team({"ns_team": "A2"}, "ns")
+    ('A1 炼油一部', 'A2')
+    """
+    return f"{row[f'{side}_team']} {row.get(f'{side}_name') or ''}".strip()
+
+
 def _card(pdf, row: dict, event_name: str, round_no: int) -> None:
     pdf.add_page()
     width = pdf.w
     pdf.set_text_color(*GREY)
     fit(pdf, f"{event_name} · 第 {round_no} 轮 round {round_no}", 15, 14, width - 30, 10, 16)
     pdf.set_text_color(*INK)
-    fit(pdf, f"第 {row['table']} 桌", 15, 28, width - 58, 40, 96)
+    fit(pdf, f"第 {row['table']} 桌", 15, 24, width - 58, 32, 90)
+    # who sits here, on the half that stands on the table (the slips are cut off; issue 51)
+    fit(pdf, f"东西 {_team(row, 'ew')}　—　南北 {_team(row, 'ns')}", 15, 56, width - 58, 10,
+        20, 9)
     if row.get("phones_url"):  # the phone pages of the event: ranking, seats, each team
         pdf.image(_qr_png(row["phones_url"]), x=width - 42, y=24, w=30, h=30)
         pdf.set_text_color(*GREY)

@@ -72,23 +72,58 @@ def _member_names(typed: pl.DataFrame, context: EventContext, where: Where) -> N
                                         f"here for {name}")
 
 
+# what tells numbered siblings apart (炼油运行一部/二部/三部, 1队/2队, 甲队/乙队, A组/B组):
+# units that differ only in these are different units, not one misspelt (issue 51)
+SIBLING_MARKS = set("0123456789０１２３４５６７８９一二三四五六七八九十百零〇两壹贰叁肆伍陆柒捌玖拾"
+                    "甲乙丙丁戊己庚辛壬癸ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                    "东南西北上下前后左右")
+
+
+def siblings(a: str, b: str) -> bool:
+    """Two names that differ only where numbered siblings differ: their number.
+
+    >>> siblings("炼油运行一部", "炼油运行二部"), siblings("一车间1队", "一车间2队")
+    (True, True)
+    >>> siblings("甲队", "乙队"), siblings("昆山海官", "昆山海关"), siblings("十一部", "十二部")
+    (True, False, True)
+    """
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    left, right = a[start:len(a) - end], b[start:len(b) - end]
+    return bool(left and right) and set(left + right) <= SIBLING_MARKS
+
+
 def near(a: str, b: str) -> bool:
     """Two spellings within one character of each other (two in a name of six or more):
-    昆山海官 beside 昆山海关.
+    昆山海官 beside 昆山海关 — but not numbered siblings (一部 beside 二部, 1队 beside 2队).
 
     >>> near("昆山海官", "昆山海关"), near("恒通", "华信"), near("苏州恒格关务", "苏州恒隔关物")
     (True, False, True)
+    >>> near("炼油运行一部", "炼油运行三部"), near("机关甲队", "机关乙队")
+    (False, False)
     """
-    if a == b or min(len(a), len(b)) < 3 or abs(len(a) - len(b)) > 2:
+    if a == b or min(len(a), len(b)) < 3 or abs(len(a) - len(b)) > 2 or siblings(a, b):
         return False
-    limit = 2 if min(len(a), len(b)) >= 6 else 1
+    return distance(a, b) <= (2 if min(len(a), len(b)) >= 6 else 1)
+
+
+def distance(a: str, b: str) -> int:
+    """The characters to add, drop or change to make one spelling the other.
+
+    >>> distance("炼油运行二布", "炼油运行二部"), distance("炼油运行二布", "炼油运行一部")
+    (1, 2)
+    """
     previous = list(range(len(b) + 1))
     for i, x in enumerate(a, start=1):
         current = [i]
         for j, y in enumerate(b, start=1):
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
         previous = current
-    return previous[-1] <= limit
+    return previous[-1]
 
 
 def _alike_units(typed: pl.DataFrame, context: EventContext, where: Where) -> None:
@@ -114,13 +149,22 @@ def _alike_units(typed: pl.DataFrame, context: EventContext, where: Where) -> No
         spelled.setdefault(folded, unit)
         for key in keys(folded) if len(folded) >= 3 else ():
             by_key.setdefault(key, set()).add(folded)
+    def alike(text: str) -> dict[str, int]:
+        return {o: distance(text, o) for key in keys(text) if len(text) >= 3
+                for o in by_key.get(key, ()) if o != text and near(text, o)}
+
+    # a pair is asked about when each is the other's nearest (炼油运行二布 beside 二部, not
+    # beside 一部 and 三部 too)
+    nearest: dict[str, int] = {}
     said: set[frozenset] = set()
     for folded, row in new:
-        candidates = {o for key in keys(folded) if len(folded) >= 3
-                      for o in by_key.get(key, ())} - {folded}
+        candidates = alike(folded)
         for other in sorted(candidates):
             pair = frozenset((folded, other))
-            if pair in said or not near(folded, other):
+            for side in (folded, other):
+                if side not in nearest:
+                    nearest[side] = min(alike(side).values())
+            if pair in said or candidates[other] > min(nearest[folded], nearest[other]):
                 continue
             said.add(pair)
             unit, shown = row["affiliation"], spelled[other]
