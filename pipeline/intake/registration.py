@@ -152,8 +152,6 @@ def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
                 [event_id, seed, prefix.upper(), in_order])
     oplog.write_on(con, event_id, "drawn", f"{frame.height} teams numbered"
                    + (f", seed {seed}" if seed is not None else ", in sheet order"))
-    from pipeline.pairing.swiss import natural_key  # the draw alone: pairing's engine imports numpy
-
     return frame.select(DRAW_COLUMNS).sort(pl.col("team_no").map_elements(
         lambda t: natural_key(t)[1], return_dtype=pl.Int64)), seed, unpaired
 
