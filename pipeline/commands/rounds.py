@@ -145,7 +145,7 @@ def _export_options(suffixes: str):
 def export_pairings(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
     from pipeline.operations.serve import checked_base_url
     from pipeline.publishing.export.pairings import export_pairings as write
-    from pipeline.publishing.publish import target
+    from pipeline.publishing.targets import target
 
     site = target(database(), event)  # the phones' address on the printout, when published
     phones = site[1] if site else None
