@@ -168,9 +168,9 @@ def missing(exc: BaseException) -> bool:
 class Store:
     """One location's objects, each call's failure said in words (StoreError)."""
 
-    def __init__(self, location: Location):
+    def __init__(self, location: Location, s3=None):
         self.location = location
-        self.s3 = client(location)
+        self.s3 = s3 if s3 is not None else client(location)  # a client shared, or its own
 
     def get(self, relative: str) -> bytes | None:
         """The object's bytes, or None when there is none."""
