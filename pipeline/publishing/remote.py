@@ -34,7 +34,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".json": "application/json; charse
 PAGE_CACHE = "public, max-age=30"
 STYLE_CACHE = "public, max-age=300"  # style.css: kept for pages saved before the hashed name
 ASSET_CACHE = "public, max-age=31536000, immutable"
-WORKERS = 8
+WORKERS = 16
 IN_FLIGHT = 64  # pages held in memory while they wait for an upload
 
 

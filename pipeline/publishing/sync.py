@@ -17,6 +17,7 @@ import csv
 import io
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,29 +105,63 @@ def _write(path: Path, frame: pl.DataFrame) -> None:
     path.write_text(out.getvalue(), encoding="utf-8")
 
 
-def _store(database: Path, bundle: Bundle) -> None:
-    """One bundle into the database with its record, in one transaction (or nothing)."""
-    event = bundle.manifest["event"]
-    with tempfile.TemporaryDirectory(prefix="paisai-bundle-") as scratch:
-        folder = Path(scratch)
-        ruleset = _sheets(bundle, folder)
-        reads = read_sources(folder)
-        try:
-            with db.writing(database) as con:
+READERS = 8  # bundles downloaded at once
+BATCH = 25  # bundles stored in one transaction (a refused one: each of them alone again)
+
+
+def _prepared(bundle: Bundle, folder: Path) -> tuple[str, list]:
+    """The bundle's ruleset and sheets, read as `import-event` reads them."""
+    folder.mkdir()
+    ruleset = _sheets(bundle, folder)
+    return ruleset, read_sources(folder)
+
+
+def _store(database: Path, batch: list[Bundle], scratch: Path) -> None:
+    """Bundles into the database with their records, in one transaction (or nothing)."""
+    prepared = [(b, *_prepared(b, scratch / b.event_id)) for b in batch]
+    with db.writing(database) as con:
+        for bundle, ruleset, reads in prepared:
+            event = bundle.manifest["event"]
+            try:
                 import_into(con, event["id"], event["name"], ruleset, event.get("date"),
                             reads, refresh=False)
-                con.execute("update events set ruleset_name = ? where event_id = ?",
-                            [bundle.manifest["ruleset"].get("name") or "bundle", event["id"]])
-                con.execute("insert into synced_bundles (bundle_id, event_id, source, "
-                            "format_version, paisai_version) values (?, ?, ?, ?, ?)",
-                            [bundle.bundle_id, event["id"], bundle.where,
-                             bundle.manifest["format_version"],
-                             bundle.manifest.get("paisai_version")])
-        except SheetErrors as errors:
-            first = errors.frame().row(0, named=True) if errors.total else {}
-            raise BundleError(f"{bundle.where}: {first.get('file', '')} "
-                              f"{first.get('problem', '')} ({errors.total} 处错误 problem(s)) "
-                              "— 未导入任何内容 nothing stored") from None
+            except SheetErrors as errors:
+                first = errors.frame().row(0, named=True) if errors.total else {}
+                raise BundleError(f"{bundle.where}: {first.get('file', '')} "
+                                  f"{first.get('problem', '')} ({errors.total} 处错误 "
+                                  "problem(s)) — 未导入任何内容 nothing stored") from None
+            con.execute("update events set ruleset_name = ? where event_id = ?",
+                        [bundle.manifest["ruleset"].get("name") or "bundle", event["id"]])
+            con.execute("insert into synced_bundles (bundle_id, event_id, source, "
+                        "format_version, paisai_version) values (?, ?, ?, ?, ?)",
+                        [bundle.bundle_id, event["id"], bundle.where,
+                         bundle.manifest["format_version"],
+                         bundle.manifest.get("paisai_version")])
+
+
+def _import(database: Path, ready: list[Bundle], done: Synced,
+            on_bundle: Callable[[str], None]) -> None:
+    """Oldest event first, BATCH bundles a transaction; a batch with a refused bundle is
+    stored again bundle by bundle, so that only the refused one is left out."""
+    ordered = sorted(ready, key=lambda b: b.sort_key)
+    with tempfile.TemporaryDirectory(prefix="paisai-bundles-") as scratch:
+        for start in range(0, len(ordered), BATCH):
+            batch = ordered[start:start + BATCH]
+            on_bundle(f"{start + len(batch)}/{len(ordered)}")
+            tries = [batch] if len(batch) > 1 else []
+            tries += [[b] for b in batch]
+            for group in tries:
+                folder = Path(tempfile.mkdtemp(dir=scratch))
+                try:
+                    _store(database, group, folder)
+                except PaisaiError as exc:
+                    if len(group) == 1:
+                        done.refused.append(str(exc) if group[0].where in str(exc)
+                                            else f"{group[0].where}: {exc}")
+                    continue
+                done.imported += [b.event_id for b in group]
+                if len(group) > 1:
+                    break  # the whole batch stored: no need to go one by one
 
 
 def sync(database: Path, source: Path | Location,
@@ -136,29 +171,26 @@ def sync(database: Path, source: Path | Location,
     done = Synced()
     ready: list[Bundle] = []
     found, done.known = _candidates(source, held)
-    for where, fetch in found:
-        on_bundle(where)
+
+    def fetched(candidate: tuple[str, Callable]) -> Bundle | BundleError:
         try:
-            bundle = read(where, fetch)
+            return read(*candidate)
         except BundleError as exc:
-            done.refused.append(str(exc))
-            continue
-        if bundle.bundle_id in bundles or bundle.event_id in held:
-            done.known.append(bundle.event_id)
-            continue
-        ready.append(bundle)
+            return exc
+
+    with ThreadPoolExecutor(READERS) as pool:  # a store answers several requests at once
+        for bundle in pool.map(fetched, found):
+            if isinstance(bundle, BundleError):
+                done.refused.append(str(bundle))
+                continue
+            on_bundle(bundle.where)
+            if bundle.bundle_id in bundles or bundle.event_id in held:
+                done.known.append(bundle.event_id)
+                continue
+            ready.append(bundle)
     from pipeline.history import ratings, stats
 
-    for bundle in sorted(ready, key=lambda b: b.sort_key):
-        on_bundle(bundle.event_id)
-        try:
-            _store(database, bundle)
-        except PaisaiError as exc:  # a bundle whose sheets or ruleset are refused
-            done.refused.append(str(exc) if bundle.where in str(exc)
-                                else f"{bundle.where}: {exc}")
-            continue
-        held.add(bundle.event_id)
-        done.imported.append(bundle.event_id)
+    _import(database, ready, done, on_bundle)
     if done.imported:
         with db.writing(database) as con:  # the history's ranks and ratings, once
             stats.refresh_event_ranks(con, done.imported)
