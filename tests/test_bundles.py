@@ -215,3 +215,35 @@ def test_a_bundle_of_another_format_is_read_or_refused_in_words(laptops, tmp_pat
     manifest.write_text(json.dumps(written), encoding="utf-8")  # format 1, as written
     done = run(association, "history", "sync", "--from", archive)
     assert done.returncode == 0 and "imported 1" in done.stdout, done.stderr
+
+
+def test_a_bundle_whose_sheets_are_refused_leaves_the_others_imported(laptops, tmp_path):
+    """A bundle true to its manifest whose results name a team it never registered (a
+    bundle written by another tool): refused with its event and the problem, and only it —
+    the events stored with it in one transaction are stored again without it."""
+    import hashlib
+    import shutil
+
+    archive = tmp_path / "archive"
+    for event_id in ("e1", "e2"):
+        assert setup(laptops[event_id], "event", "export", "--event", event_id, "--to",
+                     archive) == 0
+    shutil.copytree(archive / "e1", archive / "e0")
+    results = pl.read_parquet(archive / "e0" / "results.parquet")
+    results.with_columns(pl.lit("Z9").alias("ns_team")).head(1).write_parquet(
+        archive / "e0" / "results.parquet")
+    manifest = json.loads((archive / "e0" / "manifest.json").read_text(encoding="utf-8"))
+    manifest["event"] = {**manifest["event"], "id": "e0", "date": "2025-01-01"}
+    manifest["bundle_id"] = "0" * 64
+    manifest["files"]["results.parquet"]["sha256"] = hashlib.sha256(
+        (archive / "e0" / "results.parquet").read_bytes()).hexdigest()
+    (archive / "e0" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    association = tmp_path / "a.duckdb"
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{archive / 'e0'}" in done.stderr and "Z9" in done.stderr, done.stderr
+    assert "imported 2" in done.stdout
+    with db.reading(association) as con:
+        assert db.rows(con, "select event_id from events order by 1") == [("e1",), ("e2",)]
+        assert db.rows(con, "select event_id from synced_bundles order by 1") == [("e1",),
+                                                                                  ("e2",)]

@@ -16,11 +16,11 @@ import hashlib
 import io
 import json
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 import polars as pl
 
-from pipeline import __version__
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.publishing.objectstore import Location, Store
@@ -46,6 +46,14 @@ class BundleError(PaisaiError):
     """A bundle that cannot be read as it is: nothing of it is stored (exit code 2)."""
 
     exit_code = 2
+
+
+def paisai_version() -> str:
+    """The installed paisai's version (as `pip show paisai` says it)."""
+    try:
+        return metadata.version("paisai")
+    except metadata.PackageNotFoundError:  # a checkout run without installing
+        return "unknown"
 
 
 def _parquet(frame: pl.DataFrame) -> bytes:
@@ -113,7 +121,7 @@ def export(database: Path, event_id: str, to: Path | Location) -> tuple[str, str
         "event": {"id": event.event_id, "name": event.name,
                   "date": event.event_date.isoformat() if event.event_date else None},
         "ruleset": {"name": event.ruleset.name, "toml": event.ruleset.source},
-        "paisai_version": __version__,
+        "paisai_version": paisai_version(),
         "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "files": {name: {"sha256": hashes[name], "bytes": len(files[name]),
                          "rows": made[name].height} for name in files},

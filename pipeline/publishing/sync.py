@@ -126,10 +126,8 @@ def _store(database: Path, batch: list[Bundle], scratch: Path) -> None:
                 import_into(con, event["id"], event["name"], ruleset, event.get("date"),
                             reads, refresh=False)
             except SheetErrors as errors:
-                first = errors.frame().row(0, named=True) if errors.total else {}
-                raise BundleError(f"{bundle.where}: {first.get('file', '')} "
-                                  f"{first.get('problem', '')} ({errors.total} 处错误 "
-                                  "problem(s)) — 未导入任何内容 nothing stored") from None
+                raise BundleError(f"{bundle.where}: {_first_problem(errors)} ({errors.total} "
+                                  "处错误 problem(s)) — 未导入任何内容 nothing stored") from None
             con.execute("update events set ruleset_name = ? where event_id = ?",
                         [bundle.manifest["ruleset"].get("name") or "bundle", event["id"]])
             con.execute("insert into synced_bundles (bundle_id, event_id, source, "
@@ -137,6 +135,22 @@ def _store(database: Path, batch: list[Bundle], scratch: Path) -> None:
                         [bundle.bundle_id, event["id"], bundle.where,
                          bundle.manifest["format_version"],
                          bundle.manifest.get("paisai_version")])
+
+
+SHEET_FILES = {"1-entries.csv": "teams.parquet, players.parquet",
+               "2-results.csv": "results.parquet", "3-penalties.csv": "penalties.parquet"}
+
+
+def _first_problem(errors: SheetErrors) -> str:
+    """The first problem, in the bundle's own file names."""
+    if not errors.problems:
+        return ""
+    first = errors.problems[0]
+    where = SHEET_FILES.get(first.file, first.file)
+    row = f" row {first.row - 1}" if first.row else ""  # the sheet's header is row 1
+    column = f" {first.column}" if first.column else ""
+    value = f" {first.value!r}" if first.value not in (None, "") else ""
+    return f"{where}{row}{column}{value}: {first.message}"
 
 
 def _import(database: Path, ready: list[Bundle], done: Synced,
