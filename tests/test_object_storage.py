@@ -176,3 +176,25 @@ def test_an_address_that_is_no_store_is_refused_before_anything(cli, event16):
     run = cli("publish", "--event", "e", "--to", "s3://ok-bucket/x", "--endpoint-url",
               "ftp://127.0.0.1")
     assert run.code == 2 and "--endpoint-url" in run.err
+
+
+def test_the_console_says_a_failed_background_publish_in_words(cli, event16, paisai, store,
+                                                               bucket, db_file, monkeypatch):
+    from conftest import run_page
+
+    from pipeline.publishing import remote, targets
+
+    assert _publish(paisai, store).code == 0
+    for name, value in {**ENV, "AWS_ACCESS_KEY_ID": "nobody"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(remote, "RETRY_SECONDS", 0.05)
+    targets.republish_soon(db_file, "e")
+    assert remote.wait_idle(db_file, "e", 30)
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "pw")
+    at = run_page(monkeypatch, db_file, "admin", event="e")
+    at.text_input[0].input("pw")
+    at.button[0].click().run()
+    assert not at.exception
+    said = [w.value for w in at.warning]
+    assert any("手机网站更新失败" in w and "拒绝了凭据" in w and "s3://hall/2026/e" in w
+               for w in said), said
