@@ -149,6 +149,7 @@ def test_the_remembered_store_is_published_after_each_sheet_and_in_the_backgroun
     assert "第 1 轮后排名" in _body(store, "index.html")
     stored = db_file.read_bytes()
     assert b"paisai-test-secret" not in stored and b"paisai-test-key" not in stored
+    assert cli("check").code == 0  # the remembered address and endpoint pass the checks
 
     from pipeline.publishing import remote, targets
 
