@@ -10,9 +10,9 @@ store's own error), after botocore's bounded retries.
 
 >>> parse("s3://paisai-site/2026/national", None)
 Location(bucket='paisai-site', prefix='2026/national', endpoint=None)
->>> parse("s3://b", "http://127.0.0.1:9000").key("index.html")
+>>> parse("s3://hall", "http://127.0.0.1:9000").key("index.html")
 'index.html'
->>> parse("s3://b/p/", None).key("teams/A1.html")
+>>> parse("s3://hall/p/", None).key("teams/A1.html")
 'p/teams/A1.html'
 """
 

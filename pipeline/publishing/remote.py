@@ -39,14 +39,18 @@ IN_FLIGHT = 64  # pages held in memory while they wait for an upload
 
 
 def content_type(relative: str) -> str:
-    """>>> content_type("teams/A1.html"), content_type("standings.json")
+    """The file's Content-Type, UTF-8 for text.
+
+    >>> content_type("teams/A1.html"), content_type("standings.json")
     ('text/html; charset=utf-8', 'application/json; charset=utf-8')
     """
     return TYPES.get(relative[relative.rfind("."):], "application/octet-stream")
 
 
 def cache_control(relative: str) -> str:
-    """>>> cache_control("index.html"), cache_control("assets/style-0a1b.css")
+    """Pages and data briefly, a hashed asset for a year.
+
+    >>> cache_control("index.html"), cache_control("assets/style-0a1b.css")
     ('public, max-age=30', 'public, max-age=31536000, immutable')
     """
     if relative.startswith("assets/"):
