@@ -19,6 +19,7 @@ from bench import (
     national,
     pairing,
     publish,
+    storage,
     tablesheets,
     turnaround,
 )
@@ -99,6 +100,7 @@ GROUPS = {  # `python -m bench NAME…` runs these alone and keeps the other row
     "league": lambda: league.run()[0],
     "namesakes": namesakes.run,
     "national": national.run,
+    "storage": storage.run,  # issue 54: the site on object storage, the archive's bundles
 }
 
 

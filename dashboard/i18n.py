@@ -122,8 +122,11 @@ TEXT: dict[str, dict[str, str]] = {
     "phase_after": {"zh": "赛后：获奖、下载、备份", "en": "After: awards, downloads"},
     "missing_tables": {"zh": "未报：第 {tables} 桌", "en": "Not reported: tables {tables}"},
     "choose": {"zh": "请选择", "en": "Choose"},
-    "site_updated": {"zh": "手机网站已更新（文件数）", "en": "Phone site re-published (files)"},
+    "site_updated": {"zh": "手机网站已更新", "en": "Phone site re-published"},
     "site_failed": {"zh": "手机网站更新失败", "en": "Phone site not re-published"},
+    "site_publishing": {"zh": "手机网站正在后台发布到对象存储", "en": "Phone site being published to "
+                        "object storage in the background"},
+    "site_retrying": {"zh": "正在重试", "en": "trying again"},
     "why_here": {"zh": "为什么排在这里？点选一队", "en": "Why is a team here? Pick a team"},
     "choose_team": {"zh": "选择队伍", "en": "Choose a team"},
     "no_draw": {"zh": "还没有抽签。", "en": "Not drawn yet."},

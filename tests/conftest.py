@@ -14,6 +14,10 @@ import pytest
 
 from pipeline.cli import main
 
+# boto3 (object storage, issue 54) never asks an instance metadata service for credentials
+# in a test: nothing beyond loopback
+os.environ.setdefault("AWS_EC2_METADATA_DISABLED", "true")
+
 ROOT = Path(__file__).resolve().parent.parent
 SHEETS = Path(__file__).resolve().parent / "sheets"
 

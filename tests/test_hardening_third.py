@@ -122,7 +122,7 @@ def test_restore_checks_what_reaches_the_disk_like_creation_does(cli, event_with
     (documents / "keep.txt").write_text("keep")
     forged = _edited_backup(
         cli, tmp_path, "target",
-        f"insert into publish_targets values ('e', '{documents}', null)")
+        f"insert into publish_targets (event_id, out_dir, base_url) values ('e', '{documents}', null)")
     run = cli("restore", forged)
     assert run.code == 2 and "publish folder" in run.err
     renamed = _edited_backup(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 from markupsafe import Markup
 
-from pipeline.publishing.publish import HEADERS_ZH, RESULT_COLUMNS, team_pages
+from pipeline.publishing.publish import HEADERS_ZH, RESULT_COLUMNS, STYLE_FILE, team_pages
 from pipeline.publishing.templating import environment
 
 
@@ -23,7 +23,7 @@ def _one_by_one(teams: pl.DataFrame, latest: int | None) -> dict[str, str]:
             title=r["title"], seat=seat, latest=latest, rank=r["rank"],
             match_points=r["match_points"], level_diff_score=r["level_diff_score"],
             results=Markup(r["results"]) if r["results"] is not None else None,
-            headers=headers, why=r["why"])
+            headers=headers, why=r["why"], style_file=STYLE_FILE)
     return shown
 
 

@@ -76,7 +76,7 @@ def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
 @st.cache_data(max_entries=32, show_spinner=False)
 def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, str, bytes]]:
     """The current round's printouts: (label's key, file name, bytes)."""
-    from pipeline.publishing.publish import target
+    from pipeline.publishing.targets import target
 
     with db.reading(Path(path)) as con:
         event = events.load(con, event_id)

@@ -55,16 +55,31 @@ def event_version(event_id: str) -> tuple:
 
 
 def republish(event_id: str, language: str) -> None:
-    """The phones' channel: the static site follows every change, when it is published."""
-    from pipeline.publishing.publish import republish
+    """The phones' channel: the static site follows every change, when it is published — a
+    folder at once, object storage in the background (never holding the hall's pages; its
+    outcome shown by `site_status`)."""
+    from pipeline.publishing.targets import republish_soon
 
     try:
-        changed = republish(database(), event_id)
+        found = republish_soon(database(), event_id)
     except (PaisaiError, OSError) as exc:
         st.warning(f"{t('site_failed', language)}: {exc}")
         return
-    if changed is not None:
-        st.caption(f"{t('site_updated', language)}: {len(changed)}")
+    if found is not None:
+        st.caption(f"{t('site_updated', language)}: {found.shown}")
+
+
+def site_status(event_id: str, language: str) -> None:
+    """The last background publish to object storage, in words: failed (why, retried), or
+    when it last succeeded."""
+    from pipeline.publishing.remote import last_outcome
+
+    outcome, running = last_outcome(database(), event_id)
+    if outcome is not None and not outcome.ok:
+        st.warning(f"{t('site_failed', language)}: {outcome.message}"
+                   + (f" ({t('site_retrying', language)})" if running else ""))
+    elif running:
+        st.caption(t("site_publishing", language))
 
 
 def qr_png(url: str) -> bytes:

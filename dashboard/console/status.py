@@ -13,6 +13,7 @@ from dashboard.console.shared import (
     deal_disputes,
     disagreeing_tables,
     pending_rows,
+    site_status,
     status_data,
     uploader_key,
 )
@@ -75,6 +76,7 @@ def round_status(event_id: str, language: str) -> str:
                  listed((f"{t('table', language)} {n}" for n in disagreeing), language))
         pending_rows(event_id, language, waiting, only_disagreeing=True, where="banner")
     deal_disputes(event_id, language)
+    site_status(event_id, language)
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")
     cols[1].metric(t("reported_short", language), f"{status.reported}/{status.expected}")

@@ -11,7 +11,7 @@ import importlib
 from types import ModuleType
 
 AREAS = ("events", "data", "rankings", "rounds", "hall", "tractor", "history", "site",
-         "officials")
+         "officials", "archive")
 
 WHERE = {
     **dict.fromkeys(("event", "events", "rulesets"), "events"),
@@ -22,6 +22,7 @@ WHERE = {
     **dict.fromkeys(("draw", "checkin", "withdraw", "reinstate", "clock", "late"), "hall"),
     "bracket": "tractor",
     "officials": "officials",
+    "history": "archive",
     **dict.fromkeys(("players", "player", "ratings", "units", "compare"), "history"),
     **dict.fromkeys(("publish", "simulate", "dashboard", "demo"), "site"),
 }

@@ -62,6 +62,25 @@ def reopen(event: str) -> int:
     return 0
 
 
+@event.command("export", help="导出赛事包（协会档案）export the event as a bundle for the "
+                              "association's archive")
+@event_option()
+@click.option("--to", "to", required=True, metavar="DIR_OR_URL",
+              help="档案文件夹或 s3://存储桶/前缀（每赛季一个前缀）；赛事包写在其下的 <赛事编号>/ the "
+                   "archive's folder or s3://bucket/prefix (one per season); the bundle goes "
+                   "into <event id>/ below it")
+@click.option("--endpoint-url", metavar="URL",
+              help="兼容 S3 的对象存储地址 the endpoint of an S3-compatible store")
+@common
+def export(event: str, to: str, endpoint_url: str | None) -> int:
+    from pipeline.publishing.bundle import export as write_bundle
+    from pipeline.publishing.targets import place_of
+
+    where, bundle_id = write_bundle(database(), event, place_of(to, endpoint_url))
+    out(f"已导出赛事包 exported the bundle {bundle_id[:12]} of {event} → {where}\n")
+    return 0
+
+
 @click.command("events", help="列出赛事 list events")
 @format_option()
 @common

@@ -11,22 +11,37 @@ from pipeline.base.errors import UsageError
 from pipeline.cli_support import common, database, err, event_option, out
 
 
-@click.command("publish", help="发布静态网站 publish a static site")
+@click.command("publish", help="发布静态网站（文件夹或对象存储） publish a static site (a folder or "
+                                "object storage)")
 @event_option()
-@click.option("--out", "out_dir", required=True, help="输出文件夹 output folder")
+@click.option("--out", "--to", "out_dir", required=True,
+              help="输出文件夹，或对象存储地址 s3://存储桶/前缀 output folder, or s3://bucket/prefix")
+@click.option("--endpoint-url", metavar="URL",
+              help="兼容 S3 的对象存储地址（MinIO、阿里云 OSS、腾讯云 COS） the endpoint of an "
+                   "S3-compatible store; 凭据只从环境变量或配置文件读取 credentials only from "
+                   "AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE")
 @click.option("--base-url", help="网站地址（二维码） the site's address, for the QR")
 @common
-def publish(event: str, out_dir: str, base_url: str | None) -> int:
+def publish(event: str, out_dir: str, endpoint_url: str | None, base_url: str | None) -> int:
     from pipeline.base.progress import progress
     from pipeline.operations.serve import checked_base_url
+    from pipeline.publishing.objectstore import Location
     from pipeline.publishing.publish import publish as write_site
-    from pipeline.publishing.publish import remember
+    from pipeline.publishing.remote import publish_to_store
+    from pipeline.publishing.targets import place_of, remember
 
     base_url = checked_base_url(base_url) if base_url is not None else None
+    place = place_of(out_dir, endpoint_url)
     with progress("发布 publishing", total=None) as step:
-        changed = write_site(database(), event, Path(out_dir), base_url, on_page=step)
-    remember(database(), event, Path(out_dir), base_url)
-    out(f"已发布 published {out_dir}: {len(changed)} 个文件更新 files changed "
+        if isinstance(place, Location):
+            done = publish_to_store(database(), event, place, base_url, on_page=step)
+            said = (f"{len(done.uploaded)} 个文件上传 uploaded, {len(done.deleted)} 个删除 "
+                    f"deleted, {done.unchanged} 个未变 unchanged")
+        else:
+            said = f"{len(write_site(database(), event, place, base_url, on_page=step))} " \
+                   "个文件更新 files changed"
+    remember(database(), event, place, base_url)
+    out(f"已发布 published {out_dir}: {said} "
         "（之后 watch、控制台上传与编排会自动更新 watch and the console re-publish it）\n")
     return 0
 

@@ -261,6 +261,14 @@ def import_event(
 ) -> list[IngestReport]:
     """A past event as a whole (registration and every round, one workbook or a folder), in
     one transaction: all of it is stored, or nothing."""
+    reads = read_sources(source, on_file)
+    with db.writing(db_file) as con:
+        return import_into(con, event_id, name, ruleset, date, reads)
+
+
+def read_sources(source: Path, on_file: Callable[[str], None] = lambda name: None
+                 ) -> list[FileRead]:
+    """The sheets of a past event: one workbook, or every sheet file of a folder."""
     if source.is_dir():
         files = sorted(p for p in source.iterdir() if p.is_file() and
                        p.suffix.lower() in {".csv", ".xlsx", ".xls", ".txt"})
@@ -272,16 +280,23 @@ def import_event(
     for path in files:
         on_file(path.name)
         reads.append(read_file(path))
+    return reads
+
+
+def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, ruleset: str,
+                date: str | None, reads: list[FileRead], refresh: bool = True
+                ) -> list[IngestReport]:
+    """`import_event` inside the caller's transaction (`history sync` stores its record of
+    the bundle with it). `refresh=False` leaves the history's ranks and ratings to the
+    caller (one refresh after many events)."""
     entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
                            else 1)
     from pipeline.history import ratings, stats
 
-    reports = []
-    with db.writing(db_file) as con:
-        events.create(con, event_id, name, ruleset, date)
-        for read in entries_first:
-            reports.append(IngestReport(read.file, apply(con, event_id, read, read.file),
-                                        read.skipped))
+    events.create(con, event_id, name, ruleset, date)
+    reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
+               for read in entries_first]
+    if refresh:
         stats.refresh_event_ranks(con, [event_id])  # the history reads it ready, not later
         ratings.refresh(con)  # and the ratings: refitted from this event's day on
     return reports

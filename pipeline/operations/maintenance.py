@@ -179,6 +179,7 @@ def _schema_differences(con: duckdb.DuckDBPyConnection) -> list[str]:
 def _value_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Values that reach the file system, addresses or identifiers, checked by the rules
     that govern their creation (a file edited by hand skipped those rules)."""
+    from pipeline.publishing.objectstore import is_url, parse
     from pipeline.publishing.publish import check_site_folder
 
     problems = [f"赛事编号 event id {e!r} 不合规 is not valid"
@@ -187,11 +188,15 @@ def _value_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
                 if not events.valid_id(e)]
     problems += [f"赛事 {e!r} 名称为空 has no name" for e, in db.rows(
         con, "select event_id from events where trim(name) = ''")]
-    for event_id, folder, base_url in db.rows(con, "select * from publish_targets"):
+    for event_id, folder, base_url, endpoint in db.rows(
+            con, "select event_id, out_dir, base_url, endpoint_url from publish_targets"):
         try:
-            if not Path(folder).is_absolute():
+            if is_url(folder):  # object storage: the address and endpoint checked as given
+                parse(folder, endpoint)
+            elif not Path(folder).is_absolute():
                 raise UsageError("not an absolute folder")
-            check_site_folder(Path(folder))
+            else:
+                check_site_folder(Path(folder))
         except UsageError as exc:
             problems.append(f"{event_id} 的发布文件夹 publish folder {folder!r}: {exc}")
         try:

@@ -16,7 +16,7 @@ from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.output import problem_report
 from pipeline.intake.ingest import ingest_file
-from pipeline.publishing.publish import republish
+from pipeline.publishing.targets import republish
 
 SUFFIXES = {".csv", ".xlsx", ".xls", ".txt"}
 

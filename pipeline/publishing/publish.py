@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -23,8 +24,8 @@ from pipeline.base import db, events, scratch
 from pipeline.base.errors import UsageError
 from pipeline.base.levels import format_level
 from pipeline.base.output import HEADERS_ZH
-from pipeline.publishing.targets import target
-from pipeline.publishing.templating import environment, escaped, render, row_html, table_rows
+from pipeline.publishing.templating import environment, escaped, row_html, table_rows
+from pipeline.publishing.templating import render as render_page
 from pipeline.ranking import rounds, scoring
 from pipeline.ranking.explain import why_here
 
@@ -36,6 +37,11 @@ border-bottom:1px solid #dde;font-size:15px;text-align:left}td.n{text-align:righ
 .card{background:#fff;border-radius:8px;padding:12px;margin:10px 0;font-size:18px}
 .big{font-size:34px;font-weight:700}@media(min-width:800px){body{max-width:960px;margin:auto}}
 """
+
+
+# the style sheet under a name of its content: cached for a year, a new style a new name
+# (style.css stays too, for pages saved before)
+STYLE_FILE = f"assets/style-{hashlib.sha256(CSS.encode()).hexdigest()[:12]}.css"
 
 
 def _headers(frame: pl.DataFrame) -> list[str]:
@@ -76,7 +82,7 @@ def team_file(team_no: str) -> str:
 MARKER = ".paisai-site"
 # the files a site published before the marker existed holds: such a folder is paisai's too
 SITE_NAMES = {"index.html", "pairings.html", "teams.html", "standings.json", "pairings.json",
-              "style.css", "qr.html", "teams", MARKER}
+              "style.css", "qr.html", "teams", "assets", MARKER}
 
 
 def _folder_mode() -> int:
@@ -186,9 +192,9 @@ class _Site:
         shutil.rmtree(self.build, ignore_errors=True)
 
 
-def publish(database: Path, event_id: str, out: Path, base_url: str | None = None,
-            on_page: Callable[[str], None] = lambda page: None) -> list[str]:
-    """Write the site; returns the files that changed."""
+def site_facts(database: Path, event_id: str) -> tuple:
+    """What the site is made from, read in one go: (event, after, ranking, played, latest,
+    pairs)."""
     with db.reading(database) as con:
         event = events.load(con, event_id)
         after = scoring.latest_round(con, event_id)
@@ -196,9 +202,16 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
         played = scoring.team_rounds(con, event, after)
         latest = rounds.latest_paired_round(con, event_id)
         pairs = rounds.pairings(con, event_id, latest) if latest else None
+    return event, after, ranking, played, latest, pairs
+
+
+def publish(database: Path, event_id: str, out: Path, base_url: str | None = None,
+            on_page: Callable[[str], None] = lambda page: None) -> list[str]:
+    """Write the site; returns the files that changed."""
+    facts = site_facts(database, event_id)
     site = _Site(out)
     try:
-        _write_pages(site, event, after, ranking, played, latest, pairs, base_url, on_page)
+        write_pages(site, *facts, base_url, on_page)
         site.finish()
     except BaseException:
         site.discard()
@@ -207,17 +220,20 @@ def publish(database: Path, event_id: str, out: Path, base_url: str | None = Non
     return site.changed
 
 
-def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: pl.DataFrame,
-                 latest: int | None, pairs: pl.DataFrame | None, base_url: str | None,
-                 on_page: Callable[[str], None]) -> None:
+def write_pages(site, event, after: int, ranking: pl.DataFrame, played: pl.DataFrame,
+                latest: int | None, pairs: pl.DataFrame | None, base_url: str | None,
+                on_page: Callable[[str], None]) -> None:
+    """Every file of the site through `site.write(relative, text)` (a folder, or object
+    storage), the style sheet first and index.html — the page a reader starts from — last."""
     event_id = event.event_id
     pages = {t: team_file(t) for t in ranking["team_no"]}
     shown = ranking.select(scoring.STANDINGS_COLUMNS)
     site.write("style.css", CSS)
-    on_page("index.html")
-    site.write("index.html", render(
+    site.write(STYLE_FILE, CSS)
+    render = partial(render_page, style_file=STYLE_FILE)
+    index = render(
         "site/index.html", title=f"{event.name} · 第 {after} 轮后排名", up="",
-        headers=_headers(shown), rows=table_rows(shown, pages)))
+        headers=_headers(shown), rows=table_rows(shown, pages))
     site.write("standings.json", json.dumps(
         {"event": event_id, "round": after, "standings": shown.to_dicts()},
         ensure_ascii=False))
@@ -268,6 +284,8 @@ def _write_pages(site: _Site, event, after: int, ranking: pl.DataFrame, played: 
         site.write("qr.html", render("site/qr.html", title=event.name, up="",
                                      qr_svg=segno.make(base_url).svg_inline(scale=12),
                                      base_url=base_url))
+    on_page("index.html")
+    site.write("index.html", index)
 
 
 SLOT = "\ue000{}\ue001"  # a value's place in a page rendered once per layout (private use)
@@ -305,6 +323,7 @@ def team_pages(teams: pl.DataFrame, latest: int | None) -> pl.DataFrame:
             "table": SLOT.format("table") if seat_kind == "table" else None,
             "side": SLOT.format("side"), "opponent": SLOT.format("opponent")}
         text = page.render(title=SLOT.format("title"), seat=seat, latest=latest,
+                           style_file=STYLE_FILE,
                            rank=SLOT.format("rank"), match_points=SLOT.format("match_points"),
                            level_diff_score=SLOT.format("level_diff_score"),
                            results=Markup(SLOT.format("results")) if has_results == "true"
@@ -317,19 +336,3 @@ def team_pages(teams: pl.DataFrame, latest: int | None) -> pl.DataFrame:
     order = teams.select("team_no").with_row_index("at")
     return pl.concat(pages).join(order, on="team_no").sort("at").drop("at") if pages else \
         pl.DataFrame(schema={"team_no": pl.String, "html": pl.String})
-
-
-def remember(database: Path, event_id: str, out: Path, base_url: str | None) -> None:
-    """Keep where the event's site is published, for re-publishing after each change."""
-    with db.writing(database) as con:
-        con.execute("insert or replace into publish_targets values (?, ?, ?)",
-                    [event_id, str(out.resolve()), base_url])
-
-
-def republish(database: Path, event_id: str) -> list[str] | None:
-    """Publish the event's site again where it is published (only changed files are
-    rewritten); None when the event has no site."""
-    found = target(database, event_id)
-    if found is None:
-        return None
-    return publish(database, event_id, found[0], found[1])

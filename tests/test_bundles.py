@@ -1,0 +1,249 @@
+"""Issue 54: event bundles. Each event of a small league is run on its own organizer's
+database and exported to an archive on a local S3-compatible store (moto's server on
+127.0.0.1); the association's database is built by `paisai history sync` alone — in two
+orders, the same people under the same ids — and its commands read it. A bundle changed
+after export is refused, naming the file, with nothing of it stored."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import polars as pl
+import pytest
+from conftest import ENTRY_HEADER, RESULT_HEADER, read_csv_output, write_csv
+from s3local import ENV, Store
+
+from pipeline.base import db
+from pipeline.cli import main
+
+# (team, player1, player2, unit): 王伟 of 恒通 and 王伟 of 远航 are two people; 李明 moves
+# from 恒通 to 华信 (one person); the league of tests/test_identities_stable.py
+EVENTS = {
+    "e1": [("A1", "王伟", "周一", "恒通"), ("A2", "王伟", "孙五", "远航"),
+           ("A3", "李明", "吴二", "恒通"), ("A4", "赵敏", "钱六", "华信")],
+    "e2": [("A1", "王伟", "赵敏", "恒通"), ("A2", "李明", "周一", "恒通"),
+           ("A3", "王伟", "郑七", "远航"), ("A4", "钱六", "冯八", "华信")],
+    "e3": [("A1", "王伟", "赵敏", "华信"), ("A2", "王伟", "孙五", "远航"),
+           ("A3", "李明", "周一", "恒通"), ("A4", "钱六", "冯八", "华信")],
+    "e4": [("A1", "王伟", "周一", "恒通"), ("A2", "李明", "冯八", "华信"),
+           ("A3", "王伟", "郑七", "远航"), ("A4", "赵敏", "钱六", "华信")],
+}
+EXE = Path(sys.executable).parent / "paisai"
+
+
+def run(database: Path, *args, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`paisai ARGS` as an organizer runs it: the installed command, a process of its own."""
+    return subprocess.run([str(EXE), *map(str, args), "--db", str(database)],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **ENV, **(env or {})})
+
+
+def setup(database: Path, *args) -> int:
+    """The organizers' steps before the ones under test, through the same `main` in this
+    process (a process each would cost the suite minutes on a loaded machine)."""
+    saved = {name: os.environ.get(name) for name in ENV}
+    os.environ.update(ENV)
+    try:
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            return main([*map(str, args), "--db", str(database)])
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@pytest.fixture(scope="module")
+def store():
+    server = Store()
+    server.start()
+    server.client().create_bucket(Bucket="archive")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def laptops(tmp_path_factory) -> dict[str, Path]:
+    """Each event on its own organizer's database: registration, round 1 (A1 beats A2
+    10–8, A4 beats A3 A–9), a penalty of 1 match point to A4 in e2."""
+    made = {}
+    for number, (event_id, rows) in enumerate(EVENTS.items(), start=1):
+        folder = tmp_path_factory.mktemp(event_id)
+        database = folder / "laptop.duckdb"
+        assert setup(database, "event", "create", "--id", event_id, "--name",
+                     f"联赛第{number}站", "--ruleset", "suzhou-2025", "--date",
+                     f"2025-0{number}-10") == 0
+        write_csv(folder / "entries.csv", [ENTRY_HEADER, *[[t, f"{t}队", a, b, u]
+                                                            for t, a, b, u in rows]])
+        write_csv(folder / "r1.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "10", "8"],
+                                      [1, 2, "A3", "A4", "9", "A"]])
+        for sheet in ("entries.csv", "r1.csv"):
+            assert setup(database, "ingest", "--event", event_id, folder / sheet) == 0
+        if event_id == "e2":
+            write_csv(folder / "pen.csv", [["轮次", "队号", "扣分项目", "扣分", "原因"],
+                                           [1, "A4", "积分", 1, "迟到"]])
+            assert setup(database, "ingest", "--event", event_id, folder / "pen.csv") == 0
+        made[event_id] = database
+    return made
+
+
+def _export(laptops, store, event_id: str, prefix: str) -> None:
+    assert setup(laptops[event_id], "event", "export", "--event", event_id, "--to",
+                 f"s3://archive/{prefix}", "--endpoint-url", store.endpoint) == 0
+
+
+def _sync(database: Path, store, prefix: str) -> subprocess.CompletedProcess:
+    return run(database, "history", "sync", "--from", f"s3://archive/{prefix}",
+               "--endpoint-url", store.endpoint)
+
+
+def _ids(database: Path) -> dict[tuple[str, str, int], str]:
+    with db.reading(database) as con:
+        return {(e, t, s): p for e, t, s, p in db.rows(
+            con, "select event_id, team_no, slot, player_id from player_map")}
+
+
+def test_an_archive_synced_in_two_orders_gives_the_same_people_and_ids(laptops, store,
+                                                                        tmp_path):
+    for event_id in ("e1", "e2", "e3", "e4"):
+        _export(laptops, store, event_id, "2025")
+    files = store.client().list_objects_v2(Bucket="archive", Prefix="2025/e2/")["Contents"]
+    assert sorted(o["Key"] for o in files) == sorted(
+        f"2025/e2/{n}" for n in ("manifest.json", "teams.parquet", "players.parquet",
+                                 "results.parquet", "penalties.parquet", "rankings.parquet",
+                                 "awards.parquet"))
+    manifest = json.loads(store.client().get_object(
+        Bucket="archive", Key="2025/e2/manifest.json")["Body"].read())
+    assert manifest["format_version"] == 1 and manifest["event"]["id"] == "e2"
+    assert manifest["ruleset"]["name"] == "suzhou-2025" and manifest["paisai_version"]
+    assert len(manifest["files"]["results.parquet"]["sha256"]) == 64
+
+    whole = tmp_path / "whole.duckdb"  # everything at once
+    done = _sync(whole, store, "2025")
+    assert done.returncode == 0 and "已导入 imported 4" in done.stdout, done.stderr
+    again = _sync(whole, store, "2025")  # each bundle once
+    assert again.returncode == 0 and "imported 0" in again.stdout and "already held 4" in \
+        again.stdout
+
+    late = tmp_path / "late.duckdb"  # the later events first, the earlier ones after
+    for event_id in ("e4", "e3"):
+        _export(laptops, store, event_id, "late")
+    assert _sync(late, store, "late").returncode == 0
+    for event_id in ("e2", "e1"):
+        _export(laptops, store, event_id, "late")
+    assert _sync(late, store, "late").returncode == 0
+    assert _ids(whole) == _ids(late)
+    ids = _ids(whole)
+    # who is who, by hand: the two 王伟 are two people, 李明 one person across his move
+    assert ids[("e1", "A1", 1)] == ids[("e2", "A1", 1)] == ids[("e4", "A1", 1)]
+    assert ids[("e1", "A2", 1)] == ids[("e2", "A3", 1)] == ids[("e3", "A2", 1)]
+    assert ids[("e1", "A1", 1)] != ids[("e1", "A2", 1)]
+    assert ids[("e1", "A3", 1)] == ids[("e2", "A2", 1)] == ids[("e4", "A2", 1)]
+    with db.reading(late) as con:
+        assert db.scalar(con, "select count(*) from synced_bundles") == 4
+        assert db.rows(con, "select ruleset_name from events group by all") == \
+            [("suzhou-2025",)]
+
+
+def test_the_associations_commands_read_a_database_built_by_sync(laptops, store, tmp_path):
+    for event_id in EVENTS:
+        _export(laptops, store, event_id, "reads")
+    association = tmp_path / "association.duckdb"
+    assert _sync(association, store, "reads").returncode == 0
+    players = run(association, "players", "--format", "csv")
+    assert players.returncode == 0, players.stderr
+    listed = read_csv_output(players.stdout)
+    # 10 people: 王伟 ×2, 周一, 孙五, 李明, 吴二, 赵敏, 钱六, 郑七, 冯八 — and nobody else
+    assert len(listed) == 10
+    profile = run(association, "player", "李明", "--format", "json")
+    assert profile.returncode == 0 and "华信" in profile.stdout, profile.stderr
+    ratings = run(association, "ratings", "--format", "csv")
+    assert ratings.returncode == 0 and len(read_csv_output(ratings.stdout)) == 10
+    compare = run(association, "compare", "e1", "e4", "--format", "csv")
+    assert compare.returncode == 0, compare.stderr
+    # the penalty travelled with e2: A4 (A–9 winner) has 3 − 1 = 2 match points there
+    standings = run(association, "standings", "--event", "e2", "--format", "csv")
+    by_team = {r["team_no"]: r for r in read_csv_output(standings.stdout)}
+    assert float(by_team["A4"]["match_points"]) == 2 and float(by_team["A1"]["match_points"]) \
+        == 3
+
+
+def test_a_tampered_bundle_is_refused_naming_the_file_with_nothing_stored(laptops, store,
+                                                                          tmp_path):
+    for event_id in ("e1", "e2"):
+        _export(laptops, store, event_id, "tampered")
+    s3 = store.client()
+    key = "tampered/e2/results.parquet"
+    frame = pl.read_parquet(s3.get_object(Bucket="archive", Key=key)["Body"].read())
+    changed = tmp_path / "results.parquet"
+    frame.with_columns(pl.when(pl.col("table_no") == 1).then(15).otherwise(pl.col("ns_level"))
+                       .alias("ns_level")).write_parquet(changed)
+    s3.put_object(Bucket="archive", Key=key, Body=changed.read_bytes())
+    association = tmp_path / "a.duckdb"
+    done = _sync(association, store, "tampered")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "tampered/e2/results.parquet" in done.stderr and "SHA-256" in done.stderr
+    with db.reading(association) as con:
+        assert db.rows(con, "select event_id from events") == [("e1",)]
+        assert db.rows(con, "select event_id from synced_bundles") == [("e1",)]
+        assert db.scalar(con, "select count(*) from results where event_id = 'e2'") == 0
+        assert db.scalar(con, "select count(*) from teams where event_id = 'e2'") == 0
+
+
+def test_a_bundle_of_another_format_is_read_or_refused_in_words(laptops, tmp_path):
+    archive = tmp_path / "archive"
+    assert run(laptops["e1"], "event", "export", "--event", "e1", "--to",
+               archive).returncode == 0
+    manifest = archive / "e1" / "manifest.json"
+    written = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps({**written, "format_version": 2,
+                                    "paisai_version": "9.0"}), encoding="utf-8")
+    association = tmp_path / "a.duckdb"
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 2 and "较新的 paisai 9.0" in done.stderr and "upgrade" in \
+        done.stderr
+    manifest.write_text(json.dumps({**written, "format_version": 0}), encoding="utf-8")
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 2 and "过旧" in done.stderr
+    manifest.write_text(json.dumps(written), encoding="utf-8")  # format 1, as written
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 0 and "imported 1" in done.stdout, done.stderr
+
+
+def test_a_bundle_whose_sheets_are_refused_leaves_the_others_imported(laptops, tmp_path):
+    """A bundle true to its manifest whose results name a team it never registered (a
+    bundle written by another tool): refused with its event and the problem, and only it —
+    the events stored with it in one transaction are stored again without it."""
+    import hashlib
+    import shutil
+
+    archive = tmp_path / "archive"
+    for event_id in ("e1", "e2"):
+        assert setup(laptops[event_id], "event", "export", "--event", event_id, "--to",
+                     archive) == 0
+    shutil.copytree(archive / "e1", archive / "e0")
+    results = pl.read_parquet(archive / "e0" / "results.parquet")
+    results.with_columns(pl.lit("Z9").alias("ns_team")).head(1).write_parquet(
+        archive / "e0" / "results.parquet")
+    manifest = json.loads((archive / "e0" / "manifest.json").read_text(encoding="utf-8"))
+    manifest["event"] = {**manifest["event"], "id": "e0", "date": "2025-01-01"}
+    manifest["bundle_id"] = "0" * 64
+    manifest["files"]["results.parquet"]["sha256"] = hashlib.sha256(
+        (archive / "e0" / "results.parquet").read_bytes()).hexdigest()
+    (archive / "e0" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    association = tmp_path / "a.duckdb"
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{archive / 'e0'}" in done.stderr and "Z9" in done.stderr, done.stderr
+    assert "imported 2" in done.stdout
+    with db.reading(association) as con:
+        assert db.rows(con, "select event_id from events order by 1") == [("e1",), ("e2",)]
+        assert db.rows(con, "select event_id from synced_bundles order by 1") == [("e1",),
+                                                                                  ("e2",)]
