@@ -10,6 +10,8 @@ a table (/r, /t) are the only routes that change an event (a side acts with its 
     /m/{event}/teams/{team_no}  a team: its table, its games, why it sits where it does
     /m/{event}/bracket          a Tractor event's groups and knockout
     /r, /t                      a table's report, its deal-by-deal sheet (signed links)
+    /k                          a Tractor match's deal-by-deal sheet (signed links)
+    /t/mark, /k/mark            a sheet's mark: its open page reads itself again on a change
     /api/v1/events, /api/v1/events/{id}/standings?round=N, …/pairings?round=N, …/bracket
 """
 
@@ -17,7 +19,7 @@ from starlette.routing import Route
 
 from dashboard.hall.api import api_bracket, api_events, api_pairings, api_standings
 from dashboard.hall.appeals import appeal_route
-from dashboard.hall.matchsheet import match_sheet_route
+from dashboard.hall.matchsheet import match_mark_route, match_sheet_route
 from dashboard.hall.officials import (
     act_route,
     login_route,
@@ -34,7 +36,8 @@ from dashboard.hall.pages import (
 )
 from dashboard.hall.report import report_route
 from dashboard.hall.session import console_session
-from dashboard.hall.tablesheet import table_sheet_route
+from dashboard.hall.sheetdoor import follow_script
+from dashboard.hall.tablesheet import table_mark_route, table_sheet_route
 
 
 def routes() -> list[Route]:
@@ -43,6 +46,9 @@ def routes() -> list[Route]:
         Route("/r", report_route, methods=["GET", "POST"]),
         Route("/t", table_sheet_route, methods=["GET", "POST"]),
         Route("/k", match_sheet_route, methods=["GET", "POST"]),
+        Route("/t/mark", table_mark_route),
+        Route("/k/mark", match_mark_route),
+        Route("/t/follow.js", follow_script),
         Route("/o", officials_route),
         Route("/o/table", officials_route),
         Route("/o/login", login_route, methods=["POST"]),

@@ -146,6 +146,11 @@ def sheet(con: duckdb.DuckDBPyConnection, event: Event, stage: str, match_no: in
                 last_deal_allowed(event, up if up is None or up <= now else None, entered))
 
 
+def takeoffs(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: int) -> int:
+    """How many times the referee took deals off this match's sheet (the next deal's mark)."""
+    return sheetdeals.takeoffs(con, _place(event_id, stage, match_no))
+
+
 def _acting(con, event_id: str, stage: str, match_no: int, signature: str, side: str,
             code: str | None) -> tuple[Event, tuple[str, str]]:
     teams = check_link(con, event_id, stage, match_no, signature, side)
@@ -183,7 +188,7 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
                          "its multiplier is at least 1")
     total = 0 if lost_by else points + bottom * multiplier
     found = sheet(con, event, stage, match_no)
-    if seen and seen != stamp(found.lines):
+    if seen and seen != stamp(found.lines, takeoffs(con, event_id, stage, match_no)):
         raise UsageError(STALE)
     why = check_entry(found, event.ruleset.tractor, number, declarer, total, trump_cards,
                       lost_by, ruled_levels)
