@@ -114,12 +114,12 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no
         raise UsageError("本方负责复查：请确认或提出异议，由对方记录 your side checks the "
                          "record: confirm or dispute; the other side enters the deals")
     found = sheet(con, event, round_no, table_no)
+    why = check_entry(found, number, winner, partner_finish)
+    if why:  # not the deal due (entered from another phone), a dispute, the round over
+        raise UsageError(why)
     place = _place(event_id, round_no, table_no)
     if seen and seen != stamp(found.lines, sheetdeals.takeoffs(con, place)):
         raise UsageError(STALE)
-    why = check_entry(found, number, winner, partner_finish)
-    if why:
-        raise UsageError(why)
     con.execute("insert into table_sheet_deals (event_id, round, table_no, deal, "
                 "winner_side, partner_finish, entered_side, entered_at) values "
                 "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, number, winner,

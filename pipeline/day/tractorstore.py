@@ -188,12 +188,12 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
                          "its multiplier is at least 1")
     total = 0 if lost_by else points + bottom * multiplier
     found = sheet(con, event, stage, match_no)
-    if seen and seen != stamp(found.lines, takeoffs(con, event_id, stage, match_no)):
-        raise UsageError(STALE)
     why = check_entry(found, event.ruleset.tractor, number, declarer, total, trump_cards,
                       lost_by, ruled_levels)
-    if why:
+    if why:  # not the deal due (entered from another phone), a dispute, the match over
         raise UsageError(why)
+    if seen and seen != stamp(found.lines, takeoffs(con, event_id, stage, match_no)):
+        raise UsageError(STALE)
     con.execute("insert into tractor_sheet_deals (event_id, stage, match_no, deal, declarer, "
                 "points, bottom_points, multiplier, trump_cards, lost_by, ruled_levels, "
                 "entered_side, entered_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
