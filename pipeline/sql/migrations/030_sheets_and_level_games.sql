@@ -11,3 +11,8 @@ create table sheet_takeoffs (
     taken_at  timestamp not null,
     taken_by  varchar
 );
+
+-- A level game reported from the phones (issue 51): where the preset decides equal levels
+-- by a side (scoring.equal_levels = last_deal: 末副上游方; first_to_reach: 先到方), a side's
+-- report says which (ew | ns); empty when the levels differ.
+alter table pending_reports add column decider varchar;

@@ -1,0 +1,96 @@
+"""A level game reported on the phones (issue 51 item 2): where the preset decides equal
+levels by the last deal's winner (seed 001, jinling-2023-pairs: "级数相同则末副上游方为胜方"),
+the both-sides form asks 末副上游方, a level game without it is refused naming the field with
+what was typed kept, both sides saying the same store it, and the ranking counts the winner.
+Worked by hand from the notice: 胜 2 负 0, so A1 (East-West, first out in the last deal) has
+2 points at K–K and A2 none."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import entries, read_csv_output, write_csv
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from pipeline.base import db
+
+
+@pytest.fixture
+def hall(cli, tmp_path, db_file, monkeypatch):
+    from dashboard.hall import cache, limits, report, routes
+    from pipeline.day import selfreport
+
+    cache.forget_versions()
+    monkeypatch.setattr(report, "LIMITS", limits.Limits())
+    assert cli("event", "create", "--id", "e", "--name", "金陵双人赛", "--ruleset",
+               "jinling-2023-pairs").code == 0
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "e.csv", entries(4))).code == 0
+    assert cli("pair", "--event", "e").code == 0
+    monkeypatch.setenv("PAISAI_DB", str(db_file))
+    row = selfreport.links(db_file, "e", 1, "http://testserver").row(0, named=True)
+    with TestClient(Starlette(routes=routes())) as client:
+        yield client, row
+
+
+def _send(client, row, side, **form):
+    return client.post(row[f"{side}_url"], data={"code": row[f"{side}_code"], **form})
+
+
+def _note(page: str) -> str:
+    found = re.search(r'data-testid="note">(.*?)</p>', page)
+    return found.group(1) if found else ""
+
+
+def test_a_level_game_is_reported_from_both_phones(hall, cli, db_file):
+    client, row = hall
+    form = client.get(row["ew_url"])
+    assert 'data-testid=\'decider\'' in form.text and "末副上游方" in form.text
+    refused = _send(client, row, "ew", ew_level="K", ns_level="K")
+    assert refused.status_code == 400
+    assert "末副上游方" in _note(refused.text) and "级数相同" in _note(refused.text)
+    assert "处错误" not in refused.text
+    # the form as it was filled: both levels still chosen
+    assert refused.text.count("<option selected>K</option>") == 2
+    assert _send(client, row, "ew", ew_level="K", ns_level="K", decider="ew").status_code == 200
+    stored = _send(client, row, "ns", ew_level="K", ns_level="K", decider="ew")
+    assert "双方一致，成绩已保存" in stored.text
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select ew_level, ns_level, last_deal_side from results where "
+                            "event_id = 'e'") == [(13, 13, "ew")]
+    ranked = {r["team_no"]: r for r in read_csv_output(
+        cli("standings", "--event", "e", "--format", "csv").out)}
+    assert ranked[row["ew_team"]]["match_points"] == "2"
+    assert ranked[row["ns_team"]]["match_points"] == "0"
+
+
+def test_sides_naming_different_deciders_wait_for_the_organizer(hall, db_file):
+    from pipeline.day import selfreport
+
+    client, row = hall
+    _send(client, row, "ew", ew_level="9", ns_level="9", decider="ew")
+    said = _send(client, row, "ns", ew_level="9", ns_level="9", decider="ns")
+    assert "与对方所报不一致" in said.text
+    waiting = selfreport.pending(db_file, "e")
+    ns_report = waiting.filter(waiting["side"] == "ns")["report_id"][0]
+    selfreport.decide(db_file, "e", ns_report, accept=True)  # the organizer: NS was right
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select last_deal_side from results where event_id = 'e'") == \
+            [("ns",)]
+
+
+def test_levels_that_differ_need_no_decider_and_a_draw_preset_asks_none(hall, cli, tmp_path,
+                                                                       db_file):
+    client, row = hall
+    _send(client, row, "ew", ew_level="K", ns_level="9")
+    assert "双方一致" in _send(client, row, "ns", ew_level="K", ns_level="9").text
+    # suzhou-2025 scores equal levels as a draw: its form has no such field
+    from pipeline.day import selfreport
+
+    assert cli("event", "create", "--id", "d", "--name", "平局赛", "--ruleset",
+               "suzhou-2025").code == 0
+    assert cli("ingest", "--event", "d", write_csv(tmp_path / "d.csv", entries(4))).code == 0
+    assert cli("pair", "--event", "d").code == 0
+    other = selfreport.links(db_file, "d", 1, "http://testserver").row(0, named=True)
+    assert "decider" not in client.get(other["ew_url"]).text
