@@ -94,3 +94,38 @@ def test_levels_that_differ_need_no_decider_and_a_draw_preset_asks_none(hall, cl
     assert cli("pair", "--event", "d").code == 0
     other = selfreport.links(db_file, "d", 1, "http://testserver").row(0, named=True)
     assert "decider" not in client.get(other["ew_url"]).text
+
+
+def test_the_console_s_one_table_entry_asks_the_decider_and_keeps_what_was_typed(
+        cli, tmp_path, db_file, monkeypatch):
+    """The organizer types a level game in: refused naming 末副上游方 with the levels kept,
+    then stored with it."""
+    from conftest import run_page
+
+    from dashboard import auth
+
+    assert cli("event", "create", "--id", "e", "--name", "金陵双人赛", "--ruleset",
+               "jinling-2023-pairs").code == 0
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "e.csv", entries(4))).code == 0
+    assert cli("pair", "--event", "e").code == 0
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "pw")
+    auth._failures().clear()
+    at = run_page(monkeypatch, db_file, "admin", event="e")
+    at.text_input[0].input("pw")
+    at.button[0].click().run()
+    assert not at.exception
+    if not any(s.key == "entry-ew" for s in at.selectbox):  # the round's page
+        at.segmented_control(key="phase").set_value("round").run()
+    at.selectbox(key="entry-ew").select("K")
+    at.selectbox(key="entry-ns").select("K")
+    assert "末副上游方" in at.selectbox(key="entry-decider").label
+    save = next(b for b in at.button if b.label == "保存")
+    save.click().run()
+    assert any("末副上游方" in e.value for e in at.error)
+    assert at.selectbox(key="entry-ew").value == "K"  # kept as typed
+    at.selectbox(key="entry-decider").select("南北")
+    next(b for b in at.button if b.label == "保存").click().run()
+    assert not at.exception and not at.error
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select ew_level, ns_level, last_deal_side from results where "
+                            "event_id = 'e'") == [(13, 13, "ns")]
