@@ -129,3 +129,40 @@ def test_the_console_s_one_table_entry_asks_the_decider_and_keeps_what_was_typed
     with db.reading(db_file) as con:
         assert db.rows(con, "select ew_level, ns_level, last_deal_side from results where "
                             "event_id = 'e'") == [(13, 13, "ns")]
+
+
+def test_the_pre_filled_score_sheet_and_the_template_carry_the_decider(cli, tmp_path,
+                                                                       db_file):
+    """Seed 001's level game on paper: paisai's own score sheet has a 末副上游方 column (with
+    its drop-down list) where the preset needs it, and the organizer's upload of it filled
+    in is taken — before, it was refused until the column was added by hand."""
+    from openpyxl import load_workbook
+    from python_calamine import CalamineWorkbook
+
+    assert cli("event", "create", "--id", "e", "--name", "金陵双人赛", "--ruleset",
+               "jinling-2023-pairs").code == 0
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "e.csv", entries(4))).code == 0
+    assert cli("pair", "--event", "e").code == 0
+    out = tmp_path / "sheet.xlsx"
+    assert cli("export", "scoresheet", "--event", "e", "--round", "1", "--out", out).code == 0
+    header = CalamineWorkbook.from_path(str(out)).get_sheet_by_name("成绩登记").to_python()[1]
+    assert header[:7] == ["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数",
+                          "末副上游方"]
+    book = load_workbook(out)
+    sheet = book["成绩登记"]
+    assert any("G3" in str(v.sqref) for v in sheet.data_validations.dataValidation)
+    for r, (ew, ns, side) in zip((3, 4), (("K", "K", "南北"), ("10", "8", None)), strict=True):
+        sheet.cell(r, 5, ew)
+        sheet.cell(r, 6, ns)
+        sheet.cell(r, 7, side)
+    book.save(out)
+    run = cli("ingest", "--event", "e", out)
+    assert run.code == 0, run.err
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select table_no, ew_level, ns_level, last_deal_side from results "
+                            "where event_id = 'e' order by table_no") == \
+            [(1, 13, 13, "ns"), (2, 10, 8, None)]
+    template = tmp_path / "t.xlsx"
+    assert cli("template", "results", "--event", "e", "--out", template).code == 0
+    first = CalamineWorkbook.from_path(str(template))
+    assert "末副上游方" in first.get_sheet_by_index(0).to_python()[1]

@@ -160,7 +160,11 @@ def export_pairings(event: str, round_no: int, out_file: str, base_url: str | No
 def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
     from pipeline.publishing.export.scoresheet import export_scoresheet as write
 
-    return _export(event, round_no, out_file, write, "成绩登记表")
+    with db.reading(database()) as con:  # a level game's decider, where the preset has one
+        equal_levels = events.load(con, event).ruleset.scoring["equal_levels"]
+    return _export(event, round_no, out_file,
+                   lambda pairs, title, path: write(pairs, title, path, equal_levels),
+                   "成绩登记表")
 
 
 @click.command("links", help="各桌、各方报成绩的签名链接（打印桌签用） every table's and side's "

@@ -177,18 +177,12 @@ class Report:
     decider: str | None = None  # ew | ns: the preset's decider of equal levels (`DECIDERS`)
 
 
-# The side that decides a level game, where the preset reads equal levels by one
-# (scoring.equal_levels): its column in a results sheet and the field as the form names it.
-DECIDERS = {
-    "last_deal": ("last_deal_side", "末副上游方（末副头游方）", "the side first out in the last deal"),
-    "first_to_reach": ("first_to_level", "先到方", "the side that reached the level first"),
-}
-
-
 def decider_field(equal_levels: str) -> tuple[str, str, str] | None:
     """(column, Chinese name, English name) of the decider a report of a level game needs
     under the preset's `equal_levels`, else None (a draw needs none)."""
-    return DECIDERS.get(equal_levels)
+    from pipeline.base.settings import EQUAL_LEVELS_DECIDERS
+
+    return EQUAL_LEVELS_DECIDERS.get(equal_levels)
 
 
 def _decider(equal_levels: str, ew: int, ns: int, given: str | None) -> str | None:
