@@ -5,6 +5,7 @@ websocket. Pages are rendered from the static site's templates once per change o
 JavaScript, and fit a 360-px screen. The pages and the API only read; the signed links of
 a table (/r, /t) are the only routes that change an event (a side acts with its code).
 
+    /m/, /m                     the events in play (the only one: its ranking)
     /m/{event}/                 the ranking            (?lang=en)
     /m/{event}/pairings         the pairings, ?q= finds a table
     /m/{event}/teams/{team_no}  a team: its table, its games, why it sits where it does
@@ -28,6 +29,7 @@ from dashboard.hall.officials import (
 )
 from dashboard.hall.pages import (
     bracket_page,
+    events_page,
     pairings_page,
     ranking_page,
     style,
@@ -55,6 +57,8 @@ def routes() -> list[Route]:
         Route("/o/logout", logout_route, methods=["POST"]),
         Route("/o/act", act_route, methods=["POST"]),
         Route("/a", appeal_route, methods=["GET", "POST"]),
+        Route("/m", events_page),  # the address the hall prints: never the Streamlit app
+        Route("/m/", events_page),
         Route("/m/style.css", style),  # before /m/{event}: the style sheet is no event
         Route("/m/{event}", without_slash),
         Route("/m/{event}/", ranking_page),

@@ -14,10 +14,12 @@
     var fields = document.querySelectorAll("form input:not([type=hidden]), form select");
     for (var i = 0; i < fields.length; i++) {
       var field = fields[i];
-      if (field.tagName === "SELECT") {
+      if (field.tagName === "SELECT") {  // as drawn: the option marked selected, else the first
+        var drawn = 0;
         for (var j = 0; j < field.options.length; j++) {
-          if (field.options[j].selected !== field.options[j].defaultSelected) { return true; }
+          if (field.options[j].defaultSelected) { drawn = j; break; }
         }
+        if (field.selectedIndex !== drawn) { return true; }
       } else if (field.value !== field.defaultValue) { return true; }
     }
     return false;
