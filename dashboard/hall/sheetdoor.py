@@ -232,17 +232,20 @@ MARKS: OrderedDict[tuple, str] = OrderedDict()
 MARKS_LOCK = threading.Lock()
 
 
-def _mark_of(door: SheetDoor, where: tuple) -> str:
-    """The sheet's mark as its page would show it now: read again only when the event
+def _mark_of(door: SheetDoor, where: tuple, seen: str = "") -> str:
+    """The sheet's mark as its page would show it now. Read again only when the event
     changed (its version, from memory) or ten seconds passed (a deal turning final, the
-    clock), so that a hall of open sheets asking every few seconds costs little."""
+    clock), so that a hall of open sheets asking every few seconds costs little — and read
+    again whenever it differs from the page's (`seen`): a version read a moment before the
+    page was drawn never sends a page reloading for nothing (under a form being filled)."""
     from dashboard.hall import cache
 
     _, version = cache.current(where[0])
     key = (door.prefix, where, version, int(time.monotonic() // 10))
     with MARKS_LOCK:
-        if key in MARKS:
-            return MARKS[key]
+        found = MARKS.get(key)
+    if found is not None and found == seen:
+        return found
     found = door.mark(door.view(*where))
     with MARKS_LOCK:
         MARKS[key] = found
@@ -255,7 +258,8 @@ async def mark_route(request: Request, door: SheetDoor) -> Response:
     """GET: the sheet's mark as plain text (403 for a link that is not genuine)."""
     try:
         where = door.where()
-        found = await run_in_threadpool(_mark_of, door, where)
+        found = await run_in_threadpool(_mark_of, door, where,
+                                        request.query_params.get("seen", "")[:16])
     except BusyError:
         return Response("busy", status_code=503, headers=SHEET_HEADERS)
     except (PaisaiError, ValueError):

@@ -25,11 +25,17 @@
     return false;
   }
   function look() {
-    fetch(root.getAttribute("data-mark-url"), {cache: "no-store", credentials: "same-origin"})
+    var url = root.getAttribute("data-mark-url") + "&seen=" + encodeURIComponent(mark);
+    fetch(url, {cache: "no-store", credentials: "same-origin"})
       .then(function (answer) { return answer.ok ? answer.text() : null; })
       .then(function (now) {
         if (now && now !== mark) {
-          if (!typed()) { window.location.replace(root.getAttribute("data-here")); return; }
+          if (!typed()) {  // nothing to lose: read the page again, no tap taken meanwhile
+            var fields = document.querySelectorAll("input, select, button");
+            for (var i = 0; i < fields.length; i++) { fields[i].disabled = true; }
+            window.location.replace(root.getAttribute("data-here"));
+            return;
+          }
           var note = document.querySelector("[data-testid=changed]");
           if (note) { note.hidden = false; }
         }
