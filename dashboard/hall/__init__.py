@@ -2,7 +2,7 @@
 Streamlit pages by the same process (`dashboard.asgi`), with no Streamlit session and no
 websocket. Pages are rendered from the static site's templates once per change of the event
 (not per request), carry an ETag and a short Cache-Control, refresh themselves without
-JavaScript, and fit a 360-px screen. The pages and the API only read; the signed links of
+JavaScript (the sheets /t and /k with one script of ours), and fit a 360-px screen. The pages and the API only read; the signed links of
 a table (/r, /t) are the only routes that change an event (a side acts with its code).
 
     /m/, /m                     the events in play (the only one: its ranking)

@@ -1,10 +1,10 @@
-"""A Tractor match's own score sheet on a side's phone (/k, issue 42): plain HTML, no
-JavaScript, 360 px, as the Guandan table's (/t). The recorder's side (the preset's
+"""A Tractor match's own score sheet on a side's phone (/k, issue 42): plain HTML, 360 px,
+following the table as the Guandan table's (/t) does. The recorder's side (the preset's
 `tractor.recorder`) enters each deal — the declarer, the defenders' points with the
 bottom's points times its multiplier, the trump cards where the preset counts them, or a
 deal ruled lost — and sees both levels, the game and the games won after it; the other side
 confirms or disputes each deal; both confirm the match's result, then stored as the Tractor
-sheets are. A side acts once its printed code is given (kept in the page)."""
+sheets are. A side acts once its printed code is given (kept as on /t)."""
 
 from __future__ import annotations
 

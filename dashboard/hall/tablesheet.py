@@ -1,9 +1,10 @@
-"""The table's own score sheet on a side's phone (/t, issue 42): plain HTML, no JavaScript,
-360 px. The recorder's side (the preset's `deals.recorder`; seed 001: South's pair) enters
+"""The table's own score sheet on a side's phone (/t, issue 42): plain HTML, 360 px, with one
+small script of ours that reads the page again when the table changes (`sheetdoor`). The recorder's side (the preset's `deals.recorder`; seed 001: South's pair) enters
 each deal — who took 上游 and where the partner finished — and sees both levels after it;
 the other side sees the same sheet and confirms or disputes each deal; both confirm the
 table's result, which is then stored as a deal sheet. A side acts once its printed code is
-given (kept in the page, never in a cookie); the link alone only shows the sheet."""
+given (then kept in an HttpOnly cookie of that link: every form is answered with a redirect
+to the page read by GET); the link alone only shows the sheet."""
 
 from __future__ import annotations
 
