@@ -47,8 +47,9 @@ def _form(page: str, testid: str) -> dict:
 
 
 def _send(side, fields: dict, follow: bool = True):
-    client, url, _ = side
-    return client.post(url, data=fields, follow_redirects=follow)
+    """A form sent as the page holds it: with the side's code (a hidden field of the form)."""
+    client, url, code = side
+    return client.post(url, data={"code": code, **fields}, follow_redirects=follow)
 
 
 def _message(page: str) -> str:
@@ -107,7 +108,7 @@ def test_an_old_form_sent_again_never_brings_back_a_deal_the_referee_took_off(ta
     _send(south, {**_form(page, "enter"), "winner": "ew", "finish": "2"})
     _unlock(east_west)
     _send(east_west, {"action": "confirm", "number": "1"})
-    page = south[0].get(south[1]).text
+    page = _unlock(south)  # deal 2's form, drawn after deal 1 was confirmed
     deal_two = {**_form(page, "enter"), "winner": "ns", "finish": "4"}
     assert deal_two["number"] == "2"
     _send(south, deal_two)
@@ -134,14 +135,14 @@ def test_the_next_deal_is_taken_after_the_other_side_answers_an_earlier_one(tabl
 
     south, east_west = table["ns"], table["ew"]
     page = _unlock(south)
-    _send(south, {**_form(page, "enter"), "winner": "ew", "finish": "2"})
-    on_screen = south[0].get(south[1]).text  # deal 2's form, drawn before the answer
+    on_screen = _send(south, {**_form(page, "enter"), "winner": "ew", "finish": "2"}).text
+    # deal 2's form is on South's screen, drawn before East-West's answer to deal 1
     _unlock(east_west)
     assert _message(_send(east_west, {"action": "confirm", "number": "1"}).text) == "已记录"
     taken = _send(south, {**_form(on_screen, "enter"), "winner": "ns", "finish": "2"})
     assert _message(taken.text) == "已记录"
     # deal 2 disputed, the referee keeps it as entered: deal 3's older form is still taken
-    on_screen = south[0].get(south[1]).text
+    on_screen = taken.text
     _send(east_west, {"action": "dispute", "number": "2"})
     tablestore.decide(db_file, "e", 1, 1, 2, keep=True, by="裁判 referee")
     taken = _send(south, {**_form(on_screen, "enter"), "winner": "ns", "finish": "3"})
