@@ -333,3 +333,29 @@ def test_random_matches_read_as_the_deal_sheet_replays_them(preset):
             assert winner == game.winner
             checked += 1
     assert checked >= 200  # every match played to its end, each game replayed
+
+
+def test_an_old_match_form_never_brings_back_a_deal_taken_off(match, db_file):
+    """Issue 49 finding 3 on /k: A enters deal 2, B disputes it, the referee takes it off;
+    A's old deal-2 form sent again is refused; a deal entered after B confirmed an earlier
+    one is taken (issue 51)."""
+    from pipeline.day import tractorstore
+
+    client, sheet, row = match
+
+    def form(page: str) -> dict:
+        drawn = re.search(r'data-testid="enter".*?</form>', page, re.S).group(0)
+        return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', drawn))
+
+    first = _post(client, sheet["a"], action="enter", number="1", declarer="a", points="20")
+    deal_two = {**form(first.text), "points": "40"}  # drawn before B's answer to deal 1
+    assert "已记录" in _outcome(_post(client, sheet["b"], action="confirm", number="1"))
+    assert _outcome(client.post(sheet["a"][0], data=deal_two)) == "已记录"
+    _post(client, sheet["b"], action="dispute", number="2")
+    tractorstore.decide(db_file, "tr", row["stage"], row["match"], 2, keep=False)
+    again = client.post(sheet["a"][0], data=deal_two)
+    assert "记分表在这一副之前已有变化" in _outcome(again)
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select count(*) from tractor_sheet_deals") == 1
+    bad = _post(client, sheet["a"], **{**form(again.text), "points": "abc"})
+    assert "应为整数" in _outcome(bad) and "链接无效" not in bad.text
