@@ -176,6 +176,7 @@ TEXT: dict[str, dict[str, str]] = {
     "choose_levels": {"zh": "请选择两方级数", "en": "Choose both levels"},
     "choose_decider": {"zh": "双方级数相同（{level}）：请选择{field}",
                        "en": "The levels are equal ({level}): choose {field}"},
+    "decided_by": {"zh": "级数相同，胜方", "en": "level game won by"},
     "decider_note": {"zh": "只在双方级数相同时填写", "en": "only when both levels are equal"},
     "separate_units": {"zh": "同单位的队尽量不相遇", "en": "Keep teams of one unit apart"},
     "preview_pairing": {"zh": "先看编排", "en": "Preview the pairing"},

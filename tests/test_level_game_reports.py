@@ -73,6 +73,10 @@ def test_sides_naming_different_deciders_wait_for_the_organizer(hall, db_file):
     said = _send(client, row, "ns", ew_level="9", ns_level="9", decider="ns")
     assert "与对方所报不一致" in said.text
     waiting = selfreport.pending(db_file, "e")
+    assert sorted(waiting["decider"].to_list()) == ["ew", "ns"]
+    from dashboard.console.shared import disagreeing_tables
+
+    assert disagreeing_tables(waiting) == [1]  # the console flags the disagreement
     ns_report = waiting.filter(waiting["side"] == "ns")["report_id"][0]
     selfreport.decide(db_file, "e", ns_report, accept=True)  # the organizer: NS was right
     with db.reading(db_file) as con:

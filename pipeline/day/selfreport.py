@@ -354,7 +354,7 @@ def _store_agreed(con: duckdb.DuckDBPyConnection, agreed: dict) -> list[tuple[st
 def pending(database: Path, event_id: str) -> pl.DataFrame:
     with db.reading(database) as con:
         found = db.frame(con, "select report_id, round, table_no, side, ew_level, ns_level, "
-                              "submitted_at from pending_reports where event_id = $e and "
+                              "submitted_at, decider from pending_reports where event_id = $e and "
                               "status = 'pending' order by table_no, side, submitted_at",
                          {"e": event_id})
     return found.with_columns(
