@@ -78,6 +78,11 @@ def test_south_never_enters_a_deal_twice_and_the_sheets_follow_the_table(hall, b
         expect(south.locator("[data-testid=message]")).to_contain_text("已记录", timeout=WAIT)
         expect(south.locator("[data-testid=levels]")).to_contain_text(f"已记 {number} 副",
                                                                       timeout=WAIT)
+    # the levels after each deal, by hand (seed 001: partner 2nd +3, 3rd +2, last +1):
+    # EW 2→5; NS 2→4; EW 5→6; NS 4→7; EW 6→8
+    for number, (ew, ns) in enumerate([(5, 2), (5, 4), (6, 4), (6, 7), (8, 7)], start=1):
+        expect(_row_state(south, number).locator("td").nth(2)).to_have_text(str(ew))
+        expect(_row_state(south, number).locator("td").nth(3)).to_have_text(str(ns))
     shot(south, "table-rhythm-south")
     # East-West's sheet shows deal 5 by itself; its confirmation reaches South's open page
     # by itself too (nothing typed there now): the state column turns 已确认
