@@ -266,7 +266,8 @@ def bracket_html(knockout: list[dict], names: dict[str, str] | None = None,
                 won = m["winner"] is not None and m["winner"] == team
                 games = " ".join(format_level(g[0 if side == "a" else 1]) for g in m["games"])
                 if m.get("decision") and m.get("decided_against") == team:
-                    games = DECISIONS[m["decision"]].split()[0]
+                    said = DECISIONS[m["decision"]].split()[0]
+                    games = f"{games} {said}" if m["decision"] == "time" else said
                 rows.append(f"<div class='slot{' won' if won else ''}'>{name}"
                             f"<span>{html.escape(games)}</span></div>")
             cells.append(f"<div class='match'>{''.join(rows)}</div>")

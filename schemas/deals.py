@@ -1,4 +1,4 @@
-"""Deal by deal (逐副记分): one row per deal of a table (RULES 2)."""
+"""Deal by deal (逐副记分): one row per deal of a table (docs/rules/general.md §2)."""
 
 from schemas import checks
 from schemas._pandera import pa

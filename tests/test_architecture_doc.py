@@ -1,5 +1,5 @@
 """docs/ARCHITECTURE.md names modules, SQL files and tests: each must exist (issue 41), and
-every section of RULES.md has its row in the rule table."""
+every section of docs/rules/general.md has its row in the rule table."""
 
 from __future__ import annotations
 
@@ -46,3 +46,18 @@ def test_the_checker_sees_a_missing_name():
     assert _named_paths("`pipeline/nowhere.py` and `tests/x.py::t`") == {"pipeline/nowhere.py",
                                                                        "tests/x.py"}
     assert not (ROOT / "pipeline/nowhere.py").exists()
+
+
+def test_the_rules_are_stated_in_the_repository():
+    """Issue 50: the rules live in docs/rules/ (general.md section by section, README.md the
+    notices rule by rule); nothing sends the reader to a RULES.md outside the repository,
+    and the rule table's sections are general.md's."""
+    general = (ROOT / "docs" / "rules" / "general.md").read_text(encoding="utf-8")
+    numbered = [int(n) for n in re.findall(r"^## (\d+)\. ", general, flags=re.M)]
+    assert numbered == list(range(1, 13))
+    sources = [p for p in ROOT.rglob("*") if p.suffix in {".py", ".md", ".sql", ".toml", ".html"}
+               and ".venv" not in p.parts and "node_modules" not in p.parts and p.is_file()]
+    citing = [str(p.relative_to(ROOT)) for p in sources
+              if re.search(r"RULES\.md|\bRULES \d", p.read_text(encoding="utf-8", errors="ignore"))
+              and p.name != "test_architecture_doc.py"]
+    assert not citing, citing

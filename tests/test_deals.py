@@ -1,4 +1,4 @@
-"""Deal-by-deal replay (RULES 2), worked by hand deal by deal."""
+"""Deal-by-deal replay (docs/rules/general.md §2), worked by hand deal by deal."""
 
 from __future__ import annotations
 

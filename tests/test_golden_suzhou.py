@@ -1,6 +1,6 @@
 """Golden test: a 16-team, 3-round suzhou-2025 event (seed 004 rules).
 
-Expected values were worked out by hand from RULES.md sections 3–5 (win 3 / draw 1 / loss 0,
+Expected values were worked out by hand from docs/rules/general.md §3–5 (win 3 / draw 1 / loss 0,
 level_diff_score 13 ± level difference, levels reached, team_no natural order; a forfeit
 scores as a win by 3 levels: present side 2+3 = 5 levels, forfeiting side 2), one table at a
 time, not produced by the code under test. The working is in the comments.

@@ -1,5 +1,5 @@
 """Every notice as written, third pass (issue 28): each expected value worked by hand from
-the notice or RULES.md, the notice quoted where it decides."""
+the notice or docs/rules/general.md, the notice quoted where it decides."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 hashed passwords, the ladder at a referee's own tables, proposals the chief confirms (the
 ranking counts them only then), leave, appeals in and out of time, the committee's majority
 reversing a ruling, and the report opening as a spreadsheet. Expected values by hand from
-RULES.md section 12 and seed 001."""
+docs/rules/general.md §12 and seed 001."""
 
 from __future__ import annotations
 

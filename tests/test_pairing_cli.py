@@ -118,7 +118,7 @@ def test_odd_field_bye_is_scored_and_never_repeats(cli, tmp_path):
     assert byes[0] == "A5"  # the draw's last team
     standings = {r["team_no"]: r for r in read_csv_output(
         cli("standings", "--event", "odd", "--format", "csv").out)}
-    # a bye is a win by 3 levels (RULES 3): 3 points, 13 + 3 = 16, levels 2 + 3 = 5
+    # a bye is a win by 3 levels (docs/rules/general.md §3): 3 points, 13 + 3 = 16, levels 2 + 3 = 5
     after_1 = {r["team_no"]: r for r in read_csv_output(
         cli("standings", "--event", "odd", "--round", "1", "--format", "csv").out)}
     assert (after_1["A5"]["match_points"], after_1["A5"]["level_diff_score"],

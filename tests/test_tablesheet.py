@@ -1,5 +1,5 @@
 """The table's own sheet (issue 42): its levels, refusals and finality worked by hand from
-RULES.md section 2, and the same table results and ranking as the deal sheet it is stored
+docs/rules/general.md §2, and the same table results and ranking as the deal sheet it is stored
 as (random deal sequences through the real CLI and a real DuckDB file)."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from conftest import write_csv
 from pipeline.tractor.bracket import knockout_first_round, next_round
 from pipeline.tractor.scoring import DealError, TractorDeal, deal_change, replay_game
 
-# Seed 000 (4 decks, 400 points): 160 分上台, each 40 points a level (RULES 9)
+# Seed 000 (4 decks, 400 points): 160 分上台, each 40 points a level (docs/rules/general.md §9)
 BANDS = {0: ("declarer", 5), 5: ("declarer", 4), 40: ("declarer", 4), 45: ("declarer", 3),
          80: ("declarer", 3), 85: ("declarer", 2), 120: ("declarer", 2),
          125: ("declarer", 1), 155: ("declarer", 1), 160: ("attackers", 0),

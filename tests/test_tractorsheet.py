@@ -1,5 +1,5 @@
 """A Tractor match's own sheet (issue 42): levels, games, the clock's end and refusals worked
-by hand from RULES.md section 9 for both Tractor presets, and the match stored through the
+by hand from docs/rules/general.md §9 for both Tractor presets, and the match stored through the
 Tractor sheets' own path (a real DuckDB file, the real CLI reading it back)."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_refusals_say_why():
     assert "第 2 盘" in check_entry(sheet, HENGQUAN, 3, "a", 0)
     assert "A 方坐庄" in check_entry(sheet, HENGQUAN, 2, "b", 0)  # A held: A declares again
     assert "5 的倍数" in check_entry(sheet, HENGQUAN, 2, "a", 33)
-    assert "0–400" in check_entry(sheet, HENGQUAN, 2, "a", 405)
+    assert "不超过 400" in check_entry(sheet, HENGQUAN, 2, "a", 405)
     assert "1–4" in check_entry(sheet, HENGQUAN, 2, "a", 0, trump_cards=5)
     assert check_entry(sheet, HENGQUAN, 2, "a", 400) is None
     disputed = read(_deals(("a", 30), status="disputed"), HENGQUAN, 0, AT)

@@ -106,6 +106,7 @@ class Ruleset:
             "bye_is_win": s["bye"] == "win",
             "bye_level_diff": s["bye_level_diff"],
             "unplayed_win_levels": s["unplayed_win_levels"],
+            "unplayed_win_average": s["unplayed_win"] == "round_winners_average",
             "first_to_reach": s["equal_levels"] == "first_to_reach",
             "last_deal": s["equal_levels"] == "last_deal",
             "vp_table": [] if s["vp_table"] == [0] else s["vp_table"],

@@ -37,6 +37,11 @@ DEFAULTS: dict[str, Any] = {
         # ruled as a forfeit) where levels are scored (seed 000's 积分): 0, the start plus
         # the level difference (2 + 3 = 5); or a level, e.g. 15 (过A: a game won outright)
         "unplayed_win_levels": 0,
+        # or "round_winners_average": what the round's played winners reached on average
+        # (rounded to a whole level; the played sides' average in a round without a win),
+        # as bridge gives a bye the field's average; unplayed_win_levels only where the
+        # round has no game played. "fixed": unplayed_win_levels as above
+        "unplayed_win": "fixed",
         "vp_table": [0],
         "foul_limit": 0,  # fouls that lose the round (seed 003: 3); 0 off
         "warnings_per_violation": 0,  # warnings that make one violation (seed 001: 2)
@@ -129,6 +134,14 @@ DEFAULTS: dict[str, Any] = {
         # "a" (the match's first drawn team) or "b"; the other confirms or disputes. The
         # notices are silent (seed 001's South records a Guandan table): our reading
         "recorder": "a",
+        # 抠底 (the defenders win the last trick): the bottom's points count again, times the
+        # multiplier the last trick earns. The most a deal's defenders can score is then
+        # every point of the decks (100 a deck) with the bottom's counted again: the bottom
+        # holds `bottom_cards` cards (seed 002: "留底6张"; K and 10 count 10 each) and
+        # `bottom_multiplier_max` is the largest multiplier accepted (the notices name
+        # 抠底 but seed 002 gives no multiples; seed 000: "单牌…1倍，对牌…双倍，以此类推")
+        "bottom_cards": 8,
+        "bottom_multiplier_max": 8,
     },
     "stages": {
         "group_win_points": 1,
@@ -147,6 +160,11 @@ DEFAULTS: dict[str, Any] = {
         "counts": [1, 1, 2],
         "small_field": 0,
         "small_field_counts": [1, 1, 1],
+        # teams sharing a place that one prize splits, equal on every record the ruleset
+        # reads (seed 000: two losing semi-finalists, one 三等奖, the same group record):
+        # "organizer" — a play-off or a lot the organizer enters (paisai awards decide), the
+        # prize marked 待定 until then; "shared" — each of them takes the prize
+        "equal_split": "organizer",
     },
 }
 
@@ -193,6 +211,8 @@ CHOICES = {
     ("deals", "recorder"): {"ew", "ns"},
     ("deals", "after_time"): {"finish_deal", "stop"},
     ("tractor", "recorder"): {"a", "b"},
+    ("awards", "equal_split"): {"organizer", "shared"},
+    ("scoring", "unplayed_win"): {"fixed", "round_winners_average"},
 }
 
 
@@ -241,6 +261,8 @@ RANGES: dict[tuple[str, ...], tuple[float, float]] = {
     ("tractor", "games_to_win"): (1, 10),
     ("tractor", "match_minutes"): (0, 1_440),
     ("tractor", "late_forfeit_levels"): (0, 13),
+    ("tractor", "bottom_cards"): (0, 40),
+    ("tractor", "bottom_multiplier_max"): (1, 64),
     ("stages", "group_win_points"): (0, 100),
     ("stages", "advance"): (1, 1_000),
     ("clock", "round_minutes"): (1, 1_440),

@@ -72,7 +72,10 @@ def events_list(fmt: str) -> int:
     return 0
 
 
-@click.command("rulesets", help="规则预设：列出，或 show NAME 打印一个 list or show rulesets")
+@click.command("rulesets", help="规则预设：列出（每个一行：名称、项目、标题），或 show NAME 打印一个的全部设置"
+                            "（未在预设中写明的标“默认”，仍是可用的 TOML） list the presets, one "
+                            "a line (name, discipline, title), or show NAME: every setting with "
+                            "its value, defaults marked, still valid TOML")
 @click.argument("action", required=False, default="list", type=click.Choice(["list", "show"]))
 @click.argument("name", required=False)
 @format_option()
@@ -81,15 +84,17 @@ def rulesets(action: str, name: str | None, fmt: str) -> int:
     import polars as pl
 
     from pipeline.base.ruleset import load_preset, preset_names
+    from pipeline.base.rulesettext import complete, title
 
     if action == "show":
         if not name:
             raise UsageError("请给出规则名 name the ruleset: paisai rulesets show NAME")
-        out(load_preset(name).source)
+        out(complete(load_preset(name)))
         return 0
     presets = [load_preset(n) for n in preset_names()]
     listing = pl.DataFrame({"name": [p.name for p in presets],
-                            "description": [p.description for p in presets]})
+                            "discipline": [p.discipline for p in presets],
+                            "title": [title(p.description) for p in presets]})
     out(output.render(listing, fmt))
     return 0
 

@@ -173,7 +173,7 @@ def late(event: str, round_no: int, team: str, minutes: float) -> int:
         ingest_rows(database(), event, kind, rows, source=f"迟到 late {team}",
                     reason=f"迟到 {minutes:g} 分钟")
         out(f"已记录 recorded as {KIND_LABELS[kind]}\n")
-    elif action.action not in ("none", "warning"):
+    elif action.action not in ("none", "warning", "no_sanction"):
         out("请在罚分表中录入 enter it on the penalty sheet\n")
     return 0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pipeline.base import db, events, output
+from pipeline.base import db, events, oplog, output
 from pipeline.base.errors import UsageError
 from pipeline.cli_support import (
     common,
@@ -43,7 +43,7 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
         err(registration.unnumbered_hint(waiting, found.event_id))
     keys = found.ruleset.ranking["keys"]
     title = f"{found.name} — 第 {after} 轮后排名 ranking after round {after}"
-    if bracket is not None:  # a knockout: the bracket's places (RULES 8)
+    if bracket is not None:  # a knockout: the bracket's places (docs/rules/general.md §8)
         title = (f"{found.name} — 淘汰赛名次 bracket places" if bracket else
                  f"{found.name} — 决赛前，按小组赛成绩 before the final: the group-stage record")
     if "lot" in keys:
@@ -89,8 +89,13 @@ def rounds(event: str, fmt: str) -> int:
     return 0
 
 
-@click.command("awards", help="获奖名单 the prize list")
-@event_option()
+@click.group("awards", invoke_without_command=True,
+             help="获奖名单 the prize list; 名次相同且成绩相同而奖项名额只够一队时标明待定，由组织者"
+                  "加赛或抽签后用 awards decide 录入 (teams equal on every record that one "
+                  "prize splits are marked undecided until the organizer enters a play-off "
+                  "or a lot with awards decide; awards.equal_split = \"shared\" gives each "
+                  "the prize)")
+@event_option(required=False)
 @format_option()
 @click.option("--certificates", "certificates", type=click.Path(),
               help="获奖证书 PDF：每个奖项一页 A4 award certificates, one A4 page per prize")
@@ -99,8 +104,15 @@ def rounds(event: str, fmt: str) -> int:
 @click.option("--organizer", default="", help="证书落款（主办单位） the organizer signing the "
                                               "certificates")
 @common
-def awards(event: str, fmt: str, certificates: str | None, force: bool, organizer: str) -> int:
+@click.pass_context
+def awards(ctx: click.Context, event: str | None, fmt: str, certificates: str | None,
+           force: bool, organizer: str) -> int:
     from pipeline.ranking.awards import award_list, unfinished, with_member_ids
+
+    if ctx.invoked_subcommand is not None:
+        return 0
+    if not event:
+        raise click.UsageError("paisai awards: --event is required")
 
     with db.reading(database()) as con:
         found = events.load(con, event)
@@ -117,10 +129,35 @@ def awards(event: str, fmt: str, certificates: str | None, force: bool, organize
 
     if not_over and not force:
         raise UsageError(f"{not_over}；确需提前打印请加 --force add --force to print anyway")
+    if prizes["award"].str.contains("待定").any():
+        raise UsageError("有奖项待加赛或抽签决定（paisai awards decide），证书未生成 a prize "
+                         "waits for a play-off or a lot (paisai awards decide): no certificates")
     path = output_path(certificates, "--certificates")
     pages = write_certificates(prizes, found.name, found.event_date, path,
                                organizer=organizer, warn=lambda text: err(f"注意 note: {text}"))
     out(f"已生成获奖证书 certificates written: {path}（{pages} 页 pages）\n")
+    return 0
+
+
+@awards.command("decide", help="录入加赛或抽签结果：名次相同、成绩也相同而奖项只够一队时，"
+                                "由哪一队获奖 enter the play-off or lot that gives a prize "
+                                "to one of the teams sharing a place on equal records")
+@event_option()
+@click.option("--rank", type=int, required=True, help="名次 the shared place (e.g. 3)")
+@click.option("--team", required=True, help="获奖的队号 the team that takes the prize")
+@click.option("--by", "decided_by", type=click.Choice(["playoff", "lot"]), required=True,
+              help="加赛 playoff 或抽签 lot")
+@common
+def awards_decide(event: str, rank: int, team: str, decided_by: str) -> int:
+    from pipeline.ranking.awards import award_list, decide
+
+    with db.writing(database()) as con:
+        found = events.load(con, event)
+        decide(con, found, rank, team.strip().upper(), decided_by)
+        prizes = award_list(con, found)
+    oplog.write(database(), event, "award decided", f"place {rank} to {team.strip().upper()} "
+                f"by {decided_by}")
+    out(output.render(prizes, "table", f"{found.name} — 获奖名单 awards"))
     return 0
 
 
@@ -141,7 +178,13 @@ def meet_create(meet_id: str, name: str) -> int:
     return 0
 
 
-@meet.command("add", help="加入一个项目 add an event to a meet")
+@meet.command("add", help="加入一个项目 add an event to a meet. 名次分按该项目的名次给：拖拉机淘汰赛"
+                           "两个半决赛负者并列第三时，与奖项同序——先看小组赛成绩，成绩相同时按"
+                           "组织者录入的加赛或抽签（paisai awards decide）分第 3、第 4 名的名次分 "
+                           "(placement points follow the event's places; a Tractor knockout's "
+                           "two semi-final losers sharing third take the 3rd and 4th points in "
+                           "the prizes' order: the group record, then the organizer's play-off "
+                           "or lot)")
 @click.argument("meet_id", metavar="MEET")
 @click.argument("event_id", metavar="EVENT")
 @click.option("--placement-points", required=True,

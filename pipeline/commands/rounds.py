@@ -19,7 +19,11 @@ from pipeline.cli_support import (
 )
 
 
-@click.command("pair", help="编排下一轮 pair a round")
+@click.command("pair", help="编排下一轮 pair a round. 第一轮按规则抽签或按队号；带入成绩的赛事"
+                            "（event create --carry-from、带入成绩表）第一轮按带入的排名、以规则的"
+                            "编排方式编排，不按队号 (round 1 is drawn or by team number as the "
+                            "ruleset says; an event with carried-over totals pairs round 1 on the "
+                            "carried ranking by the ruleset's system, never by team number)")
 @event_option()
 @click.option("--round", "round_no", type=int, help="轮次（默认下一轮） round (default: the next)")
 @format_option()

@@ -119,7 +119,7 @@ def late_rows(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, team_
         if not found:
             raise UsageError(f"第 {round_no} 轮编排中没有 {team_no} the team is not paired in "
                              "that round")
-        # every table the team plays in the round: a team match is forfeited whole (RULES 7)
+        # every table the team plays in the round: a team match is forfeited whole (docs/rules/general.md §7)
         return action, "results", [{"round": round_no, "table": table,
                                     "forfeit": "ew" if team_no == ew else "ns", "note": reason}
                                    for table, ew, _ in found]

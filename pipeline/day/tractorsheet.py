@@ -4,13 +4,14 @@ its multiplier added when the defenders take the last trick), the trump cards sh
 the preset counts them, or a deal ruled lost — each confirmed or disputed by the other side,
 read into both sides' levels after every deal by the same step as the Tractor deal sheet
 (`pipeline.tractor.scoring.play_deal`, a ruled deal through `penalised_deal`), game after
-game until a side has won the match or the clock ends it (RULES 9).
+game until a side has won the match or the clock ends it (docs/rules/general.md §9).
 
 The sides are the match's teams: "a" (the first drawn) and "b".
 
 >>> at = dt.datetime(2026, 5, 1, 14, 0)
 >>> rules = {"decks": 4, "takeover": 160, "step": 40, "start_level": 3, "games_to_win": 2,
-...          "trump_bonus": False, "level_at_time": "play_on"}
+...          "trump_bonus": False, "level_at_time": "play_on",
+...          "bottom_cards": 8, "bottom_multiplier_max": 8}
 >>> sheet = read([TractorEntry(1, "a", 30, status="confirmed", entered_at=at),
 ...               TractorEntry(2, "a", 170, entered_at=at)], rules, 0, at)
 >>> [(line.game, line.declarer, line.gainer, line.gain, line.a_level, line.b_level)
@@ -27,7 +28,13 @@ from dataclasses import dataclass
 
 from pipeline.day.tablesheet import is_final, next_deal_refusal
 from pipeline.tractor.checks import Penalty, level_winner, penalised_deal
-from pipeline.tractor.scoring import GameState, TractorDeal, play_deal
+from pipeline.tractor.scoring import (
+    GameState,
+    TractorDeal,
+    play_deal,
+    points_ceiling,
+    points_refusal,
+)
 
 SIDES = ("a", "b")
 
@@ -116,7 +123,7 @@ def read(entries: list[TractorEntry], rules: dict, confirm_minutes: float, now: 
     """The sheet from its entries under the preset's Tractor rules (`decks`, `takeover`,
     `step`, `start_level`, `games_to_win`, `trump_bonus`, `level_at_time`). `last_deal`: the
     number of the match's last deal the clock allows once its time is up, else None."""
-    total = 100 * rules["decks"]
+    total = points_ceiling(rules)
     wins = {side: 0 for side in SIDES}
     games: list[Game] = []
     lines: list[TractorLine] = []
@@ -198,10 +205,12 @@ def _at_time(state: GameState, in_game: list[int], wins: dict[str, int], rules: 
 
 
 def check_entry(sheet: MatchSheet, rules: dict, number: int, declarer: str, points: int,
-                trump_cards: int = 1, lost_by: str | None = None,
-                ruled_levels: int = 0) -> str | None:
-    """Why this deal cannot be entered now (both languages), else None."""
-    total = 100 * rules["decks"]
+                trump_cards: int = 1, lost_by: str | None = None, ruled_levels: int = 0,
+                bottom: int = 0, multiplier: int = 1) -> str | None:
+    """Why this deal cannot be entered now (both languages), else None. `points`: the
+    defenders' points in play; `bottom` and `multiplier`: the bottom's points and their
+    multiple when the defenders took the last trick (抠底), counted on top
+    (`scoring.points_refusal` says what can be)."""
     why = next_deal_refusal(sheet.disputed, sheet.over, len(sheet.lines), number, "盘")
     if why:
         return why
@@ -216,9 +225,9 @@ def check_entry(sheet: MatchSheet, rules: dict, number: int, declarer: str, poin
         if not 0 <= ruled_levels <= 13:
             return "对方升级数应在 0–13 之间 the opponents go up 0 to 13 levels"
         return None
-    if points % 5 or not 0 <= points <= total:
-        return (f"防家得分应为 5 的倍数，在 0–{total} 之间 the defenders' points are a multiple "
-                f"of 5, from 0 to {total}")
+    why = points_refusal(rules, points, bottom, multiplier)
+    if why:
+        return why
     if not 1 <= trump_cards <= rules["decks"]:
         return (f"报主张数应在 1–{rules['decks']} 之间 the trump cards shown are 1 to "
                 f"{rules['decks']}")

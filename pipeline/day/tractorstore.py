@@ -183,13 +183,10 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
     if side != event.ruleset.tractor["recorder"]:
         raise UsageError("本方负责复查：请确认或提出异议，由对方记录 your side checks the "
                          "record: confirm or dispute; the other side enters the deals")
-    if bottom < 0 or multiplier < 1:
-        raise UsageError("底牌分不能为负，倍数至少为 1 the bottom's points are not negative; "
-                         "its multiplier is at least 1")
     total = 0 if lost_by else points + bottom * multiplier
     found = sheet(con, event, stage, match_no)
-    why = check_entry(found, event.ruleset.tractor, number, declarer, total, trump_cards,
-                      lost_by, ruled_levels)
+    why = check_entry(found, event.ruleset.tractor, number, declarer, points, trump_cards,
+                      lost_by, ruled_levels, bottom, multiplier)
     if why:  # not the deal due (entered from another phone), a dispute, the match over
         raise UsageError(why)
     if seen and seen != stamp(found.lines, takeoffs(con, event_id, stage, match_no)):

@@ -1,4 +1,4 @@
-"""The penalty ladder a table referee applies (RULES 12, seed 001 十一 第3条: 口头警告 → 警告 →
+"""The penalty ladder a table referee applies (docs/rules/general.md §12, seed 001 十一 第3条: 口头警告 → 警告 →
 记违例 → 降级（或对方升级）→ 判负 → 停赛; seed 003: three fouls lose the round), pure: a
 team's records in a round counted under the preset's settings (`scoring.
 warnings_per_violation`, `violation_limit`, `foul_limit`), and whether they reach the round

@@ -1,4 +1,4 @@
-"""What the officials do at the tables (issue 43, RULES 12): a referee records what the
+"""What the officials do at the tables (issue 43, docs/rules/general.md §12): a referee records what the
 ladder knows at their own tables (the ladder applies itself); anything that decides a deal
 or a game is a proposal the chief arbiter confirms, changes or rejects (the ranking counts
 it only once confirmed: a round lost through `team_rounds.sql`, levels through the

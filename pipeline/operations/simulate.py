@@ -1,5 +1,5 @@
 """Synthetic events: invented teams, paired by the event's own rules, levels played out deal
-by deal (RULES 2), written as the sheets an organizer would send. Used by the demo, tests and
+by deal (docs/rules/general.md §2), written as the sheets an organizer would send. Used by the demo, tests and
 benchmarks. Names are invented from common characters; no real person is named.
 """
 

@@ -1,4 +1,4 @@
-"""One Swiss round: the bye, the pairs, the seats and the table numbers (RULES 6).
+"""One Swiss round: the bye, the pairs, the seats and the table numbers (docs/rules/general.md §6).
 
 >>> p = pair_round(["A1", "A2", "A3", "A4", "A5"], system="snake4")
 >>> [(t.table, t.ew_team, t.ns_team) for t in p.tables], p.bye
@@ -135,7 +135,7 @@ def _seat(higher: str, lower: str, seats: str, counts: Mapping[str, tuple[int, i
 
 def team_match_tables(pairing: Pairing, team_size: int) -> Pairing:
     """A team event's match is `team_size` tables, pair i against pair i, seats swapped on
-    every second table (RULES 7).
+    every second table (docs/rules/general.md §7).
 
     >>> p = team_match_tables(Pairing([Table(1, "T1", "T2")]), 2)
     >>> [(t.table, t.ew_team, t.ns_team) for t in p.tables]

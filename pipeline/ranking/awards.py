@@ -1,4 +1,4 @@
-"""The prize list from the ruleset's quotas (RULES 8)."""
+"""The prize list from the ruleset's quotas (docs/rules/general.md §8)."""
 
 from __future__ import annotations
 
@@ -117,35 +117,114 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: Event) -> str | None:
     return None
 
 
-def assign(places: list[Place], prizes: list[str]) -> list[tuple[Place, str, str]]:
-    """Prizes in order to places in order; where teams sharing a place are split by a quota
-    (two losing semi-finalists, one third prize), a note says that the group-stage record
-    decided.
+BY = {"playoff": ("加赛", "a play-off"), "lot": ("抽签", "a lot")}
+
+
+def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str, str]] | None
+           = None, equal_split: str = "organizer") -> list[tuple[Place, str, str]]:
+    """Prizes in order to places in order. Where teams sharing a place are split by a quota
+    (two losing semi-finalists, one third prize), the group-stage record decides and a note
+    says so; where that record is equal too, nothing the ruleset reads separates them: with
+    `awards.equal_split = "shared"` each takes the prize, else the organizer's play-off or
+    lot decides (`decided`: rank → (team, "playoff" | "lot")) and until it is entered each
+    is listed with the prize marked 待定 undecided — never one picked by team number.
 
     >>> a, b = Place("T1", 1, "", ()), Place("T4", 3, "半决赛", (3, 2, 9))
     >>> c = Place("T2", 3, "半决赛", (2, 1, 5))
     >>> [(p.team_no, prize, bool(note)) for p, prize, note in assign([a, b, c], ["一", "三"])]
     [('T1', '一', False), ('T4', '三', True)]
+    >>> d = Place("T5", 3, "半决赛", (3, 2, 9))
+    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"])]
+    [('T1', '一'), ('T4', '三（待定 undecided）'), ('T5', '三（待定 undecided）')]
+    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"], {3: ("T5", "lot")})]
+    [('T1', '一'), ('T5', '三')]
+    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"], equal_split="shared")]
+    [('T1', '一'), ('T4', '三'), ('T5', '三')]
     """
+    decided = decided or {}
     out = []
-    for place, prize in zip(places, prizes, strict=False):
-        shared = [p for p in places if p.rank == place.rank and p is not place]
-        split = [p for p in shared if places.index(p) >= len(prizes)
-                 or prizes[places.index(p)] != prize]
-        note = ""
-        if split:
-            names = "、".join(p.team_no for p in split)
-            note = (f"与 {names} 同列第 {place.rank} 名，按小组赛成绩（积分、净胜局、级差）排前 "
-                    f"shares place {place.rank} with {names}: the group-stage record "
-                    f"{place.record} decides")
-        elif shared:
-            note = f"并列第 {place.rank} 名 shared place {place.rank}"
-        out.append((place, prize, note))
+    for rank in dict.fromkeys(p.rank for p in places):
+        group = [p for p in places if p.rank == rank]
+        first = places.index(group[0])
+        given = prizes[first:first + len(group)]
+        if not given:
+            break
+        cut = next((i for i in range(1, len(group)) if i >= len(given)
+                    or given[i] != given[i - 1]), None)
+        if cut is None:  # every team of the place takes the same prize
+            note = f"并列第 {rank} 名 shared place {rank}" if len(group) > 1 else ""
+            out += [(p, prize, note) for p, prize in zip(group, given, strict=False)]
+            continue
+        level = group[cut - 1].record
+        equal = [p for p in group if p.record == level] if group[cut].record == level else []
+        if not equal:  # the group-stage record separates them
+            for i, place in enumerate(group[:len(given)]):
+                others = [p for j, p in enumerate(group)
+                          if j >= len(given) or given[j] != given[i]]
+                names = "、".join(p.team_no for p in others)
+                out.append((place, given[i], (
+                    f"与 {names} 同列第 {rank} 名，按小组赛成绩（积分、净胜局、级差）排前 "
+                    f"shares place {rank} with {names}: the group-stage record "
+                    f"{place.record} decides") if others else f"并列第 {rank} 名 shared place {rank}"))
+            continue
+        first = group.index(equal[0])
+        block = given[first:first + len(equal)]  # the prizes the equal teams contend for
+        shared = f"并列第 {rank} 名 shared place {rank}"
+        out += [(p, given[i], shared) for i, p in enumerate(group[:first])]
+        names = "、".join(p.team_no for p in equal)
+        why = (f"{names} 同列第 {rank} 名，小组赛成绩（积分、净胜局、级差）也相同 share place "
+               f"{rank} with the same group-stage record {level}")
+        chosen = decided.get(rank)
+        if equal_split == "shared":
+            out += [(p, block[0], f"{why}：共享{block[0]} share the prize") for p in equal]
+        elif chosen and chosen[0] in [p.team_no for p in equal]:
+            said = BY.get(chosen[1], (chosen[1], chosen[1]))
+            ordered = sorted(equal, key=lambda p: p.team_no != chosen[0])
+            out += [(p, prize, f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, "
+                               "entered by the organizer")
+                    for p, prize in zip(ordered, block, strict=False)]
+        else:
+            label = "/".join(dict.fromkeys(block)) + "（待定 undecided）"
+            out += [(p, label, f"{why}：由加赛或抽签决定，录入 paisai awards decide --rank {rank} "
+                               f"--team 队号 --by playoff|lot decided by a play-off or a lot "
+                               "the organizer enters") for p in equal]
+        after = first + len(equal)
+        out += [(p, given[after + i], shared)
+                for i, p in enumerate(group[after:len(given)])]
     return out
 
 
-def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame:
-    """The prize list of a Tractor event: places from the knockout (RULES 8)."""
+def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, team_no: str,
+           decided_by: str) -> None:
+    """The organizer's play-off or lot between teams sharing place `rank` with equal records
+    where one prize splits them: `team_no` takes the prize. Refused unless such a split
+    waits for it."""
+    if event.ruleset.is_swiss:
+        raise UsageError("积分编排的赛事由排名依据决定名次 a Swiss event's ranking keys "
+                         "decide its places")
+    undecided = tractor_awards(con, event, decided={})
+    waiting = undecided.filter((pl.col("rank") == rank) & pl.col("award").str.contains("待定"))
+    if waiting.is_empty():
+        raise UsageError(f"第 {rank} 名没有需要加赛或抽签决定的奖项 no prize at place {rank} "
+                         "waits for a play-off or a lot")
+    if team_no not in waiting["team_no"].to_list():
+        raise UsageError(f"{team_no} 不在第 {rank} 名的待定队伍中 is not one of the teams "
+                         f"waiting at place {rank}: {'、'.join(waiting['team_no'])}")
+    con.execute("insert or replace into award_decisions (event_id, rank, team_no, decided_by)"
+                " values (?, ?, ?, ?)", [event.event_id, rank, team_no, decided_by])
+
+
+def decisions(con: duckdb.DuckDBPyConnection, event: Event) -> dict[int, tuple[str, str]]:
+    """The organizer's play-offs and lots: rank → (team, how)."""
+    return {r[0]: (r[1], r[2]) for r in db.rows(
+        con, "select rank, team_no, decided_by from award_decisions where event_id = ?",
+        [event.event_id])}
+
+
+def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event,
+                   decided: dict[int, tuple[str, str]] | None = None) -> pl.DataFrame:
+    """The prize list of a Tractor event: places from the knockout (docs/rules/); the
+    organizer's play-offs and lots as stored unless `decided` is given."""
     as_played = stages.places(con, event, as_played=True)  # the bracket read once
     out = stages.disqualified(con, event)
     places = without(as_played, set(out))
@@ -165,5 +244,7 @@ def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event) -> pl.DataFrame
     rows = [(prize, place.rank, *teams[place.team_no],
              "；".join(n for n in (note, moved if above is not None
                                    and above <= before[place.team_no] else "") if n))
-            for place, prize, note in assign(places, prizes)]
+            for place, prize, note in assign(places, prizes, decisions(con, event)
+                                             if decided is None else decided,
+                                             event.ruleset.awards["equal_split"])]
     return pl.DataFrame(rows, schema=[*AWARD_COLUMNS, "note"], orient="row")

@@ -1,4 +1,4 @@
-"""Guandan deal-level play (RULES 2): replaying a round deal by deal. Pure.
+"""Guandan deal-level play (docs/rules/general.md §2): replaying a round deal by deal. Pure.
 
 >>> replay([Deal("ew", 2), Deal("ew", 2), Deal("ns", 4)]).levels
 {'ew': 8, 'ns': 3}

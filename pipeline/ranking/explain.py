@@ -1,5 +1,5 @@
 """Why one team ranks above another: the first ranking key that separates them, both values,
-and for head-to-head the games that counted (RULES 5)."""
+and for head-to-head the games that counted (docs/rules/general.md §5)."""
 
 from __future__ import annotations
 
@@ -111,23 +111,19 @@ def explain(con: duckdb.DuckDBPyConnection, event: Event, team_a: str, team_b: s
 
 def _h2h_games(con, event: Event, ranking: pl.DataFrame, slices: dict[str, slice],
                keys: list[str], team_a: str, team_b: str, max_round: int | None) -> list[dict]:
-    """The games among the teams tied before head-to-head that counted for the two teams."""
+    """The games among the teams tied before head-to-head that counted for the two teams:
+    the group read from the ranking's own sort keys, each game's credit as the ranking's SQL
+    computed it (`h2h_games.sql`)."""
     before = slice(0, slices["head_to_head"].start)
     prefix = {r["team_no"]: tuple(r["sort_key"][before]) for r in ranking.iter_rows(named=True)}
     group = {t for t, p in prefix.items() if p == prefix[team_a]}
     if max_round is None:
         max_round = scoring.latest_round(con, event.event_id)
-    played = scoring.team_rounds(con, event, max_round)
-    games = played.filter(pl.col("team_no").is_in([team_a, team_b])
-                          & pl.col("opponent").is_in(sorted(group)))
     counts = event.ruleset.ranking["head_to_head"]["counts"]
-    credit = {"match_points": pl.col("match_points"),
-              "wins": (pl.col("outcome") == "win").cast(pl.Float64),
-              "net_wins": pl.when(pl.col("outcome") == "win").then(1.0)
-                            .when(pl.col("outcome") == "loss").then(-1.0).otherwise(0.0),
-              "level_points": pl.col("levels").cast(pl.Float64)}[counts]
-    return games.select("round", "team_no", "opponent", "outcome", "match_points",
-                        credit.alias("credit"), pl.lit(counts).alias("counts")).to_dicts()
+    games = scoring.h2h_games(con, event, max_round).filter(
+        pl.col("team_no").is_in([team_a, team_b]) & pl.col("opponent").is_in(sorted(group)))
+    return games.select("round", "team_no", "opponent", "outcome", "match_points", "credit",
+                        pl.lit(counts).alias("counts")).to_dicts()
 
 
 def text(result: dict) -> str:

@@ -1,4 +1,4 @@
-"""Meets (运动会): several events whose placements add up per affiliation (RULES 8)."""
+"""Meets (运动会): several events whose placements add up per affiliation (docs/rules/general.md §8)."""
 
 from __future__ import annotations
 

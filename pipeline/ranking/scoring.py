@@ -53,6 +53,13 @@ def bind(query: str, params: dict) -> dict:
     return {k: v for k, v in params.items() if re.search(rf"\${k}\b", query)}
 
 
+def h2h_games(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:
+    """Every game between two teams with its head-to-head credit, as the ranking counts it
+    (`h2h_games.sql`, the one definition `standings.sql` sums)."""
+    query = compose(["stg_results", "team_rounds"], "h2h_games", "round, team_no")
+    return db.frame(con, query, bind(query, _params(event, max_round, [])))
+
+
 def team_rounds(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:
     """One row per team per round up to max_round, with the round's points."""
     query = compose(["stg_results"], "team_rounds", "round, team_no")
@@ -92,7 +99,8 @@ def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
     con.register("provisional_results", tables.with_columns(
         pl.lit(event.event_id).alias("event_id")))
     try:
-        query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
+        query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
+                        "rank, team_order")
         query = query.replace("with ", "with results as (select * from main.results union "
                               "all by name select * from provisional_results),\n", 1)
         ranking = db.frame(con, query, bind(query, _params(event, round_no, keys)))
@@ -114,7 +122,8 @@ def published_keys(event: Event, max_round: int) -> list[str]:
 
 def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
           keys: list[str]) -> pl.DataFrame:
-    query = compose(["stg_results", "team_rounds"], "standings", "rank, team_order")
+    query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
+                        "rank, team_order")
     return db.frame(con, query, bind(query, _params(event, max_round, keys)))
 
 
@@ -129,7 +138,8 @@ def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -
 @cache
 def _ranking_code() -> str:
     """A digest of the SQL that ranks."""
-    text = "".join(db.sql(n) for n in ("stg_results", "team_rounds", "standings"))
+    text = "".join(db.sql(n) for n in ("stg_results", "team_rounds", "h2h_games",
+                                       "standings"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -186,7 +196,7 @@ def suspension_note(found: list[tuple[str, int]]) -> str:
 
 def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
                     ranking: pl.DataFrame) -> pl.DataFrame:
-    """A knockout event's ranking: the bracket's places (RULES 8, the order of the awards;
+    """A knockout event's ranking: the bracket's places (docs/rules/general.md §8, the order of the awards;
     a disqualified team has none), and before the final the group-stage record (points, game
     and level difference; equal records share a rank). Matches played, won and lost, group
     points as match_points and the games' level difference as net_levels."""
@@ -210,8 +220,12 @@ def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
     from pipeline.tractor.places import without
 
     out = set(stages.disqualified(con, event))
-    places = {p.team_no: p.rank
-              for p in without(stages.places(con, event, as_played=True), out)}
+    placed = without(stages.places(con, event, as_played=True), out)
+    places = {p.team_no: p.rank for p in placed}
+    # teams sharing a place keep the bracket's order (the group record, or the organizer's
+    # play-off or lot): the order the prizes and a meet's placement points follow
+    order = pl.col("team_no").replace_strict({p.team_no: n for n, p in enumerate(placed)},
+                                             default=None, return_dtype=pl.Int64)
     merged = ranking.drop("played", "wins", "losses", "net_levels").join(
         record, on="team_no", how="left").join(groups, on="team_no", how="left").with_columns(
         pl.col("played", "wins", "losses", "net_levels", "group_points", "game_diff",
@@ -229,7 +243,7 @@ def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
     ).with_columns(
         pl.when(pl.col("status") == "disqualified").then(None).otherwise(pl.col("rank"))
         .alias("rank"),
-    ).sort("rank", "team_order", nulls_last=True).select(ranking.columns)
+    ).sort(["rank", order, "team_order"], nulls_last=True).select(ranking.columns)
 
 
 # points columns that are whole numbers when the ruleset's points are

@@ -1,4 +1,4 @@
--- intermediate: one row per forfeited match of a meet's events (RULES 8, seed 001:
+-- intermediate: one row per forfeited match of a meet's events (docs/rules/general.md §8, seed 001:
 -- "團體賽棄權者扣15分；單項比賽棄權者扣3分"): a team match of several tables is one
 -- forfeit, however many of its tables were forfeited; a team that withdrew forfeits each
 -- round paired after it left (退赛即其后各轮弃权: issue 38). Grain: event, round, forfeiting

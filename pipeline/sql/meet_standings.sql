@@ -1,5 +1,5 @@
 -- marts: one row per affiliation of a meet: placement points summed over the meet's events,
--- less the forfeit deductions (RULES 8), one per forfeited match (meet_forfeits). Needs
+-- less the forfeit deductions (docs/rules/general.md §8), one per forfeited match (meet_forfeits). Needs
 -- event_ranks (event_id, rank, team_no, affiliation) registered by the caller from each
 -- event's standings.
 with

@@ -1,5 +1,5 @@
 -- marts: one row per registered team of the event, ranked by the ruleset's keys in order,
--- with every key's value in a column named as the key (RULES 5). Needs team_rounds.
+-- with every key's value in a column named as the key (docs/rules/general.md §5). Needs team_rounds.
 -- $ranking_keys is the ruleset's list of key names; head-to-head follows
 -- [ranking.head_to_head] ($h2h_applies, $h2h_counts, $h2h_reapply).
 with
@@ -250,15 +250,10 @@ h2h_position as (
 ),
 
 games as (
-    -- every game between two registered teams, counted as the ruleset says
-    select team_no, opponent,
-           case when $h2h_counts = 'wins' then (outcome = 'win')::int::double
-                when $h2h_counts = 'net_wins' then
-                    case outcome when 'win' then 1.0 when 'loss' then -1.0 else 0.0 end
-                when $h2h_counts = 'level_points' then levels::double
-                else match_points::double end as credit
-    from team_rounds
-    where opponent is not null and 'head_to_head' in $ranking_keys
+    -- every game between two registered teams, counted as the ruleset says (h2h_games)
+    select team_no, opponent, credit
+    from h2h_games
+    where 'head_to_head' in $ranking_keys
 ),
 
 group_0 as (

@@ -1,4 +1,4 @@
--- intermediate: one row per team per round, with the round's points (RULES 3-4, 7).
+-- intermediate: one row per team per round, with the round's points (docs/rules/general.md §3-4, 7).
 -- Needs stg_results. A team event's match is several tables against the same opponent:
 -- they are summed here, so a pairs event is simply a match of one table.
 -- Ruleset values arrive as parameters.
@@ -153,6 +153,20 @@ outcomes as (
     from with_fouls
 ),
 
+-- what the round's played games scored in levels (seed 000's level points): the winners'
+-- average, else every played side's, rounded to a whole level — what a bye or a forfeit
+-- win scores with `scoring.unplayed_win = "round_winners_average"`, as bridge gives a bye
+-- the field's average (one row per round)
+round_levels as (
+    select
+        round,
+        round(avg(case when outcome = 'win' then own_levels end)) as winners_average,
+        round(avg(own_levels)) as played_average
+    from outcomes
+    where not (is_bye or forfeited or opponent_forfeited or ruled)
+    group by round
+),
+
 scored as (
     select
         round, table_no, team_no, opponent, side, is_bye, bye_kind, forfeited,
@@ -179,7 +193,10 @@ scored as (
         end as vp,
         case
             when is_bye or forfeited or opponent_forfeited or (ruled and $ruled_as_forfeit)
-                then (case when outcome = 'win' and $unplayed_win_levels > 0
+                then (case when outcome = 'win' and $unplayed_win_average
+                                    and coalesce(winners_average, played_average) is not null
+                               then coalesce(winners_average, played_average)::integer
+                           when outcome = 'win' and $unplayed_win_levels > 0
                                then $unplayed_win_levels
                            when outcome = 'win' then 2 + level_diff else 2 end)
             -- ruled at the table's levels: the winner is credited the higher side's levels
@@ -194,6 +211,7 @@ scored as (
             else net
         end as net_levels
     from outcomes
+    left join round_levels using (round)
     cross join (select $vp_table::integer[] as vp_table)
 ),
 

@@ -11,7 +11,14 @@ import polars as pl
 
 from pipeline.base.errors import Problem
 from pipeline.base.levels import PASSED_A, format_level
-from pipeline.tractor.scoring import DealError, TractorDeal, game_winner, replay_game
+from pipeline.tractor.scoring import (
+    DealError,
+    TractorDeal,
+    game_winner,
+    points_ceiling,
+    replay_game,
+    total_refusal,
+)
 
 
 @dataclass(frozen=True)
@@ -215,7 +222,8 @@ def level_winner(a: int, b: int, rules: dict, state=None, named: str | None = No
 def penalised_deal(declarer: str, points: int, trump_cards: int, penalties: list[Penalty],
                    total: int) -> TractorDeal:
     """A deal with its penalties applied: points off the offending side's captured points
-    (the declarer's penalty adds to the attackers'), levels and a deal lost by a penalty.
+    (the declarer's penalty adds to the attackers'), levels and a deal lost by a penalty;
+    the points kept from 0 to `total` (the most a deal can score: `points_ceiling`).
 
     >>> penalised_deal("A", 40, 1, [Penalty("B", points=20)], 400).points
     20
@@ -240,7 +248,7 @@ def penalised_deal(declarer: str, points: int, trump_cards: int, penalties: list
 def check_deals(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list[Problem]]:
     problems: list[Problem] = []
     rules = context.ruleset.tractor
-    total = 100 * rules["decks"]
+    total = points_ceiling(rules)
     derived = []
     complete = typed.drop_nulls(["stage", "match_no", "game", "deal", "declarer_team",
                                  "points"])
@@ -253,10 +261,9 @@ def check_deals(typed: pl.DataFrame, context, where) -> tuple[pl.DataFrame, list
         team_a, team_b, _ = found
         bad = False
         for r in rows:
-            if r["points"] % 5 or r["points"] > total:
-                problems.append(where.problem(r, "points", r["points"],
-                                              f"得分应为 5 的倍数且不超过 {total} points must be "
-                                              f"a multiple of 5, at most {total}"))
+            said = total_refusal(rules, r["points"])
+            if said:
+                problems.append(where.problem(r, "points", r["points"], said))
                 bad = True
         if [r["deal"] for r in rows] != list(range(1, len(rows) + 1)):
             problems.append(where.problem(rows[-1], "deal", rows[-1]["deal"],

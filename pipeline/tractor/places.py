@@ -1,4 +1,4 @@
-"""Final places of a Tractor event from its bracket (RULES 8, seed 000). Pure.
+"""Final places of a Tractor event from its bracket (docs/rules/general.md §8, seed 000). Pure.
 
 1st the champion, 2nd the losing finalist, 3rd the losing semi-finalists (both share third
 unless a third-place match is played: its winner is 3rd, its loser 4th); then teams by the
@@ -41,7 +41,7 @@ def _natural(team_no: str) -> tuple:
 
 def without(places: list[Place], disqualified: set[str]) -> list[Place]:
     """The places once disqualified teams are taken out: they take no place and the teams
-    below move up, shared places staying shared (RULES 8).
+    below move up, shared places staying shared (docs/rules/general.md §8).
 
     >>> ps = [Place("T3", 1, "", ()), Place("T1", 2, "决赛", ()), Place("T2", 3, "半决赛", ()),
     ...       Place("T4", 3, "半决赛", ()), Place("T5", 5, "小组赛", ())]

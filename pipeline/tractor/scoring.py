@@ -1,4 +1,4 @@
-"""Tractor deal scoring and game replay (RULES 9). Pure.
+"""Tractor deal scoring and game replay (docs/rules/general.md §9). Pure.
 
 >>> deal_change(0, 1, takeover=160, step=40)
 ('declarer', 5)
@@ -29,6 +29,76 @@ def deal_change(points: int, trump_cards: int, takeover: int, step: int,
     if points < takeover:
         return "declarer", takeover // step + 1 - math.ceil(points / step) + bonus
     return "attackers", (points - takeover) // step + bonus
+
+
+def deck_points(rules: dict) -> int:
+    """Every counting card of the decks: 5, 10 and K, 100 points a deck.
+
+    >>> deck_points({"decks": 3})
+    300
+    """
+    return 100 * rules["decks"]
+
+
+def bottom_points_max(rules: dict) -> int:
+    """The most points the bottom can hold: its cards (`tractor.bottom_cards`) all 10 or K.
+
+    >>> bottom_points_max({"decks": 3, "bottom_cards": 6})
+    60
+    """
+    return min(deck_points(rules), 10 * rules["bottom_cards"])
+
+
+def points_ceiling(rules: dict) -> int:
+    """The most the defenders can score in a deal: every point of the decks, with the
+    bottom's points (at most `bottom_points_max`) counted again for each multiple above one
+    (抠底, up to `tractor.bottom_multiplier_max`).
+
+    >>> points_ceiling({"decks": 3, "bottom_cards": 6, "bottom_multiplier_max": 2})
+    360
+    """
+    return deck_points(rules) + bottom_points_max(rules) * (rules["bottom_multiplier_max"] - 1)
+
+
+def points_refusal(rules: dict, in_play: int, bottom: int = 0, multiplier: int = 1) -> str | None:
+    """Why these defenders' points cannot be (both languages), else None: the points in
+    play and the bottom's each a multiple of 5, together no more than the decks hold, the
+    bottom no more than its cards hold, the multiplier from 1 to the preset's largest.
+
+    >>> points_refusal({"decks": 3, "bottom_cards": 6, "bottom_multiplier_max": 8}, 250, 30, 2)
+    >>> points_refusal({"decks": 3, "bottom_cards": 6, "bottom_multiplier_max": 8}, 280, 30, 2)[:8]
+    '防家得分与底牌分'
+    """
+    total, most = deck_points(rules), rules["bottom_multiplier_max"]
+    if in_play % 5 or bottom % 5 or in_play < 0 or bottom < 0:
+        return ("防家得分与底牌分应为 5 的倍数，不为负 the defenders' points and the bottom's "
+                "are multiples of 5, not negative")
+    if not 1 <= multiplier <= most:
+        return (f"底牌倍数应在 1–{most} 之间 the bottom's multiplier is 1 to {most} "
+                "(tractor.bottom_multiplier_max)")
+    if bottom > bottom_points_max(rules):
+        return (f"底牌分不超过 {bottom_points_max(rules)}（底牌 {rules['bottom_cards']} 张）"
+                f" the bottom holds at most {bottom_points_max(rules)} points "
+                f"({rules['bottom_cards']} cards)")
+    if in_play + bottom > total:
+        return (f"防家得分与底牌分合计不超过 {total}（{rules['decks']} 副牌的全部分数） the "
+                f"points in play and the bottom's together are at most the decks' {total}")
+    return None
+
+
+def total_refusal(rules: dict, points: int) -> str | None:
+    """Why a deal's recorded points (the bottom's multiple included) cannot be, else None.
+
+    >>> total_refusal({"decks": 3, "bottom_cards": 6, "bottom_multiplier_max": 2}, 310)
+    >>> total_refusal({"decks": 3, "bottom_cards": 6, "bottom_multiplier_max": 2}, 365)[:4]
+    '得分应为'
+    """
+    most = points_ceiling(rules)
+    if points % 5 or not 0 <= points <= most:
+        return (f"得分应为 5 的倍数且不超过 {most}（{deck_points(rules)} 分加抠底的底牌倍数） "
+                f"points must be a multiple of 5, at most {most} (the decks' "
+                f"{deck_points(rules)} and the bottom's multiple)")
+    return None
 
 
 @dataclass(frozen=True)

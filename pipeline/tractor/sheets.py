@@ -12,7 +12,7 @@ from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError
 from pipeline.base.store import Stored
 from pipeline.tractor.checks import Penalty, TractorContext, level_winner, penalised_deal
-from pipeline.tractor.scoring import DealError, replay_game
+from pipeline.tractor.scoring import DealError, points_ceiling, replay_game
 
 
 def load(con: duckdb.DuckDBPyConnection, event_id: str) -> TractorContext:
@@ -113,7 +113,7 @@ def rederive_games(con, event_id: str, keys: list[tuple[str, int, int]]) -> None
             continue
         team_a, team_b, _ = context.matches[(stage, match_no)]
         replayed = [penalised_deal(d, p, t, context.penalties.get((stage, match_no, game, n), []),
-                                   100 * rules["decks"]) for n, d, p, t in deals]
+                                   points_ceiling(rules)) for n, d, p, t in deals]
         try:
             state = replay_game(replayed, (team_a, team_b), rules["start_level"],
                                 rules["takeover"], rules["step"], rules["trump_bonus"])

@@ -14,7 +14,11 @@ from pipeline.base.events import Event
 from pipeline.tractor import bracket
 from pipeline.tractor.places import THIRD_PLACE, Place, knockout_places, without
 
-DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified"}
+DECISIONS = {"forfeit": "弃权 forfeit", "disqualified": "取消资格 disqualified",
+             "time": "到时落后 behind at time-up"}
+"""Each decision a match sheet can store, as the bracket says it of the team decided
+against (`decided_against`): forfeited, disqualified, or behind when the clock ended the
+match (到时领先方 names the other side)."""
 
 
 def require_bracket(event: Event) -> None:
@@ -194,8 +198,22 @@ def places(con: duckdb.DuckDBPyConnection, event: Event, as_played: bool = False
                for r in shown["groups"]}
     for team, in db.rows(con, "select team_no from teams where event_id = ?", [event.event_id]):
         records.setdefault(team, ())
-    found = knockout_places(shown["stages"], records)
+    found = _decided_first(con, event, knockout_places(shown["stages"], records))
     return found if as_played else without(found, set(disqualified(con, event)))
+
+
+def _decided_first(con: duckdb.DuckDBPyConnection, event: Event, found: list[Place]
+                   ) -> list[Place]:
+    """Teams sharing a place on an equal record, ordered as the organizer's play-off or lot
+    gave it (`paisai awards decide`), so that a meet's placement points follow the prize."""
+    for rank, team in db.rows(con, "select rank, team_no from award_decisions where "
+                                   "event_id = ?", [event.event_id]):
+        ahead = next((p for p in found if p.rank == rank), None)
+        won = next((p for p in found if p.team_no == team and p.rank == rank), None)
+        if ahead is not None and won is not None and won.record == ahead.record:
+            found.remove(won)
+            found.insert(found.index(ahead), won)
+    return found
 
 
 def disqualified(con: duckdb.DuckDBPyConnection, event: Event) -> list[str]:

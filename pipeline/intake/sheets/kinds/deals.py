@@ -1,4 +1,4 @@
-"""Deal by deal (逐副记分): the deals of each table replayed (RULES 2); the levels they give go
+"""Deal by deal (逐副记分): the deals of each table replayed (docs/rules/general.md §2); the levels they give go
 with every deal row."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def casts() -> list[pl.Expr]:
 def _check_deals(
     typed: pl.DataFrame, context: EventContext, where: Where
 ) -> tuple[pl.DataFrame, list[Problem]]:
-    """Replay each table's deals (RULES 2); the derived levels go with every deal row."""
+    """Replay each table's deals (docs/rules/general.md §2); the derived levels go with every deal row."""
     problems: list[Problem] = []
     rules = context.ruleset.deals
     paired = {(r["round"], r["table_no"]): (r["ew_team"], r["ns_team"])
