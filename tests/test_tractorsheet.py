@@ -192,10 +192,10 @@ def match(cli, tmp_path, db_file, monkeypatch):
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    from dashboard.hall import cache, limits, routes, tablesheet
+    from dashboard.hall import cache, limits, routes, sheetdoor
 
     cache.forget_versions()
-    monkeypatch.setattr(tablesheet, "LIMITS", limits.Limits())
+    monkeypatch.setattr(sheetdoor, "LIMITS", limits.Limits())
     _event(cli, tmp_path)
     monkeypatch.setenv("PAISAI_DB", str(db_file))
     run = cli("bracket", "links", "--event", "tr", "--base-url", "http://testserver",
@@ -209,6 +209,13 @@ def _post(client, link, **form):
     return client.post(link[0], data={"code": link[1], **form})
 
 
+def _outcome(response) -> str:
+    """What the sheet said after a form, read by GET after its redirect (303, issue 49)."""
+    assert [r.status_code for r in response.history] == [303], response.text
+    found = re.search(r'data-testid="message">(.*?)</p>', response.text)
+    return found.group(1) if found else ""
+
+
 def test_the_match_sheet_on_two_phones(match, cli, db_file):
     client, sheet, row = match
     shown = client.get(sheet["a"][0])
@@ -220,19 +227,19 @@ def test_the_match_sheet_on_two_phones(match, cli, db_file):
     # deal 1: A declares, the defenders take 20 in play and the bottom's 5 × 2: 30 → A +4
     first = _post(client, sheet["a"], action="enter", number="1", declarer="a", points="20",
                   bottom="5", multiplier="2", trump="1")
-    assert first.status_code == 200, first.text
+    assert _outcome(first) == "已记录", first.text
     levels = re.search(r'data-testid="levels">(.*?)</div>', first.text).group(1)
     assert "<strong>7</strong>" in levels and "<strong>3</strong>" in levels
     # the declarer follows from the sheet: B may not declare deal 2
     wrong = _post(client, sheet["a"], action="enter", number="2", declarer="b", points="0")
-    assert wrong.status_code == 400 and "本盘应由 A 方坐庄" in wrong.text
+    assert "本盘应由 A 方坐庄" in _outcome(wrong)
     # B checks: it may not enter; it disputes deal 1, which freezes the sheet
-    assert _post(client, sheet["b"], action="enter", number="2", declarer="a",
-                 points="0").status_code == 400
+    assert "本方负责复查" in _outcome(_post(client, sheet["b"], action="enter", number="2",
+                                        declarer="a", points="0"))
     disputed = _post(client, sheet["b"], action="dispute", number="1")
     assert "第 1 盘有异议" in disputed.text
     frozen = _post(client, sheet["a"], action="enter", number="2", declarer="a", points="0")
-    assert frozen.status_code == 400 and "有异议" in frozen.text
+    assert "有异议" in _outcome(frozen)
     from pipeline.day import tractorstore
     with db.reading(db_file) as con:
         assert tractorstore.disputed(con, "tr") == [(row["stage"], row["match"], 1)]
@@ -241,7 +248,7 @@ def test_the_match_sheet_on_two_phones(match, cli, db_file):
     # a ruled deal: B's card found wrong after its trick — B loses deal 2, A up 3 → 10
     ruled = _post(client, sheet["a"], action="ruled", number="2", declarer="a",
                   lost_by="b", ruled_levels="3")
-    assert ruled.status_code == 200, ruled.text
+    assert _outcome(ruled) == "已记录", ruled.text
     assert "<strong>10</strong>" in re.search(r'data-testid="levels">(.*?)</div>',
                                               ruled.text).group(1)
     # a bad link is refused whole
@@ -326,3 +333,29 @@ def test_random_matches_read_as_the_deal_sheet_replays_them(preset):
             assert winner == game.winner
             checked += 1
     assert checked >= 200  # every match played to its end, each game replayed
+
+
+def test_an_old_match_form_never_brings_back_a_deal_taken_off(match, db_file):
+    """Issue 49 finding 3 on /k: A enters deal 2, B disputes it, the referee takes it off;
+    A's old deal-2 form sent again is refused; a deal entered after B confirmed an earlier
+    one is taken (issue 51)."""
+    from pipeline.day import tractorstore
+
+    client, sheet, row = match
+
+    def form(page: str) -> dict:
+        drawn = re.search(r'data-testid="enter".*?</form>', page, re.S).group(0)
+        return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', drawn))
+
+    first = _post(client, sheet["a"], action="enter", number="1", declarer="a", points="20")
+    deal_two = {**form(first.text), "points": "40"}  # drawn before B's answer to deal 1
+    assert "已记录" in _outcome(_post(client, sheet["b"], action="confirm", number="1"))
+    assert _outcome(client.post(sheet["a"][0], data=deal_two)) == "已记录"
+    _post(client, sheet["b"], action="dispute", number="2")
+    tractorstore.decide(db_file, "tr", row["stage"], row["match"], 2, keep=False)
+    again = client.post(sheet["a"][0], data=deal_two)
+    assert "记分表在这一副之前已有变化" in _outcome(again)
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select count(*) from tractor_sheet_deals") == 1
+    bad = _post(client, sheet["a"], **{**form(again.text), "points": "abc"})
+    assert "应为整数" in _outcome(bad) and "链接无效" not in bad.text

@@ -91,7 +91,8 @@ def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, st
     stem = f"{event_id}-第{latest}轮"
     export_pairings(pairs, title + "对阵表", folder / "p.xlsx", site_url)
     export_pairings(pairs, title + "对阵表", folder / "p.html", site_url)
-    export_scoresheet(pairs, title + "成绩登记表", folder / "s.xlsx")
+    export_scoresheet(pairs, title + "成绩登记表", folder / "s.xlsx",
+                      event.ruleset.scoring["equal_levels"])
     return [("pairings_xlsx", f"{stem}-对阵表.xlsx", (folder / "p.xlsx").read_bytes()),
             ("pairings_html", f"{stem}-对阵表.html", (folder / "p.html").read_bytes()),
             ("scoresheet_xlsx", f"{stem}-成绩登记表.xlsx", (folder / "s.xlsx").read_bytes())]

@@ -105,28 +105,42 @@ def enter_table(event_id: str, language: str) -> None:
     else:
         st.warning(t("not_paired_table", language, r=chosen_round, t=table))
     previous = _stored_result(event_id, chosen_round, table)
-    with st.form("enter_table", clear_on_submit=True):
+    decider = _decider_field(event_id)
+    # kept as typed until stored: a refusal (a level game without its decider, a missing
+    # reason) never clears the form
+    with st.form("enter_table", clear_on_submit=False):
         cols = st.columns(3)
         # levels start empty: a careless save never records a result nobody chose
         ew = cols[0].selectbox(f"{t('ew_level', language)} {seated[0] if known else ''}", levels,
-                               index=None, placeholder=t("choose", language))
+                               index=None, placeholder=t("choose", language), key="entry-ew")
         ns = cols[1].selectbox(f"{t('ns_level', language)} {seated[1] if known else ''}", levels,
-                               index=None, placeholder=t("choose", language))
+                               index=None, placeholder=t("choose", language), key="entry-ns")
+        sides = {"东西": t("ew", language), "南北": t("ns", language)}
         forfeit = cols[2].selectbox(t("forfeit", language), ["", "东西", "南北"],
                                     placeholder=t("choose", language),
-                                    format_func=lambda side: {"东西": t("ew", language),
-                                                              "南北": t("ns", language)}
-                                    .get(side, ""))
+                                    format_func=lambda side: sides.get(side, ""),
+                                    key="entry-forfeit")
+        decided_by = ""
+        if decider:  # the preset decides equal levels by a side (seed 001: 末副上游方)
+            named = decider[1] if language == "zh" else decider[2]
+            decided_by = st.selectbox(f"{named}（{t('decider_note', language)}）",
+                                      ["", "东西", "南北"],
+                                      format_func=lambda side: sides.get(side, ""),
+                                      key="entry-decider")
         ew_team = ns_team = ""
         if not known:
             cols = st.columns(2)
-            ew_team = cols[0].text_input(t("ew_team", language))
-            ns_team = cols[1].text_input(t("ns_team", language))
+            ew_team = cols[0].text_input(t("ew_team", language), key="entry-ew-team")
+            ns_team = cols[1].text_input(t("ns_team", language), key="entry-ns-team")
         reason = st.text_input(t("reason_correction", language) if previous else
-                               t("reason_optional", language))
+                               t("reason_optional", language), key="entry-reason")
         if st.form_submit_button(t("save", language)):
             if not forfeit and (ew is None or ns is None):
                 st.error(t("choose_levels", language))
+                return
+            if decider and not forfeit and ew == ns and not decided_by:
+                named = decider[1] if language == "zh" else decider[2]
+                st.error(t("choose_decider", language, field=named, level=ew))
                 return
             if previous and not reason.strip():
                 st.error(t("reason_correction", language))
@@ -134,6 +148,8 @@ def enter_table(event_id: str, language: str) -> None:
             row = {"round": chosen_round, "table": table, "ew_team": ew_team,
                    "ns_team": ns_team, "ew_level": "" if forfeit else ew,
                    "ns_level": "" if forfeit else ns, "forfeit": forfeit}
+            if decider and decided_by and not forfeit and ew == ns:
+                row[decider[0]] = decided_by
             try:
                 with undo.undoable(database(), event_id,
                                    f"录入 第 {chosen_round} 轮 {table} 号桌 "
@@ -151,10 +167,20 @@ def enter_table(event_id: str, language: str) -> None:
             teams = seated or (ew_team.strip().upper(), ns_team.strip().upper())
             words = "unchanged_entry" if not (s.new or s.replaced) else (
                 "corrected" if s.replaced else "entered")
+            for key in ("entry-ew", "entry-ns", "entry-forfeit", "entry-decider",
+                        "entry-ew-team", "entry-ns-team", "entry-reason"):
+                st.session_state.pop(key, None)  # stored: the form starts empty again
             republish(event_id, language)
             done(t(words, language, r=chosen_round, t=table, ew=teams[0], ns=teams[1],
                    ewl=t("forfeited", language) if forfeit == "东西" else ew or "",
                    nsl=t("forfeited", language) if forfeit == "南北" else ns or ""))
+
+
+def _decider_field(event_id: str) -> tuple[str, str, str] | None:
+    """The field deciding a level game under the event's preset, else None."""
+    with db.reading(database()) as con:
+        equal_levels = events.load(con, event_id).ruleset.scoring["equal_levels"]
+    return selfreport.decider_field(equal_levels)
 
 
 def _seated(event_id: str, round_no: int, table: int) -> tuple[str, str] | None:

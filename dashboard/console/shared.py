@@ -192,7 +192,7 @@ def status_data(path: str, event_id: str, version: str):
 def disagreeing_tables(waiting: pl.DataFrame) -> list[int]:
     """Tables whose two sides sent different results (waiting for the organizer)."""
     sides = waiting.filter(pl.col("side").is_not_null()).group_by("table_no").agg(
-        pl.struct("ew_level", "ns_level").n_unique().alias("results"))
+        pl.struct("ew_level", "ns_level", "decider").n_unique().alias("results"))
     return sorted(sides.filter(pl.col("results") > 1)["table_no"].to_list())
 
 
@@ -213,7 +213,10 @@ def pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
         cols = st.columns([4, 1, 1])
         cols[0].write(f"{t('round', language)} {row['round']} · {t('table', language)} "
                       f"{row['table_no']} · {sides[row['side']]}: {row['ew_level']} – "
-                      f"{row['ns_level']}" + (f" ⚠ {t('sides_disagree', language)}"
+                      f"{row['ns_level']}"
+                      + (f" · {t('decided_by', language)} {t(row['decider'], language)}"
+                         if row.get("decider") else "")
+                      + (f" ⚠ {t('sides_disagree', language)}"
                                               if row["table_no"] in disagreeing else ""))
         for col, accept, key in ((cols[1], True, "accept"), (cols[2], False, "reject")):
             if col.button(t(key, language), key=f"{where}-{key}-{row['report_id']}"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 
 # -- a table reports its result from a side's signed link (a plain form, no JavaScript) --
 
@@ -22,27 +23,47 @@ WRONG_CODES = 5  # wrong slip codes from one side's link …
 CODE_WINDOW = 600  # … in ten minutes, then it waits (a 4-digit code is not guessed so)
 
 
-class Limits:
-    """Requests in the last `window` seconds, by key (a link, an address)."""
+KEYS_PER_KIND = 20_000  # counters kept of one kind of key (the part before the first ":")
 
-    def __init__(self):
-        self.times: dict[str, list[float]] = {}
+
+class Limits:
+    """Requests in the last `window` seconds, by key (a link, an address, a side's wrong
+    codes, a sign-in). Each kind of key (`link:…`, `address:…`, `code:…`, `login:…`) is kept
+    apart and bounded on its own, the oldest forgotten first: made-up keys of one kind never
+    fill the memory and never wipe another kind's counters (issue 49: a flood of links once
+    cleared every wrong-code and sign-in count)."""
+
+    def __init__(self, per_kind: int = KEYS_PER_KIND):
+        self.kinds: dict[str, OrderedDict[str, list[float]]] = {}
         self.lock = threading.Lock()
+        self.per_kind = per_kind
+
+    @property
+    def times(self) -> dict[str, list[float]]:
+        """Every key's times (a copy, for looking at)."""
+        with self.lock:
+            return {k: list(v) for kind in self.kinds.values() for k, v in kind.items()}
 
     def allow(self, key: str, limit: int, now: float, window: float = 60,
               count: bool = True) -> bool:
         """True while `key` has had fewer than `limit` in the window; counts this one
         (unless `count` is False: only asked)."""
         with self.lock:
-            if len(self.times) > 100_000:  # made-up keys never fill the memory
-                self.times.clear()
-            kept = [t for t in self.times.get(key, []) if now - t < window]
+            kind = self.kinds.setdefault(key.split(":", 1)[0], OrderedDict())
+            kept = [t for t in kind.get(key, []) if now - t < window]
             if len(kept) >= limit:
-                self.times[key] = kept
+                kind[key] = kept
+                kind.move_to_end(key)
                 return False
-            self.times[key] = [*kept, now] if count else kept
-            if not self.times[key]:
-                del self.times[key]
+            if count:
+                kept.append(now)
+            if kept:
+                kind[key] = kept
+                kind.move_to_end(key)
+                while len(kind) > self.per_kind:  # the oldest forgotten first
+                    kind.popitem(last=False)
+            else:
+                kind.pop(key, None)
             return True
 
 

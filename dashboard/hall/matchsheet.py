@@ -1,23 +1,33 @@
-"""A Tractor match's own score sheet on a side's phone (/k, issue 42): plain HTML, no
-JavaScript, 360 px, as the Guandan table's (/t). The recorder's side (the preset's
+"""A Tractor match's own score sheet on a side's phone (/k, issue 42): plain HTML, 360 px,
+following the table as the Guandan table's (/t) does. The recorder's side (the preset's
 `tractor.recorder`) enters each deal — the declarer, the defenders' points with the
 bottom's points times its multiplier, the trump cards where the preset counts them, or a
 deal ruled lost — and sees both levels, the game and the games won after it; the other side
 confirms or disputes each deal; both confirm the match's result, then stored as the Tractor
-sheets are. A side acts once its printed code is given (kept in the page)."""
+sheets are. A side acts once its printed code is given (kept as on /t)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
+from dashboard.hall.respond import HALL_WAIT, database, page_lang
+from dashboard.hall.sheetdoor import (
+    FOLLOW_SECONDS,
+    SHEET_HEADERS,
+    SheetDoor,
+    handle_sheet,
+    here,
+    mark_of,
+    mark_route,
+    number,
+)
 from dashboard.hall.tablesheet import WORDS as TABLE_WORDS
-from dashboard.hall.tablesheet import SheetDoor, handle_sheet
 from pipeline.base import db, events
+from pipeline.base.errors import PaisaiError
 from pipeline.base.levels import format_level
 from pipeline.day.tablesheet import deal_stamp, stamp
 from pipeline.publishing.templating import render
@@ -36,7 +46,8 @@ WORDS = {
            "confirm_result": "确认本场结果", "stored": "双方已确认，本场成绩已保存",
            "waiting": "已确认，等待对方确认本场结果", "decided": "本场成绩已保存：{r}",
            "disputed": "第 {n} 盘有异议：已通知裁判，裁定前不能继续记分",
-           "final_only": "", "started": "已开始计时", "entered": "待确认"},
+           "final_only": "", "started": "已开始计时", "entered": "待确认",
+           "bottom_field": "底牌分", "multiplier_field": "底牌倍数", "trump_field": "报主张数"},
     "en": {**TABLE_WORDS["en"], "title": "{stage}, match {n}: deal by deal", "a": "Side A",
            "b": "Side B", "game_no": "Game {n}", "games_won": "Games {a}–{b}",
            "deals_played": "{n} deals recorded", "deal": "Deal", "game": "Game",
@@ -55,7 +66,8 @@ WORDS = {
            "decided": "The match's result is stored: {r}",
            "disputed": "Deal {n} is disputed: the referee is called; the sheet waits for the "
                        "ruling", "final_only": "", "started": "The match clock is running",
-           "entered": "to confirm"},
+           "entered": "to confirm", "bottom_field": "The bottom's points",
+           "multiplier_field": "The bottom's multiplier", "trump_field": "Trump cards shown"},
 }
 
 
@@ -83,6 +95,7 @@ def _view_on(con, event_id: str, stage: str, match_no: int, signature: str, side
             "decided": tractorstore.stored_elsewhere(con, event_id, stage, match_no),
             "confirmed": confirmed, "now": now,
             "started": tractorstore.started_at(con, event_id, stage, match_no),
+            "takeoffs": tractorstore.takeoffs(con, event_id, stage, match_no),
             "time_up": tractorstore.time_up(con, event, stage, match_no)}
 
 
@@ -96,8 +109,17 @@ def _clock(view: dict, w: dict) -> str:
     return w["match_left"].format(m=-(-int((up - now) / dt.timedelta(seconds=1)) // 60))
 
 
+def mark(view: dict) -> str:
+    """What the page shows of the match, in a few characters (see the table's `mark`)."""
+    sheet = view["sheet"]
+    return mark_of([(line.number, line.status, line.final, line.entered_at)
+                    for line in sheet.lines], sheet.over, sheet.disputed, sheet.result,
+                   view["confirmed"], view["decided"], view["takeoffs"], view["started"],
+                   view["time_up"] is not None and view["time_up"] <= view["now"])
+
+
 def _page(request: Request, view: dict, code: str, message: str = "",
-          status: int = 200) -> Response:
+          status: int = 200, typed: dict | None = None) -> Response:
     language = page_lang(request)
     w = WORDS[language]
     params = request.query_params
@@ -120,7 +142,7 @@ def _page(request: Request, view: dict, code: str, message: str = "",
              for line in sheet.lines]
     can_enter = acting and recorder and not sheet.over and sheet.disputed is None
     enter = {"number": len(sheet.lines) + 1, "declarer": sheet.next_declarer,
-             "seen": stamp(sheet.lines),
+             "seen": stamp(sheet.lines, view["takeoffs"]),
              "declarer_name": teams[sheet.next_declarer] if sheet.next_declarer else "",
              "trump": list(range(1, rules["decks"] + 1)) if rules["trump_bonus"] else []} \
         if can_enter else None
@@ -139,7 +161,11 @@ def _page(request: Request, view: dict, code: str, message: str = "",
                   nav={"ranking": f"/m/{quote(event)}/", "pairings": f"/m/{quote(event)}/bracket",
                        "teams": "#", "style": "/m/style.css"},
                   words={"ranking": "", "pairings": "", "teams": ""},
-                  refresh=None if enter else 15,  # the recorder's form is never wiped
+                  fallback=None if enter else 15,  # without the script: a form never wiped
+                  follow={"mark": mark(view), "every": FOLLOW_SECONDS, "here": here(request),
+                          "url": "/k/mark?" + urlencode(
+                              {k: v for k, v in params.items() if k != "flash"})},
+                  typed=typed or {},
                   teams=teams, levels={s: format_level(v) for s, v in sheet.levels.items()},
                   game=sheet.game, wins=sheet.wins, played=len(sheet.lines), lines=lines,
                   code=code if acting else "", message=message, unlock=open_ and not code,
@@ -147,13 +173,11 @@ def _page(request: Request, view: dict, code: str, message: str = "",
                   decided=w["decided"].format(r=view["decided"]) if view["decided"] else "",
                   disputed=sheet.disputed if open_ else None, over=sheet.over or "",
                   result=result, enter=enter)
-    return HTMLResponse(page, status_code=status,
-                        headers={**HEADERS, "Cache-Control": "no-store"})
+    return HTMLResponse(page, status_code=status, headers=SHEET_HEADERS)
 
 
-def _number(form: dict, name: str, default: int = 0) -> int:
-    value = form.get(name, "").strip()
-    return int(value) if value else default
+def _deal_no(form: dict, w: dict) -> int:
+    return number(form, "number", w["deal_no"].format(n="").strip(), 1, 999)
 
 
 def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
@@ -168,37 +192,51 @@ def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
             tractorstore.start(con, *where[:4], side, code)
             message = w["started"]
         elif action == "enter":
-            tractorstore.enter(con, *where[:4], side, code, _number(form, "number"),
-                               form.get("declarer", ""), _number(form, "points"),
-                               _number(form, "bottom"), _number(form, "multiplier", 1),
-                               _number(form, "trump", 1), seen=form.get("seen"))
+            tractorstore.enter(con, *where[:4], side, code, _deal_no(form, w),
+                               form.get("declarer", ""),
+                               number(form, "points", w["points"], 0, 1000, default=0),
+                               number(form, "bottom", w["bottom_field"], 0, 1000, default=0),
+                               number(form, "multiplier", w["multiplier_field"], 1, 64,
+                                      default=1),
+                               number(form, "trump", w["trump_field"], 1, 16, default=1),
+                               seen=form.get("seen"))
         elif action == "ruled":
-            tractorstore.enter(con, *where[:4], side, code, _number(form, "number"),
+            tractorstore.enter(con, *where[:4], side, code, _deal_no(form, w),
                                form.get("declarer", ""), 0, lost_by=form.get("lost_by", ""),
-                               ruled_levels=_number(form, "ruled_levels"),
+                               ruled_levels=number(form, "ruled_levels", w["ruled_levels"], 0,
+                                                   13, default=0),
                                seen=form.get("seen"))
         elif action in ("confirm", "dispute"):
-            tractorstore.answer(con, *where[:4], side, code, _number(form, "number"),
+            tractorstore.answer(con, *where[:4], side, code, _deal_no(form, w),
                                 action == "confirm", form.get("seen"))
         elif action == "result":
             message = w[tractorstore.confirm_result(con, *where[:4], side, code)]
         else:
-            raise ValueError(action)
+            raise PaisaiError(f"不明的操作 unknown action: {action}")
         return message, _view_on(con, *where)
+
+
+def _where(request: Request) -> tuple:
+    params = request.query_params
+    side = params.get("side", "")
+    if side not in ("a", "b"):
+        raise ValueError(side)
+    return (params.get("event", "")[:64], params.get("stage", "")[:32],
+            int(params.get("match", "0")), params.get("sig", "")[:200], side)
+
+
+def _door(request: Request) -> SheetDoor:
+    from pipeline.day import tractorstore
+
+    return SheetDoor(lambda: _where(request), tractorstore.check_link, _view, _view_on,
+                     tractorstore.check_code, _act, _page, mark, "k")
 
 
 async def match_sheet_route(request: Request) -> Response:
     """GET: the match's sheet of a side's signed link; POST: its actions (see /t)."""
-    params = request.query_params
+    return await handle_sheet(request, _door(request), WORDS)
 
-    def where() -> tuple:
-        side = params.get("side", "")
-        if side not in ("a", "b"):
-            raise ValueError(side)
-        return (params.get("event", "")[:64], params.get("stage", "")[:32],
-                int(params.get("match", "0")), params.get("sig", "")[:200], side)
 
-    from pipeline.day import tractorstore
-
-    door = SheetDoor(where, _view, _view_on, tractorstore.check_code, _act, _page, "k")
-    return await handle_sheet(request, door, WORDS)
+async def match_mark_route(request: Request) -> Response:
+    """GET: the match's sheet's mark (the open page reads itself again when it changes)."""
+    return await mark_route(request, _door(request))

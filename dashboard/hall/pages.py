@@ -182,6 +182,33 @@ def style(request: Request) -> Response:
                    "text/css; charset=utf-8")
 
 
+def events_page(request: Request) -> Response:
+    """/m/ and /m — the address `paisai dashboard --hall` prints: the only event in play
+    opened at once (its ranking), or the events in play listed to choose from; never the
+    Streamlit app (a blank page under the phones' no-script policy)."""
+    from starlette.responses import HTMLResponse, RedirectResponse
+
+    language = page_lang(request)
+    suffix = "?lang=en" if language == "en" else ""
+    try:
+        with db.reading(database(), HALL_WAIT) as con:
+            found = events.in_play(con)
+    except BusyError:
+        return busy(request)
+    headers = {**HEADERS, "Cache-Control": "no-store"}  # a new event shows at once
+    if len(found) == 1:
+        return RedirectResponse(f"/m/{found[0][0]}/{suffix}", status_code=307, headers=headers)
+    words = WORDS[language]
+    body = render("site/events.html", title=words["events"], up="",
+                  lang="en" if language == "en" else "zh-CN",
+                  nav={"ranking": f"/m/{suffix}", "pairings": f"/m/{suffix}",
+                       "teams": f"/m/{suffix}", "style": "/m/style.css"},
+                  words={"ranking": words["ranking"], "pairings": "", "teams": ""},
+                  events=[{"url": f"/m/{e}/{suffix}", "name": n, "id": e} for e, n in found],
+                  none=words["no_events"], refresh=REFRESH_SECONDS)
+    return HTMLResponse(body, headers=headers)
+
+
 def without_slash(request: Request) -> Response:
     """/m/{event} → /m/{event}/ (never the Streamlit app: a session per phone)."""
     from starlette.responses import RedirectResponse

@@ -33,7 +33,8 @@ REPORT_WORDS = {
            "decided": "已裁定：本桌成绩已保存。如有异议请找裁判，由组织者重新打开本桌。",
            "closed": "这个链接已关闭", "ask_referee": "请把成绩交给裁判或组织者（纸质记分表）。",
            "you_sent": "你提交的成绩", "by_deal": "逐副记分（每副记录、对方确认）",
-           "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判"},
+           "too_many_codes": "验证码错误太多次，请 10 分钟后再试或找裁判",
+           "decider_note": "只在双方级数相同时填写", "nobody": "（级数不同，不填）"},
     "en": {"title": "Round {r}, table {n}: report", "ew": "East-West", "ns": "North-South",
            "send": "Send", "choose": "Choose", "bad_link": "This link is not valid or has "
            "expired", "too_many": "Too many reports: wait a minute", "too_long": "Too long",
@@ -50,7 +51,8 @@ REPORT_WORDS = {
                           "score sheet).",
            "you_sent": "You sent", "by_deal": "Keep the score deal by deal",
            "too_many_codes": "Too many wrong codes: try again in 10 minutes or ask the "
-                             "referee"},
+                             "referee",
+           "decider_note": "only when both levels are equal", "nobody": "(levels differ)"},
 }
 
 
@@ -144,8 +146,8 @@ async def report_route(request: Request) -> Response:
         round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
         side = params.get("side") or None
         signature = params.get("sig", "")[:200]
-        ew, ns, decided, by_deal = await run_in_threadpool(_check_link, event_id, round_no,
-                                                           table_no, signature, side)
+        ew, ns, decided, by_deal, decider = await run_in_threadpool(
+            _check_link, event_id, round_no, table_no, signature, side)
     except BusyError:
         return report_page(language, words["busy"], 503)
     except selfreport.LinkClosed as exc:  # genuine, but its round or event is over
@@ -167,10 +169,11 @@ async def report_route(request: Request) -> Response:
         if refused:
             return report_page(language, words[refused], 429)
         form = parse_qs(body.decode("utf-8", "replace"))
+        typed = {k: form.get(k, [""])[0][:8] for k in ("ew_level", "ns_level", "decider")}
         try:
             outcome = await REPORTS.submit(selfreport.Report(
-                event_id, round_no, table_no, signature, form.get("ew_level", [""])[0][:8],
-                form.get("ns_level", [""])[0][:8], side, form.get("code", [""])[0][:8]))
+                event_id, round_no, table_no, signature, typed["ew_level"], typed["ns_level"],
+                side, form.get("code", [""])[0][:8], typed["decider"] or None))
         except BusyError:
             return report_page(language, words["busy"], 503)
         except selfreport.Decided as exc:  # decided meanwhile: said, no form
@@ -178,8 +181,9 @@ async def report_route(request: Request) -> Response:
         except PaisaiError as exc:
             if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
                 LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
-            return report_page(language, title, 400, note=str(exc),
-                                form=_report_form(ew, ns, format_level, side))
+            # which field and why, the form as it was filled (never "1 error", never cleared)
+            return report_page(language, title, 400, note=explained(exc),
+                                form=_report_form(ew, ns, format_level, side, decider, typed))
         said = words["sent"] if side is None else words[outcome]
         sent = (f"{words['you_sent']}：{words['ew']} {ew} {form.get('ew_level', [''])[0][:8]} – "
                 f"{words['ns']} {ns or ''} {form.get('ns_level', [''])[0][:8]}")
@@ -187,27 +191,45 @@ async def report_route(request: Request) -> Response:
     sheet_url = None
     if side and by_deal:  # a side's link: the table's deal-by-deal sheet (Guandan)
         sheet_url = "/t?" + str(request.url.query)
-    return report_page(language, title, form=_report_form(ew, ns, format_level, side),
+    return report_page(language, title, form=_report_form(ew, ns, format_level, side, decider),
                         **({"sheet_url": sheet_url} if sheet_url else {}))
 
 
 def _check_link(event_id: str, round_no: int, table_no: int, signature: str,
-                side: str | None) -> tuple[str, str, str | None, bool]:
-    """The table's teams, its stored result in words when it is decided (else None), and
-    whether its sides may keep a deal-by-deal sheet (a Guandan event)."""
+                side: str | None) -> tuple[str, str, str | None, bool, tuple | None]:
+    """The table's teams, its stored result in words when it is decided (else None),
+    whether its sides may keep a deal-by-deal sheet (a Guandan event), and the field that
+    decides a level game when the preset has one (`selfreport.decider_field`)."""
     from pipeline.day import selfreport
     with db.reading(database(), HALL_WAIT) as con:
         ew, ns = selfreport.check_link(con, event_id, round_no, table_no, signature, side)
-        by_deal = events.load(con, event_id).ruleset.discipline == "guandan"
+        ruleset = events.load(con, event_id).ruleset
+        by_deal = ruleset.discipline == "guandan"
+        decider = selfreport.decider_field(ruleset.scoring["equal_levels"])
         decided = selfreport.stored_result(con, event_id, round_no, table_no)
         names = dict(db.rows(con, "select team_no, team_name from teams where event_id = ? "
                                   "and team_no in (?, ?)", [event_id, ew, ns or ""]))
     # each side as the players know it: its number and its name
     ew, ns = (f"{team} {names.get(team) or ''}".strip() if team else team for team in (ew, ns))
-    return ew, ns, selfreport.describe_stored(decided) if decided else None, by_deal
+    return (ew, ns, selfreport.describe_stored(decided) if decided else None, by_deal,
+            decider)
 
 
-def _report_form(ew: str, ns: str, format_level, side: str | None) -> dict:
-    """What the form shows: the two teams, the levels to choose, the side's code field."""
+def _report_form(ew: str, ns: str, format_level, side: str | None, decider: tuple | None,
+                 typed: dict | None = None) -> dict:
+    """What the form shows: the two teams, the levels to choose, the side's code field, the
+    decider of a level game when the preset has one, and what was typed (a refused form)."""
     return {"ew": ew, "ns": ns or "", "side": side,
-            "levels": [format_level(v) for v in range(2, 16)]}
+            "levels": [format_level(v) for v in range(2, 16)],
+            "decider": decider[1:] if decider else None, "typed": typed or {}}
+
+
+def explained(exc: PaisaiError) -> str:
+    """A refusal as the phone says it: a results sheet's problems each with its column and
+    reason (a level game without its decider, a level out of range), never only a count."""
+    from pipeline.base.errors import SheetErrors
+
+    if not isinstance(exc, SheetErrors):
+        return str(exc)
+    return "；".join(f"{p.column}：{p.message}" if p.column else p.message
+                    for p in exc.problems) or str(exc)

@@ -35,7 +35,8 @@ WORDS = {
            "team_rank": "名次", "team_points": "积分", "team_lds": "级差分",
            "东西 EW": "东西", "南北 NS": "南北",
            "team_live": "桌上实况：东西 {ew} · 南北 {ns}，已记 {n} 副",
-           "busy": "系统正忙（数据库正在备份、导入或恢复），请几秒后再刷新"},
+           "busy": "系统正忙（数据库正在备份、导入或恢复），请几秒后再刷新",
+           "events": "正在进行的赛事", "no_events": "现在没有进行中的赛事"},
     "en": {"ranking": "Ranking", "pairings": "Pairings", "teams": "Teams",
            "after": "Ranking after round {n}", "round": "Round {n} pairings",
            "find": "Find my table (team no., name or player)", "search": "Find",
@@ -47,7 +48,7 @@ WORDS = {
            "东西 EW": "East-West", "南北 NS": "North-South",
            "team_live": "At the table now: East-West {ew} · North-South {ns}, {n} deals",
            "busy": "Busy for a moment (a backup, an import or a restore): refresh in a few "
-                   "seconds"},
+                   "seconds", "events": "Events in play", "no_events": "No event in play now"},
 }
 
 

@@ -1,32 +1,32 @@
-"""The table's own score sheet on a side's phone (/t, issue 42): plain HTML, no JavaScript,
-360 px. The recorder's side (the preset's `deals.recorder`; seed 001: South's pair) enters
+"""The table's own score sheet on a side's phone (/t, issue 42): plain HTML, 360 px, with one
+small script of ours that reads the page again when the table changes (`sheetdoor`). The recorder's side (the preset's `deals.recorder`; seed 001: South's pair) enters
 each deal — who took 上游 and where the partner finished — and sees both levels after it;
 the other side sees the same sheet and confirms or disputes each deal; both confirm the
 table's result, which is then stored as a deal sheet. A side acts once its printed code is
-given (kept in the page, never in a cookie); the link alone only shows the sheet."""
+given (then kept in an HttpOnly cookie of that link: every form is answered with a redirect
+to the page read by GET); the link alone only shows the sheet."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from dashboard.hall.limits import (
-    CODE_WINDOW,
-    LIMITS,
-    PER_LINK,
-    WRONG_CODES,
-    form_body,
-    turned_away,
+from dashboard.hall.respond import HALL_WAIT, database, page_lang
+from dashboard.hall.sheetdoor import (
+    FOLLOW_SECONDS,
+    SHEET_HEADERS,
+    SheetDoor,
+    handle_sheet,
+    here,
+    mark_of,
+    mark_route,
+    number,
 )
-from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
 from pipeline.base import db, events
-from pipeline.base.errors import BusyError, PaisaiError
+from pipeline.base.errors import PaisaiError
 from pipeline.base.levels import format_level
 from pipeline.day.tablesheet import deal_stamp, stamp
 from pipeline.publishing.templating import render
@@ -50,7 +50,8 @@ WORDS = {
            "stored": "双方已确认，本桌成绩已保存", "waiting": "已确认，等待对方确认本桌结果",
            "decided": "本桌成绩已保存：{r}", "unlocked": "验证码正确",
            "left": "本轮剩余 {m} 分钟", "time_up": "本轮时间到：正在打的一副打完为最后一副",
-           "stopped": "本轮已结束"},
+           "stopped": "本轮已结束", "changed": "对方已作答或裁判已裁定：本副提交后记分表随即更新",
+           "number": "副号", "finish_field": "搭档名次"},
     "en": {"title": "Round {r}, table {n}: deal by deal", "ew": "East-West",
            "ns": "North-South", "deals_played": "{n} deals recorded", "deal": "Deal",
            "winner_short": "First out", "state": "State", "winner": "The side first out (上游)",
@@ -73,7 +74,10 @@ WORDS = {
            "waiting": "Confirmed: waiting for the other side", "decided":
            "The table's result is stored: {r}", "unlocked": "Code accepted: go ahead",
            "left": "{m} minutes left in the round",
-           "time_up": "Time is up: the deal in play is the last", "stopped": "The round is over"},
+           "time_up": "Time is up: the deal in play is the last", "stopped": "The round is over",
+           "changed": "The other side answered (or the referee ruled): the sheet shows it once "
+                      "this deal is sent", "number": "Deal number",
+           "finish_field": "Its partner finished"},
 }
 
 
@@ -98,12 +102,23 @@ def _view_on(con, event_id: str, round_no: int, table_no: int, signature: str,
         con, "select side from table_sheet_results where event_id = ? and round = ? and "
              "table_no = ? order by side", [event_id, round_no, table_no])]
     return {"ew": ew, "ns": ns, "sheet": sheet, "recorder": event.ruleset.deals["recorder"],
+            "takeoffs": tablestore.takeoffs(con, event_id, round_no, table_no),
             "decided": selfreport.describe_stored(decided) if decided else None,
             "confirmed": confirmed, "clock": clock.status(time.time())}
 
 
+def mark(view: dict) -> str:
+    """What the page shows of the table, in a few characters: it changes when a deal is
+    entered, answered, turns final, is decided or taken off, a side confirms the result,
+    the result is stored or the clock's time is up — not as the minutes pass."""
+    sheet = view["sheet"]
+    return mark_of([(line.number, line.status, line.final, line.entered_at)
+                    for line in sheet.lines], sheet.over, sheet.disputed, sheet.result,
+                   view["confirmed"], view["decided"], view["takeoffs"], view["clock"].state)
+
+
 def _page(request: Request, view: dict, code: str, message: str = "",
-          status: int = 200) -> Response:
+          status: int = 200, typed: dict | None = None) -> Response:
     language = page_lang(request)
     w = WORDS[language]
     params = request.query_params
@@ -125,7 +140,7 @@ def _page(request: Request, view: dict, code: str, message: str = "",
     enter = None
     if acting and recorder and not sheet.over and sheet.disputed is None:
         at = sheet.state.played_at
-        enter = {"number": len(sheet.lines) + 1, "seen": stamp(sheet.lines),
+        enter = {"number": len(sheet.lines) + 1, "seen": stamp(sheet.lines, view["takeoffs"]),
                  "played_at": format_level(levels[at]) if at else format_level(2)}
     result = None
     if open_ and sheet.result is not None:
@@ -142,7 +157,9 @@ def _page(request: Request, view: dict, code: str, message: str = "",
                        f"/m/{params.get('event', '')}/pairings", "teams": "#",
                        "style": "/m/style.css"},
                   words={"ranking": "", "pairings": "", "teams": ""},
-                  refresh=None if enter else 15,  # the recorder's form is never wiped
+                  fallback=None if enter else 15,  # without the script: a form never wiped
+                  follow={"mark": mark(view), "every": FOLLOW_SECONDS, "here": here(request),
+                          "url": "/t/mark?" + urlencode(report)}, typed=typed or {},
                   ew_team=view["ew"], ns_team=view["ns"] or "",
                   ew_level=format_level(levels["ew"]), ns_level=format_level(levels["ns"]),
                   played=len(sheet.lines), lines=lines, code=code if acting else "",
@@ -150,8 +167,7 @@ def _page(request: Request, view: dict, code: str, message: str = "",
                   decided=w["decided"].format(r=view["decided"]) if view["decided"] else "",
                   disputed=sheet.disputed if open_ else None, over=sheet.over or "",
                   result=result, enter=enter, report_url="/r?" + urlencode(report))
-    return HTMLResponse(page, status_code=status,
-                        headers={**HEADERS, "Cache-Control": "no-store"})
+    return HTMLResponse(page, status_code=status, headers=SHEET_HEADERS)
 
 
 def _clock_words(clock, w: dict) -> str:
@@ -162,102 +178,33 @@ def _clock_words(clock, w: dict) -> str:
     return w.get(clock.state, "") if clock.state in ("time_up", "stopped") else ""
 
 
-def _simple(request: Request, text: str, status: int) -> Response:
-    """A page that only says `text` (a refused link, a limit, a busy moment)."""
-    from dashboard.hall.report import report_page
+def _where(request: Request) -> tuple:
+    """The link's parts from the query (ValueError for a malformed one)."""
+    params = request.query_params
+    round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
+    side = params.get("side", "")
+    if side not in ("ew", "ns"):
+        raise ValueError(side)
+    return params.get("event", "")[:64], round_no, table_no, params.get("sig", "")[:200], side
 
-    return report_page(page_lang(request), text, status)
+
+def _door(request: Request) -> SheetDoor:
+    from pipeline.day import selfreport
+
+    return SheetDoor(lambda: _where(request), selfreport.check_link, _view, _view_on,
+                     selfreport.check_code, _act, _page, mark, "t")
 
 
 async def table_sheet_route(request: Request) -> Response:
     """GET: the sheet of a side's signed link; POST: unlock with the side's code, enter a
-    deal, confirm or dispute one, confirm the table's result — the action and the page it
-    answers with in one transaction (the deal is shown as stored)."""
-    params = request.query_params
-
-    def where() -> tuple:
-        round_no, table_no = int(params.get("round", "0")), int(params.get("table", "0"))
-        side = params.get("side", "")
-        if side not in ("ew", "ns"):
-            raise ValueError(side)
-        return (params.get("event", "")[:64], round_no, table_no, params.get("sig", "")[:200],
-                side)
-
-    from pipeline.day import selfreport
-
-    door = SheetDoor(where, _view, _view_on, selfreport.check_code, _act, _page, "t")
-    return await handle_sheet(request, door, WORDS)
+    deal, confirm or dispute one, confirm the table's result — the action in one
+    transaction, answered with a redirect to the sheet (see `sheetdoor`)."""
+    return await handle_sheet(request, _door(request), WORDS)
 
 
-@dataclass(frozen=True)
-class SheetDoor:
-    """What a sheet's route needs: the link's parts from the query (`where`, raising
-    ValueError for a malformed one), the view of a link, the form's action and the page."""
-
-    where: Callable[[], tuple]
-    view: Callable[..., dict]
-    view_on: Callable[..., dict]  # the view on an open connection (raises for a bad link)
-    check_code: Callable[..., None]  # (con, event, key, key, side, code): raises if wrong
-    act: Callable[[dict, tuple, dict], tuple[str, dict]]  # every action but unlocking
-    page: Callable[..., Response]
-    prefix: str  # the rate limits' key
-
-
-def _unlock(door: SheetDoor, where: tuple, code: str, w: dict) -> tuple[str, dict]:
-    """A side gives its code: only read (the link checked first, then the code)."""
-    with db.reading(database(), HALL_WAIT) as con:
-        view = door.view_on(con, *where)
-        event_id, first, second, _, side = where
-        door.check_code(con, event_id, first, second, side, code)
-        return w["unlocked"], view
-
-
-async def handle_sheet(request: Request, door: SheetDoor, words: dict) -> Response:
-    """A sheet's GET and POST, the table's and the Tractor match's alike: the link checked,
-    the limits kept, a wrong code counted, the action and its page in one transaction."""
-    from pipeline.day import selfreport
-
-    w = words[page_lang(request)]
-    try:
-        where = door.where()
-        if request.method != "POST":
-            view = await run_in_threadpool(door.view, *where)
-            return door.page(request, view, "")
-    except BusyError:
-        return _simple(request, w["busy"], 503)
-    except (PaisaiError, ValueError):
-        return _simple(request, w["bad_link"], 403)
-    body = await form_body(request)
-    if body is None:
-        return _simple(request, w["too_long"], 413)
-    now = time.monotonic()
-    address = request.client.host if request.client else ""
-    link = ":".join([door.prefix, *(str(p) for p in where[:-2]), where[-1]])
-    # a deal a minute and its answers: three times a report link's allowance
-    refused = turned_away(LIMITS, link, PER_LINK * 3, address, now, coded=True)
-    if refused:
-        return _simple(request, w[refused], 429)
-    form = {k: v[0][:16] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
-    code = form.get("code", "")
-    try:
-        call = (_unlock, door, where, code, w) if form.get("action") == "unlock" else \
-            (door.act, form, where, w)
-        message, view = await run_in_threadpool(*call)
-    except BusyError:
-        return _simple(request, w["busy"], 503)
-    except (PaisaiError, ValueError) as exc:
-        wrong = isinstance(exc, selfreport.WrongCode)
-        if wrong:  # counted: guessing the code is slow
-            LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
-        try:
-            view = await run_in_threadpool(door.view, *where)
-        except BusyError:
-            return _simple(request, w["busy"], 503)
-        except (PaisaiError, ValueError):
-            return _simple(request, w["bad_link"], 403)
-        return door.page(request, view, "" if wrong or isinstance(exc, ValueError) else code,
-                         str(exc) if isinstance(exc, PaisaiError) else w["bad_link"], 400)
-    return door.page(request, view, code, message)
+async def table_mark_route(request: Request) -> Response:
+    """GET: the table's sheet's mark (the open page reads itself again when it changes)."""
+    return await mark_route(request, _door(request))
 
 
 def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
@@ -269,14 +216,17 @@ def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
     with db.writing(database()) as con:
         message = w["ok"]
         if action == "enter":
-            tablestore.enter(con, *where[:4], side, code, int(form.get("number", "0")),
-                             form.get("winner", ""), int(form.get("finish") or 0),
+            tablestore.enter(con, *where[:4], side, code,
+                             number(form, "number", w["number"], 1, 999),
+                             form.get("winner", ""),
+                             number(form, "finish", w["finish_field"], 0, 9, default=0),
                              form.get("seen"))
         elif action in ("confirm", "dispute"):
-            tablestore.answer(con, *where[:4], side, code, int(form.get("number", "0")),
+            tablestore.answer(con, *where[:4], side, code,
+                              number(form, "number", w["number"], 1, 999),
                               action == "confirm", form.get("seen"))
         elif action == "result":
             message = w[tablestore.confirm_result(con, *where[:4], side, code)]
         else:
-            raise ValueError(action)
+            raise PaisaiError(f"不明的操作 unknown action: {action}")
         return message, _view_on(con, *where)

@@ -114,6 +114,13 @@ def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     )
 
 
+def in_play(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """(event_id, name) of every event not closed, the most recent first (the hall's
+    phones choose among them at /m/)."""
+    return db.rows(con, "select event_id, name from events where closed_at is null order by "
+                        "event_date desc nulls last, created_at desc")
+
+
 def most_recent(con: duckdb.DuckDBPyConnection) -> str | None:
     return db.scalar(con, "select event_id from events order by event_date desc nulls last, "
                           "created_at desc limit 1")

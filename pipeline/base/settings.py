@@ -217,6 +217,15 @@ CHOICES = {
 
 
 # Settings that take a fraction as well as a whole number (1 / 0.5 / 0 points)
+# The side that decides a level game where the preset reads equal levels by one
+# (scoring.equal_levels; seed 001: "级数相同则末副上游方为胜方"): its column in a results
+# sheet, and the field as a form names it (Chinese, English). A draw needs none.
+EQUAL_LEVELS_DECIDERS = {
+    "last_deal": ("last_deal_side", "末副上游方（末副头游方）", "the side first out in the last deal"),
+    "first_to_reach": ("first_to_level", "先到方", "the side that reached the level first"),
+}
+
+
 FRACTIONS = {("scoring", k) for k in ("win", "draw", "loss", "absent", "bye_points")}
 
 # The sane range of each number in a ruleset (for a list, of each of its items).

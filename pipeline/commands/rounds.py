@@ -164,7 +164,11 @@ def export_pairings(event: str, round_no: int, out_file: str, base_url: str | No
 def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
     from pipeline.publishing.export.scoresheet import export_scoresheet as write
 
-    return _export(event, round_no, out_file, write, "成绩登记表")
+    with db.reading(database()) as con:  # a level game's decider, where the preset has one
+        equal_levels = events.load(con, event).ruleset.scoring["equal_levels"]
+    return _export(event, round_no, out_file,
+                   lambda pairs, title, path: write(pairs, title, path, equal_levels),
+                   "成绩登记表")
 
 
 @click.command("links", help="各桌、各方报成绩的签名链接（打印桌签用） every table's and side's "
@@ -188,9 +192,15 @@ def links(event: str, round_no: int, base_url: str | None, fmt: str) -> int:
 
 
 def phone_base(base_url: str | None) -> str:
-    """`--base-url`, else this machine's LAN address on port 8501; a loopback address is
-    said to be one phones cannot open."""
-    from pipeline.operations.serve import checked_base_url, is_loopback, lan_addresses
+    """`--base-url`, else this machine's LAN address on the port of the dashboard running on
+    this database (8501 when none runs, said so); a loopback address is said to be one
+    phones cannot open."""
+    from pipeline.operations.serve import (
+        checked_base_url,
+        is_loopback,
+        lan_addresses,
+        running_port,
+    )
 
     if base_url is not None:
         base_url = checked_base_url(base_url)
@@ -199,8 +209,15 @@ def phone_base(base_url: str | None) -> str:
         if not addresses:
             raise UsageError("找不到本机的局域网地址，请用 --base-url 给出手机能打开的看板地址 no "
                              "network address found: give --base-url")
-        base_url = f"http://{addresses[0]}:8501"
-        err(f"链接指向 links point to {base_url}（可用 --base-url 指定 set it with --base-url）")
+        port = running_port(database())
+        base_url = f"http://{addresses[0]}:{port or 8501}"
+        if port:
+            err(f"链接指向正在运行的看板 links point to the running dashboard: {base_url}"
+                "（可用 --base-url 指定 set it with --base-url）")
+        else:
+            err(f"注意 note: 没有在本数据库上运行的看板，链接按默认端口指向 no dashboard runs on "
+                f"this database: links point to the default port, {base_url}；看板用别的端口时"
+                "请先启动看板或用 --base-url 指定 start the dashboard first, or give --base-url")
     if is_loopback(base_url):
         err(f"注意 note: {base_url} 只有本机能打开，手机扫码打不开 only this machine can open "
             "it: phones cannot")

@@ -277,7 +277,11 @@ def event_version(con, event_id: str) -> str:
                 where event_id = $e),
                (select count(*) from tractor_sheet_deals where event_id = $e),
                (select max(coalesce(answered_at, entered_at))::varchar from tractor_sheet_deals
-                where event_id = $e)""", {"e": event_id})[0]
+                where event_id = $e),
+               (select count(*) from sheet_takeoffs where event_id = $e),
+               (select count(*) from table_sheet_results where event_id = $e),
+               (select count(*) from tractor_sheet_results where event_id = $e)""",
+                    {"e": event_id})[0]
     results, sheets = found[:9], found[9:]
     return (hashlib.sha256(repr(results).encode()).hexdigest()[:16] + "." +
             hashlib.sha256(repr(sheets).encode()).hexdigest()[:8])

@@ -148,7 +148,7 @@ def check_code(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, tab
 
 def submit(database: Path, event_id: str, round_no: int, table_no: int, signature: str,
            ew_level: str, ns_level: str, side: str | None = None,
-           code: str | None = None) -> str:
+           code: str | None = None, decider: str | None = None) -> str:
     """A table's report. From a side's link, with the event's ruleset saying
     `self_report = "both_sides"` (the default): when the other side has sent the same result
     it is stored at once ("stored"), a different one waits for the organizer beside it
@@ -156,7 +156,7 @@ def submit(database: Path, event_id: str, round_no: int, table_no: int, signatur
     A newer report from the same table (and side) replaces the pending one. All of it in one
     transaction: the result and the reports' state are stored together or not at all."""
     found = submit_many(database, [Report(event_id, round_no, table_no, signature, ew_level,
-                                          ns_level, side, code)])[0]
+                                          ns_level, side, code, decider)])[0]
     if isinstance(found, Exception):
         raise found
     return found
@@ -174,6 +174,40 @@ class Report:
     ns_level: str
     side: str | None = None
     code: str | None = None  # a side's code from its slip (`side_code`)
+    decider: str | None = None  # ew | ns: the preset's decider of equal levels (`DECIDERS`)
+
+
+def decider_field(equal_levels: str) -> tuple[str, str, str] | None:
+    """(column, Chinese name, English name) of the decider a report of a level game needs
+    under the preset's `equal_levels`, else None (a draw needs none)."""
+    from pipeline.base.settings import EQUAL_LEVELS_DECIDERS
+
+    return EQUAL_LEVELS_DECIDERS.get(equal_levels)
+
+
+def _decider(equal_levels: str, ew: int, ns: int, given: str | None) -> str | None:
+    """The decider of a level game as reported (ew | ns), None when the levels differ or the
+    preset needs none; refused, naming the field, when the levels are equal and it is missing."""
+    field = decider_field(equal_levels)
+    if field is None or ew != ns:
+        return None
+    if given not in ("ew", "ns"):
+        raise UsageError(f"双方级数相同（{format_level(ew)}）：请选择{field[1]}（东西或南北） the "
+                         f"levels are equal ({format_level(ew)}): choose {field[2]}")
+    return given
+
+
+def _row(equal_levels: str, round_no: int, table_no: int, ew: int, ns: int,
+         decider: str | None) -> dict:
+    """A report as a row of a results sheet (its code names), the decider in its column."""
+    from pipeline.ranking.deals import SIDE_WORDS
+
+    row = {"round": round_no, "table": table_no, "ew_level": format_level(ew),
+           "ns_level": format_level(ns)}
+    field = decider_field(equal_levels)
+    if field and decider:
+        row[field[0]] = SIDE_WORDS[decider]
+    return row
 
 
 class WrongCode(UsageError):
@@ -258,31 +292,33 @@ def _submit(con: duckdb.DuckDBPyConnection, report: Report, agreed: dict) -> str
         raise Decided(f"已裁定 decided: 本桌成绩已保存 {describe_stored(decided)}；如有异议请找裁判，"
                       "由组织者重新打开本桌 the result is stored; to change it ask the referee: "
                       "the organizer can reopen the table")
+    ruleset = events.load(con, event_id).ruleset
+    decider = _decider(ruleset.scoring["equal_levels"], ew, ns, report.decider)
     con.execute("update pending_reports set status = 'rejected', decided_at = "
                 "current_timestamp, note = '被同桌新的桌报取代 replaced by a newer report' "
                 "where event_id = ? and round = ? and table_no = ? and status = 'pending' "
                 "and side is not distinct from ?", [event_id, round_no, table_no, side])
     report_id = db.scalar(
         con, "insert into pending_reports (event_id, round, table_no, ew_level, ns_level, "
-             "side) values (?, ?, ?, ?, ?, ?) returning report_id",
-        [event_id, round_no, table_no, ew, ns, side])
-    if not side or events.load(con, event_id).ruleset.self_report != "both_sides":
+             "side, decider) values (?, ?, ?, ?, ?, ?, ?) returning report_id",
+        [event_id, round_no, table_no, ew, ns, side, decider])
+    if not side or ruleset.self_report != "both_sides":
         return "waiting"
-    other = db.rows(con, "select report_id, ew_level, ns_level from pending_reports "
+    other = db.rows(con, "select report_id, ew_level, ns_level, decider from pending_reports "
                          "where event_id = ? and round = ? and table_no = ? and "
                          "status = 'pending' and side = ?",
                     [event_id, round_no, table_no, "ns" if side == "ew" else "ew"])
     if not other:
         return "waiting"
-    other_id, other_ew, other_ns = other[0]
-    if (other_ew, other_ns) != (ew, ns):
+    other_id, other_ew, other_ns, other_decider = other[0]
+    if (other_ew, other_ns, other_decider) != (ew, ns, decider):
         return "disagree"
     first, second = sorted((report_id, other_id))
 
     con.execute("update pending_reports set status = 'accepted', decided_at = "
                 "current_timestamp, note = '双方一致，自动保存 both sides agree: stored' "
                 "where report_id in (?, ?)", [first, second])
-    agreed[(event_id, round_no, table_no)] = (ew, ns, first, second)
+    agreed[(event_id, round_no, table_no)] = (ew, ns, first, second, decider)
     return "stored"
 
 
@@ -295,13 +331,14 @@ def _store_agreed(con: duckdb.DuckDBPyConnection, agreed: dict) -> list[tuple[st
         tables = [(r, t, *found) for (e, r, t), found in agreed.items() if e == event_id]
         existed = {(r, t) for r, t in db.rows(
             con, "select round, table_no from results where event_id = ?", [event_id])}
-        labels = "; ".join(f"#{first} #{second}" for _, _, _, _, first, second in tables)
+        labels = "; ".join(f"#{first} #{second}" for _, _, _, _, first, second, _ in tables)
+        equal_levels = events.load(con, event_id).ruleset.scoring["equal_levels"]
         apply_rows(con, event_id, "results",
-                   [{"round": r, "table": t, "ew_level": format_level(ew),
-                     "ns_level": format_level(ns)} for r, t, ew, ns, _, _ in tables],
+                   [_row(equal_levels, r, t, ew, ns, decider)
+                    for r, t, ew, ns, _, _, decider in tables],
                    f"桌报 self-report {labels}（双方一致 both sides agree）",
                    "self-report both sides")
-        for round_no, table_no, _, _, first, second in tables:
+        for round_no, table_no, _, _, first, second, _ in tables:
             if (round_no, table_no) not in existed:
                 con.execute(
                     "insert into result_audit (event_id, round, table_no, source_file, reason, "
@@ -317,7 +354,7 @@ def _store_agreed(con: duckdb.DuckDBPyConnection, agreed: dict) -> list[tuple[st
 def pending(database: Path, event_id: str) -> pl.DataFrame:
     with db.reading(database) as con:
         found = db.frame(con, "select report_id, round, table_no, side, ew_level, ns_level, "
-                              "submitted_at from pending_reports where event_id = $e and "
+                              "submitted_at, decider from pending_reports where event_id = $e and "
                               "status = 'pending' order by table_no, side, submitted_at",
                          {"e": event_id})
     return found.with_columns(
@@ -329,17 +366,17 @@ def decide(database: Path, event_id: str, report_id: int, accept: bool) -> None:
     """Accept (through the same checks as a sheet) or reject one pending entry; accepting
     settles the table's other pending reports. One transaction."""
     with db.writing(database) as con:
-        found = db.rows(con, "select round, table_no, ew_level, ns_level from pending_reports "
-                             "where event_id = ? and report_id = ? and status = 'pending'",
-                        [event_id, report_id])
+        found = db.rows(con, "select round, table_no, ew_level, ns_level, decider from "
+                             "pending_reports where event_id = ? and report_id = ? and "
+                             "status = 'pending'", [event_id, report_id])
         if not found:
             raise UsageError("这条桌报已处理 this report was dealt with already")
-        round_no, table_no, ew, ns = found[0]
+        round_no, table_no, ew, ns, decider = found[0]
         if accept:
             _require_open(con, event_id, round_no)  # a closed round's report cannot count
+            equal_levels = events.load(con, event_id).ruleset.scoring["equal_levels"]
             apply_rows(con, event_id, "results",
-                       [{"round": round_no, "table": table_no, "ew_level": format_level(ew),
-                         "ns_level": format_level(ns)}],
+                       [_row(equal_levels, round_no, table_no, ew, ns, decider)],
                        f"桌报 self-report #{report_id}", "self-report")
         con.execute("update pending_reports set status = ?, decided_at = current_timestamp "
                     "where report_id = ?", ["accepted" if accept else "rejected", report_id])

@@ -13,7 +13,7 @@ import duckdb
 
 from pipeline.base import db, oplog
 from pipeline.base.errors import UsageError
-from pipeline.day.tablesheet import STALE, deal_stamp
+from pipeline.day.tablesheet import ANSWER_STALE, deal_stamp
 
 
 def utc_now() -> dt.datetime:
@@ -49,7 +49,7 @@ def answer(con: duckdb.DuckDBPyConnection, place: Place, side: str, side_name: s
     row = db.rows(con, f"select status, entered_at from {place.deals} where {where} and "
                        "deal = ?", [*params, number])
     if seen and row and seen != deal_stamp(number, row[0][1]):
-        raise UsageError(STALE)
+        raise UsageError(ANSWER_STALE)
     found = row[0][0] if row else None
     if found is None:
         raise UsageError(f"没有第 {number} {place.unit} no deal {number}")
@@ -64,6 +64,12 @@ def answer(con: duckdb.DuckDBPyConnection, place: Place, side: str, side_name: s
                        f"{place.label} deal {number}, by {side_name}")
 
 
+def takeoffs(con: duckdb.DuckDBPyConnection, place: Place) -> int:
+    """How many times deals were taken off this sheet (the next deal's mark counts them)."""
+    return db.scalar(con, "select count(*) from sheet_takeoffs where event_id = ? and sheet = ? "
+                          "and sheet_key = ?", [place.event_id, place.deals, place.label])
+
+
 def decide(database: Path, place: Place, number: int, keep: bool, by: str) -> None:
     """A disputed deal decided: kept as entered (confirmed), or taken off with every deal
     after it (the recorder enters them again); the sides confirm the result anew. In
@@ -74,12 +80,14 @@ def decide(database: Path, place: Place, number: int, keep: bool, by: str) -> No
                            [*params, number])
         if status != "disputed":
             raise UsageError(f"第 {number} {place.unit}没有异议 deal {number} is not disputed")
-        if keep:
-            con.execute(f"update {place.deals} set status = 'confirmed' where {where} and "
-                        "deal = ?", [*params, number])
+        if keep:  # answered now: the sheet's phones and the projector see the change
+            con.execute(f"update {place.deals} set status = 'confirmed', answered_at = ? "
+                        f"where {where} and deal = ?", [utc_now(), *params, number])
         else:
             con.execute(f"delete from {place.deals} where {where} and deal >= ?",
                         [*params, number])
+            con.execute("insert into sheet_takeoffs values (?, ?, ?, ?, ?, ?)",
+                        [place.event_id, place.deals, place.label, number, utc_now(), by])
         con.execute(f"delete from {place.results} where {where}", params)
         oplog.write_on(con, place.event_id, "deal decided",
                        f"{place.label} deal {number}: "

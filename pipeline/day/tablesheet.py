@@ -97,11 +97,22 @@ def read(entries: list[Entry], rules: dict, confirm_minutes: float, now: dt.date
     return Sheet(tuple(lines), state, over, disputed, result(state) if done else None)
 
 
-def stamp(lines) -> str:
-    """A short mark of the sheet's lines as a form was drawn (numbers and states): a form
-    sent again after the sheet changed (a phone's reload re-sending a deal the referee took
-    off, a stale second phone) is refused instead of entered twice."""
-    seen = ";".join(f"{line.number}:{line.status}" for line in lines)
+def stamp(lines, takeoffs: int = 0) -> str:
+    """The mark of the recorder's form for the next deal: the sheet's tail as the form was
+    drawn — the deal it enters, the deal before it as entered, and how many deals were ever
+    taken off the sheet. It does not change when the other side answers an earlier deal (the
+    next deal is still taken), and it always changes when a deal is taken off (issue 49: a
+    reload re-sending a deal the referee took off, a stale second phone, is refused).
+
+    >>> at = dt.datetime(2026, 5, 1, 14, 0)
+    >>> entered = [Line(1, "ew", 2, 5, 2, "entered", False, at)]
+    >>> answered = [Line(1, "ew", 2, 5, 2, "confirmed", True, at)]
+    >>> stamp(entered) == stamp(answered), stamp([]) == stamp([], takeoffs=1)
+    (True, False)
+    """
+    last = lines[-1] if lines else None
+    seen = (f"{len(lines) + 1}:{takeoffs}:"
+            f"{last.entered_at.isoformat() if last and last.entered_at else ''}")
     return hashlib.sha256(seen.encode()).hexdigest()[:10]
 
 
@@ -112,8 +123,13 @@ def deal_stamp(number: int, entered_at: dt.datetime | None) -> str:
     return hashlib.sha256(seen.encode()).hexdigest()[:10]
 
 
-STALE = ("记分表已有变化（对方已确认、有异议或裁判已裁定），请看清后重新填写 the sheet changed since "
-         "this form was shown: check it and enter the deal again")
+STALE = ("记分表在这一副之前已有变化（裁判撤下了一副，或另一部手机已记了这一副），请看清后重新填写 "
+         "the sheet changed before this deal (the referee took a deal off, or another phone "
+         "entered it): check it and enter the deal again")
+
+
+ANSWER_STALE = ("这一副已被撤下并重新记录，请看清后再确认 this deal was taken off and entered "
+                "again since the form was shown: check it before answering")
 
 
 def next_deal_refusal(disputed: int | None, over: str | None, recorded: int, number: int,

@@ -70,6 +70,12 @@ def last_deal_allowed(event: Event, up: dt.datetime | None, entered: list[Entry]
     return before + (1 if event.ruleset.deals["after_time"] == "finish_deal" else 0)
 
 
+def takeoffs(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
+             table_no: int) -> int:
+    """How many times the referee took deals off this table's sheet (the next deal's mark)."""
+    return sheetdeals.takeoffs(con, _place(event_id, round_no, table_no))
+
+
 def sheet(con: duckdb.DuckDBPyConnection, event: Event, round_no: int, table_no: int,
           now: dt.datetime | None = None, clock: Clock | None = None) -> Sheet:
     """The table's sheet as it stands; `clock`: the round's, when the caller has it."""
@@ -108,11 +114,12 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no
         raise UsageError("本方负责复查：请确认或提出异议，由对方记录 your side checks the "
                          "record: confirm or dispute; the other side enters the deals")
     found = sheet(con, event, round_no, table_no)
-    if seen and seen != stamp(found.lines):
-        raise UsageError(STALE)
     why = check_entry(found, number, winner, partner_finish)
-    if why:
+    if why:  # not the deal due (entered from another phone), a dispute, the round over
         raise UsageError(why)
+    place = _place(event_id, round_no, table_no)
+    if seen and seen != stamp(found.lines, sheetdeals.takeoffs(con, place)):
+        raise UsageError(STALE)
     con.execute("insert into table_sheet_deals (event_id, round, table_no, deal, "
                 "winner_side, partner_finish, entered_side, entered_at) values "
                 "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, number, winner,

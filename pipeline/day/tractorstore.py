@@ -146,6 +146,11 @@ def sheet(con: duckdb.DuckDBPyConnection, event: Event, stage: str, match_no: in
                 last_deal_allowed(event, up if up is None or up <= now else None, entered))
 
 
+def takeoffs(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: int) -> int:
+    """How many times the referee took deals off this match's sheet (the next deal's mark)."""
+    return sheetdeals.takeoffs(con, _place(event_id, stage, match_no))
+
+
 def _acting(con, event_id: str, stage: str, match_no: int, signature: str, side: str,
             code: str | None) -> tuple[Event, tuple[str, str]]:
     teams = check_link(con, event_id, stage, match_no, signature, side)
@@ -180,12 +185,12 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
                          "record: confirm or dispute; the other side enters the deals")
     total = 0 if lost_by else points + bottom * multiplier
     found = sheet(con, event, stage, match_no)
-    if seen and seen != stamp(found.lines):
-        raise UsageError(STALE)
     why = check_entry(found, event.ruleset.tractor, number, declarer, points, trump_cards,
                       lost_by, ruled_levels, bottom, multiplier)
-    if why:
+    if why:  # not the deal due (entered from another phone), a dispute, the match over
         raise UsageError(why)
+    if seen and seen != stamp(found.lines, takeoffs(con, event_id, stage, match_no)):
+        raise UsageError(STALE)
     con.execute("insert into tractor_sheet_deals (event_id, stage, match_no, deal, declarer, "
                 "points, bottom_points, multiplier, trump_cards, lost_by, ruled_levels, "
                 "entered_side, entered_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

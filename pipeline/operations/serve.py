@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 STOP_SECONDS = 5
@@ -205,7 +207,50 @@ def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
     return child.returncode or 0
 
 
+def hall_file(database: Path) -> Path:
+    """Where a running dashboard says which port it serves (beside the database): links and
+    cards printed without --base-url follow it (issue 51: they pointed at 8501 while the
+    hall ran on another port)."""
+    return database.resolve().with_name(database.name + ".hall.json")
+
+
+@contextmanager
+def serving(database: Path, host: str, port: int) -> Iterator[None]:
+    """The dashboard's port written down while it runs (this process's id with it), and
+    removed when it stops."""
+    import json
+
+    mark = hall_file(database)
+    try:
+        mark.write_text(json.dumps({"pid": os.getpid(), "host": host, "port": port}),
+                        encoding="utf-8")
+    except OSError:  # a read-only folder: the links fall back to the default port
+        pass
+    try:
+        yield
+    finally:
+        mark.unlink(missing_ok=True)
+
+
+def running_port(database: Path) -> int | None:
+    """The port of the dashboard running on `database`, else None (none running, or the
+    one that wrote it down is gone)."""
+    import json
+
+    try:
+        said = json.loads(hall_file(database).read_text(encoding="utf-8"))
+        os.kill(int(said["pid"]), 0)  # still running (signal 0 only asks)
+        return int(said["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "") -> int:
+    with serving(database, host, port):
+        return _run_dashboard(database, host, port, forwarded_allow_ips)
+
+
+def _run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "") -> int:
     env = {**os.environ, **dashboard_env(), "PAISAI_DB": str(database.resolve()),
            "PAISAI_LISTEN_HOST": host}  # the console warns when QR codes point elsewhere
     print(f"看板 dashboard: http://{host}:{port}/live  (数据库 database {database})", flush=True)
