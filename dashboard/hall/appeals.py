@@ -23,7 +23,7 @@ async def appeal_route(request: Request) -> Response:
     """/a: a team leader's appeal by the team's signed link and its code (GET: the rulings
     the team may appeal and their deadline; POST: the appeal, refused when late)."""
     from pipeline.day import selfreport
-    from pipeline.officials import links, rulings
+    from pipeline.officials import appeals, links
 
     w = WORDS[page_lang(request)]
     params = request.query_params
@@ -34,10 +34,10 @@ async def appeal_route(request: Request) -> Response:
         with db.reading(database()) as con:
             links.check(con, event_id, team, sig)
             event = events.load(con, event_id)
-            found = rulings.confirmed_for_appeal(con, event_id, team)
+            found = appeals.confirmed_for_appeal(con, event_id, team)
             for r in found:
                 r["said"] = RULING_WORDS[r["kind"]]
-                r["deadline"] = rulings.appeal_deadline(con, event, r)
+                r["deadline"] = appeals.appeal_deadline(con, event, r)
         return {"event": event_id, "event_name": event.name, "found": found,
                 "minutes": event.ruleset.officials["appeal_minutes"]}
 
@@ -59,7 +59,7 @@ async def appeal_route(request: Request) -> Response:
         def file() -> str:
             with db.reading(database()) as con:
                 links.check(con, event_id, team, sig, form.get("code", ""))
-            found = rulings.appeal(database(), event_id, number(form, "ruling"), team, "link",
+            found = appeals.appeal(database(), event_id, number(form, "ruling"), team, "link",
                                    None, form.get("fee", ""), form.get("statement", ""))
             return f"#{found}: {w['filed']}"
 

@@ -119,7 +119,7 @@ def _event_of(con, request: Request) -> str | None:
 def _home(request: Request, official, w: dict) -> dict:
     """What the official's own page shows, by role."""
     from pipeline.day import tablestore
-    from pipeline.officials import rulings
+    from pipeline.officials import appeals, common, rulings
     from pipeline.ranking import rounds
 
     with db.reading(database()) as con:
@@ -160,7 +160,7 @@ def _home(request: Request, official, w: dict) -> dict:
             out["queue"] = [{**p, "said": RULING_WORDS[p["kind"]]}
                             for p in rulings.queue(con, event_id)]
         if official.role in ("committee", "organizer", "chief"):
-            now = rulings.now()
+            now = common.now()
             voted = {r[0] for r in db.rows(con, "select appeal_id from official_votes where "
                                                 "official_id = ?", [official.official_id])}
             out["appeals"] = [
@@ -169,16 +169,16 @@ def _home(request: Request, official, w: dict) -> dict:
                                                           .total_seconds()) // 60)))
                  if a["answer_by"] > now else w["overdue"],
                  "can_vote": official.role == "committee" and a["appeal_id"] not in voted}
-                for a in rulings.open_appeals(con, event)]
+                for a in appeals.open_appeals(con, event)]
         if official.role in ("desk", "organizer"):
             out["desk"] = [{**r, "said": RULING_WORDS[r["kind"]]}
-                           for r in rulings.confirmed_for_appeal(con, event_id)]
+                           for r in appeals.confirmed_for_appeal(con, event_id)]
     return out
 
 
 def _table(request: Request, official, w: dict) -> dict:
     from pipeline.day import tablestore
-    from pipeline.officials import rulings
+    from pipeline.officials import records
 
     params = request.query_params
     event_id, round_no, table_no = params.get("event", "")[:64], int(params.get("round", "0")), \
@@ -187,7 +187,7 @@ def _table(request: Request, official, w: dict) -> dict:
         raise PermissionError(w["not_yours"])
     with db.reading(database()) as con:
         event = events.load(con, event_id)
-        counts = rulings.table_counts(con, event, round_no, table_no)
+        counts = records.table_counts(con, event, round_no, table_no)
         disputed = [d for r, t, d in tablestore.disputed(con, event_id)
                     if (r, t) == (round_no, table_no)]
     return {"me": official.label, "event": event_id, "event_name": event.name,
@@ -305,7 +305,7 @@ def number(form: dict, name: str) -> int:
 def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
     """The form's action as the official; returns the page to go back to and what to say."""
     from pipeline.base.db import acting
-    from pipeline.officials import rulings
+    from pipeline.officials import appeals, leave, records, rulings, votes
 
     action, event_id = form.get("action", ""), form.get("event", "")[:64]
     round_no, table = number(form, "round"), form.get("table", "")
@@ -314,7 +314,7 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
     with acting(official.label):
         if action == "record":
             minutes = form.get("minutes", "").strip()
-            done = rulings.record(database(), event_id, official, round_no, form.get("team", ""),
+            done = records.record(database(), event_id, official, round_no, form.get("team", ""),
                                   form.get("kind", ""), float(minutes) if minutes else None,
                                   form.get("note", ""))
             said = w["done"] + (f" · {done.late}" if done.late else "") + \
@@ -330,7 +330,7 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
                                     number(form, "amount"), form.get("note", ""))
             said = f"#{number(form, 'ruling')}: {status}"
         elif action == "leave":
-            grace = rulings.grant_leave(database(), event_id, official, round_no,
+            grace = leave.grant_leave(database(), event_id, official, round_no,
                                         form.get("team", ""), number(form, "minutes") or None)
             said = f"{form.get('team', '')}: {w['on_leave'].format(m=grace)}"
         elif action == "deal":  # a disputed deal of one of the referee's tables (issue 42)
@@ -344,13 +344,13 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
                               by=official.label)
             said = w["deal_kept" if keep else "deal_off"].format(n=deal)
         elif action == "vote":
-            status = rulings.vote(database(), event_id, official, number(form, "appeal"),
+            status = votes.vote(database(), event_id, official, number(form, "appeal"),
                                   form.get("vote") == "uphold")
             said = f"#{number(form, 'appeal')}: {status}"
         elif action == "appeal":
             if official.role not in ("desk", "organizer"):
                 raise PermissionError(w["not_yours"])
-            found = rulings.appeal(database(), event_id, number(form, "ruling"),
+            found = appeals.appeal(database(), event_id, number(form, "ruling"),
                                    form.get("team", ""), "desk", official, form.get("fee", ""),
                                    form.get("statement", ""))
             said = f"#{found}: {w['filed']}"

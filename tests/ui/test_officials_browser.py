@@ -74,7 +74,7 @@ def _record(page, team: str, kind: str, shown: str) -> None:
 
 
 def test_the_officials_day_on_their_phones(hall, browser, capsys):
-    from pipeline.officials import links, rulings
+    from pipeline.officials import appeals, links
 
     server, ew, ns = hall
     assert _points(server.database, ns, capsys) == "2"
@@ -109,8 +109,8 @@ def test_the_officials_day_on_their_phones(hall, browser, capsys):
     with db.reading(server.database) as con:
         ruling, decided = db.rows(con, "select ruling_id, decided_at from official_rulings "
                                        "where status = 'confirmed'")[0]
-    with pytest.raises(rulings.LateAppeal, match="已过截止时间"):
-        rulings.appeal(server.database, "j", ruling, ns, "desk",
+    with pytest.raises(appeals.LateAppeal, match="已过截止时间"):
+        appeals.appeal(server.database, "j", ruling, ns, "desk",
                        at=decided + dt.timedelta(minutes=10, seconds=1))
     row = links.listing(server.database, "j", server.url).filter(
         links.pl.col("team_no") == ns).row(0, named=True)
