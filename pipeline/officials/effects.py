@@ -61,6 +61,9 @@ def apply(con, event: Event, ruling: dict) -> dict:
         return {"results": before.write_json(), "round": round_no, "table": table,
                 "stored": _result_now(con, event.event_id, round_no, table)}
     if kind == "suspension":
+        if db.scalar(con, "select withdrawn_after is not null from teams where event_id = ? "
+                          "and team_no = ?", [event.event_id, team]):
+            raise UsageError(f"{team} 已退赛或停赛 the team is withdrawn or suspended already")
         latest = db.scalar(con, "select coalesce(max(round), 0) from pairings where event_id = ?",
                            [event.event_id])
         registration.withdraw(con, event.event_id, team, latest, SUSPENDED)
