@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import RESULT_HEADER, entries, write_csv
+from conftest import entries, write_csv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
