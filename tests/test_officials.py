@@ -145,7 +145,7 @@ def test_the_report_opens_as_a_spreadsheet(cli, db_file, hall, tmp_path):
     xlsx, page = tmp_path / "o.xlsx", tmp_path / "o.html"
     assert cli("officials", "report", "--event", "j", "--out", xlsx).code == 0
     book = openpyxl.load_workbook(xlsx)
-    assert book.sheetnames == ["记录", "裁定", "请假", "申诉"]
+    assert book.sheetnames == ["记录", "裁定", "请假", "申诉", "派生", "异议"]
     cells = [c.value for row in book["记录"].iter_rows() for c in row]
     assert "大声喧哗" in cells and "裁判甲" in cells and "警告 warning" in cells
     assert cli("officials", "report", "--event", "j", "--out", page).code == 0
