@@ -127,7 +127,7 @@ def write(database: Path, event_id: str, path: Path) -> int:
 def page(name: str, parts: dict[str, pl.DataFrame]) -> str:
     from pipeline.publishing.templating import render
 
-    return render("officials_report.html", name=name, parts=[
+    return render("officials_report.html", event_name=name, parts=[
         (title, frame.columns, [["" if v is None else v for v in row]
                                 for row in frame.iter_rows()])
         for title, frame in parts.items()])
