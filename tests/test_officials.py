@@ -215,7 +215,7 @@ def test_the_chief_rules_and_the_team_appeals_by_its_link(phones, db_file, cli):
     ruled = chief.post("/o/act", data={"action": "decide", "event": "j", "ruling": str(ruling),
                                        "decision": "confirm", "kind": "levels_down",
                                        "amount": "1"})
-    assert f"#{ruling}: confirmed" in ruled.text
+    assert f"#{ruling} · 已确认" in ruled.text and "confirmed" not in ruled.text
     row = links.listing(db_file, "j", "http://testserver").filter(
         links.pl.col("team_no") == ew).row(0, named=True)
     from starlette.testclient import TestClient

@@ -87,12 +87,15 @@ def open_appeals(con, event: Event) -> list[dict]:
     """The appeals waiting for the committee, with their answer deadline (seed 001: 30
     minutes) and the votes so far."""
     rows = db.frame(con, "select a.appeal_id, a.ruling_id, a.team_no, a.filed_at, a.fee, "
-                         "a.statement, r.kind, r.team_no as ruled_team, r.round, "
+                         "a.statement, r.kind, r.team_no as ruled_team, r.round, r.table_no, "
+                         "r.amount, r.reason, r.decision_note, coalesce(d.name, '') as "
+                         "ruled_by, "
                          "(select count(*) filter (where uphold) from official_votes v where "
                          "v.appeal_id = a.appeal_id) as uphold, (select count(*) filter "
                          "(where not uphold) from official_votes v where v.appeal_id = "
                          "a.appeal_id) as dismiss from official_appeals a join "
-                         "official_rulings r using (ruling_id) where a.event_id = $e and "
+                         "official_rulings r using (ruling_id) left join officials d on "
+                         "d.official_id = r.decided_by where a.event_id = $e and "
                          "a.status = 'open' order by a.appeal_id",
                     {"e": event.event_id}).to_dicts()
     minutes = event.ruleset.officials["answer_minutes"]
@@ -102,12 +105,31 @@ def open_appeals(con, event: Event) -> list[dict]:
 
 
 def confirmed_for_appeal(con, event_id: str, team_no: str | None = None) -> list[dict]:
-    """The confirmed rulings a team may appeal (all of them without a team)."""
-    return db.frame(con, "select ruling_id, round, table_no, team_no, kind, amount, reason, "
-                         "decided_at from official_rulings where event_id = $e and status = "
-                         "'confirmed' and ($t is null or team_no = $t or table_no in (select "
-                         "table_no from pairings p where p.event_id = $e and p.round = "
-                         "official_rulings.round and $t in (p.ew_team, p.ns_team))) order by "
-                         "ruling_id", {"e": event_id, "t": team_no}).to_dicts()
+    """The confirmed rulings a team may appeal (all of them without a team): none with an
+    appeal waiting for the committee. Each with the ruled team's name."""
+    return db.frame(con, "select r.ruling_id, r.round, r.table_no, r.team_no, "
+                         "coalesce(t.team_name, '') as team_name, r.kind, r.amount, r.reason, "
+                         "r.decided_at from official_rulings r left join teams t on "
+                         "t.event_id = r.event_id and t.team_no = r.team_no where r.event_id = "
+                         "$e and r.status = 'confirmed' and ($t is null or r.team_no = $t or "
+                         "r.table_no in (select table_no from pairings p where p.event_id = $e "
+                         "and p.round = r.round and $t in (p.ew_team, p.ns_team))) and not "
+                         "exists (select 1 from official_appeals a where a.ruling_id = "
+                         "r.ruling_id and a.status = 'open') order by r.ruling_id",
+                    {"e": event_id, "t": team_no}).to_dicts()
+
+
+def of_team(con, event_id: str, team_no: str) -> list[dict]:
+    """The team's appeals, newest first, with the ruling they were against and where each
+    stands (open with its votes, upheld, dismissed, refused late)."""
+    return db.frame(con, "select a.appeal_id, a.ruling_id, a.status, r.kind, r.team_no as "
+                         "ruled_team, coalesce(t.team_name, '') as ruled_name, (select "
+                         "count(*) filter (where uphold) from official_votes v where "
+                         "v.appeal_id = a.appeal_id) as uphold, (select count(*) filter (where "
+                         "not uphold) from official_votes v where v.appeal_id = a.appeal_id) "
+                         "as dismiss from official_appeals a join official_rulings r using "
+                         "(ruling_id) left join teams t on t.event_id = r.event_id and "
+                         "t.team_no = r.team_no where a.event_id = $e and a.team_no = $t "
+                         "order by a.appeal_id desc", {"e": event_id, "t": team_no}).to_dicts()
 
 

@@ -74,7 +74,8 @@ def record(database: Path, event_id: str, official: Official, round_no: int, tea
 
 def team_count(con, event: Event, round_no: int, team_no: str):
     kinds = [r[0] for r in db.rows(con, "select kind from official_records where event_id = ? "
-                                        "and round = ? and team_no = ?",
+                                        "and round = ? and team_no = ? and withdrawn_at is "
+                                        "null order by record_id",
                                    [event.event_id, round_no, team_no])]
     return count(kinds, event.ruleset.scoring)
 
@@ -136,3 +137,37 @@ def table_counts(con, event: Event, round_no: int, table_no: int) -> list[dict]:
                                             "event_id = ? and round = ? and team_no = ?",
                                        [event.event_id, round_no, team])})
     return out
+
+
+def listing(con, event_id: str, round_no: int, table_no: int) -> list[dict]:
+    """The records at a table in a round, oldest first, each with who made it and whether
+    it was withdrawn."""
+    return db.frame(con, "select r.record_id, r.team_no, r.kind, r.minutes, r.note, "
+                         "r.official_id, coalesce(o.name, '') as official, r.recorded_at, "
+                         "r.withdrawn_at is not null as withdrawn from official_records r "
+                         "left join officials o using (official_id) where r.event_id = $e and "
+                         "r.round = $r and r.table_no = $t order by r.record_id",
+                    {"e": event_id, "r": round_no, "t": table_no}).to_dicts()
+
+
+def withdraw(database: Path, event_id: str, official: Official, record_id: int) -> str:
+    """A record withdrawn as a mistake — by the referee who made it, or the chief — kept and
+    marked, in `paisai log` with who; the ladder counts it no more. A late arrival's
+    forfeit already proposed stays for the chief to reject. Returns the team."""
+    with db.writing(database) as con:
+        found = db.rows(con, "select round, table_no, team_no, kind, official_id, "
+                             "withdrawn_at from official_records where event_id = ? and "
+                             "record_id = ?", [event_id, record_id])
+        if not found:
+            raise UsageError(f"没有记录 #{record_id} no such record")
+        round_no, table_no, team, kind, by, gone = found[0]
+        require_table(official, table_no)
+        if by != official.official_id and official.role not in ("chief", "organizer"):
+            raise UsageError("只能撤回自己的记录 only your own records can be withdrawn")
+        if gone is not None:
+            raise UsageError(f"记录 #{record_id} 已撤回 the record is withdrawn already")
+        con.execute("update official_records set withdrawn_at = ?, withdrawn_by = ? where "
+                    "record_id = ?", [now(), official.official_id, record_id])
+        log(con, event_id, official, "official record withdrawn",
+            f"#{record_id} round {round_no} table {table_no} {team}: {WORDS.get(kind, kind)}")
+    return team

@@ -30,8 +30,11 @@ def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame
             select strftime(r.recorded_at at time zone 'UTC', $fmt) as "时间 time", r.round as "轮 round",
                    r.table_no as "桌 table", r.team_no as "队 team", r.kind,
                    r.minutes as "分钟 minutes", r.note as "说明 note",
-                   coalesce(o.name, '') as "裁判 official"
+                   coalesce(o.name, '') as "裁判 official",
+                   coalesce(strftime(r.withdrawn_at at time zone 'UTC', $fmt) || ' ' ||
+                            coalesce(w.name, ''), '') as "撤回 withdrawn"
             from official_records r left join officials o using (official_id)
+            left join officials w on w.official_id = r.withdrawn_by
             where r.event_id = $e order by r.record_id""", q)
         rulings = db.frame(con, """
             select r.ruling_id as "编号 no.", r.round as "轮 round",
@@ -80,7 +83,8 @@ def derived(database: Path, event_id: str) -> pl.DataFrame:
     with db.reading(database) as con:
         event = events.load(con, event_id)
         found = db.rows(con, "select round, team_no, list(kind order by record_id) from "
-                             "official_records where event_id = ? group by all order by "
+                             "official_records where event_id = ? and withdrawn_at is null "
+                             "group by all order by "
                              "round, team_no", [event_id])
     rows = []
     for round_no, team, kinds in found:

@@ -8,3 +8,8 @@ create table sign_in_locks (
     locked_until   timestamp,
     last_failed_at timestamp not null
 );
+
+-- A record a referee withdraws as a mistake (issue 51): kept, marked with who and when; the
+-- ladder counts it no more.
+alter table official_records add column withdrawn_at timestamp;
+alter table official_records add column withdrawn_by integer;
