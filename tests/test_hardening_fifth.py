@@ -111,6 +111,19 @@ def test_a_second_appeal_is_refused_on_a_and_at_the_desk(phones, db_file, hall):
     assert "申诉成立，裁定已撤销" in shown and "没有可申诉的裁定" not in shown
 
 
+def test_the_log_credits_an_appeal_to_the_team_s_leader(db_file, hall, cli):
+    from pipeline.officials import appeals, rulings
+
+    _, ew, _ = _table_of(db_file, "A1")
+    ruling = rulings.propose(db_file, "j", hall["裁判长"], 1, ew, "levels_down", 1, "")
+    rulings.decide(db_file, "j", hall["裁判长"], ruling, True)
+    appeals.appeal(db_file, "j", ruling, ew, "link")
+    filed = [line for line in cli("log", "--event", "j").out.splitlines()
+             if "appeal filed" in line]
+    assert filed and f"由 by {ew} 队长 team leader (link)" in filed[0]
+    assert "规则自动" not in filed[0] and "the ladder itself" not in filed[0]
+
+
 # -- findings 2 and 5: every sign-in locks alike, with the same words -----------------------
 
 def test_the_first_organizer_locks_like_every_official(phones, db_file):

@@ -280,6 +280,8 @@ def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
     assert "有异议" in referee.get("/o?event=j").text.split('data-testid="tables"')[1]
     page = referee.get(f"/o/table?event=j&round=1&table={row['table']}")
     assert "第 1 副有异议，请裁定" in page.text
+    # what was recorded for the deal, and who said what (issue 51)
+    assert "记录为：东西上游，对家二游（南北记录，东西有异议）" in page.text
     other = phones("裁判乙")  # not their table: refused
     refused = other.post("/o/act", data={"action": "deal", "event": "j", "round": "1",
                                          "table": str(row["table"]), "deal": "1", "keep": "1"})
@@ -290,6 +292,10 @@ def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
     with db.reading(db_file) as con:
         assert tablestore.disputed(con, "j") == []
     assert "kept as entered, by 裁判甲（临场裁判）" in cli("log", "--event", "j").out
+    report = db_file.parent / "o.html"  # the officials' report holds the dispute and its decision
+    assert cli("officials", "report", "--event", "j", "--out", report).code == 0
+    shown = report.read_text(encoding="utf-8")
+    assert "异议 disputed" in shown and "kept as entered, by 裁判甲" in shown
 
 
 def test_paisai_late_applies_the_leave_the_chief_granted(cli, db_file, hall):
