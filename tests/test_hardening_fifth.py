@@ -382,3 +382,11 @@ def test_officials_pages_sort_teams_naturally_with_names(phones):
     order = re.findall(r'<option value="(A\d+)">', leave)
     assert order == ["A1", "A2", "A3", "A4", "A5", "A6", "A10"]
     assert ">A1 队伍1<" in leave
+
+
+def test_officials_list_speaks_the_house_s_words(cli, hall):
+    table = cli("officials", "list").out
+    assert "姓名" in table and "角色" in table and "裁判长 chief arbiter" in table
+    assert "official_id" not in table and "True" not in table
+    csv = cli("officials", "list", "--format", "csv").out  # programs keep the code names
+    assert csv.startswith("official_id,name,role,tables,active,created_at")
