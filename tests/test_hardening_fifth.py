@@ -390,3 +390,15 @@ def test_officials_list_speaks_the_house_s_words(cli, hall):
     assert "official_id" not in table and "True" not in table
     csv = cli("officials", "list", "--format", "csv").out  # programs keep the code names
     assert csv.startswith("official_id,name,role,tables,active,created_at")
+
+
+def test_every_xlsx_is_written_by_the_one_safe_writer():
+    """Finding 4's guard: no module writes a spreadsheet with a library that turns text
+    starting with = into a formula; the exports' own writer (inline strings) is the one."""
+    writers = []
+    for folder in ("pipeline", "dashboard"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if re.search(r"import xlsxwriter|\.write_excel\(|openpyxl\.Workbook\(", text):
+                writers.append(path.relative_to(ROOT).as_posix())
+    assert writers == []
