@@ -330,3 +330,14 @@ def test_the_model_sees_the_finding(template, tmp_path):
         ("rule", 1, "forfeit", True, 1), ("appeal", 0, True), ("appeal", 0, True),
         ("vote", 0, 0, True), ("vote", 0, 1, True), ("result", 1, ("K", "5")),
         ("appeal", 0, True), ("vote", 0, 2, True)])
+
+
+def test_two_forfeits_on_one_table_reversed_in_turn(template, tmp_path):
+    """A forfeit ruled over another: reversing the second puts the first back as it was
+    stored (so that reversing the first then empties the table); a real result entered
+    before both comes back last."""
+    _run(_copy(template, tmp_path), template[1], [
+        ("result", 2, ("9", "Q")), ("rule", 2, "forfeit", True, 1),
+        ("rule", 2, "forfeit", False, 1), ("appeal", 1, True), ("vote", 0, 0, True),
+        ("vote", 0, 1, True), ("appeal", 0, True), ("vote", 1, 0, True),
+        ("vote", 1, 2, True)])
