@@ -402,3 +402,21 @@ def test_every_xlsx_is_written_by_the_one_safe_writer():
             if re.search(r"import xlsxwriter|\.write_excel\(|openpyxl\.Workbook\(", text):
                 writers.append(path.relative_to(ROOT).as_posix())
     assert writers == []
+
+
+def test_the_appeal_page_and_the_committee_card_in_english(phones, db_file, hall):
+    from starlette.testclient import TestClient
+
+    from pipeline.officials import appeals, links, rulings
+
+    table, ew, _ = _table_of(db_file, "A1")
+    ruling = rulings.propose(db_file, "j", hall["裁判长"], 1, ew, "levels_down", 1, "")
+    rulings.decide(db_file, "j", hall["裁判长"], ruling, True)
+    row = links.listing(db_file, "j", "http://testserver").filter(
+        links.pl.col("team_no") == ew).row(0, named=True)
+    page = TestClient(phones(None).app).get(row["appeal_url"] + "&lang=en").text
+    form = page.split('data-testid="appeal"')[1]
+    assert "levels down" in form and "File" in form and "提交申诉" not in form
+    appeals.appeal(db_file, "j", ruling, ew, "desk", hall["报到台"])
+    card = phones("委员一").get("/o?event=j&lang=en").text.split('data-testid="appeal-1"')[1]
+    assert f"round 1, table {table} · ruled by 裁判长" in card and "降级" not in card
