@@ -420,3 +420,10 @@ def test_the_appeal_page_and_the_committee_card_in_english(phones, db_file, hall
     appeals.appeal(db_file, "j", ruling, ew, "desk", hall["报到台"])
     card = phones("委员一").get("/o?event=j&lang=en").text.split('data-testid="appeal-1"')[1]
     assert f"round 1, table {table} · ruled by 裁判长" in card and "降级" not in card
+
+
+@pytest.mark.parametrize("minutes", ["nan", "inf", "1e309", "-1"])
+def test_paisai_late_refuses_non_finite_minutes(cli, hall, minutes):
+    done = cli("late", "--event", "j", "--round", "1", "A1", "--minutes", minutes)
+    assert done.code == 2 and "迟到分钟数应为 0–1440 之间的数字" in done.err
+    assert "未覆盖" not in done.out

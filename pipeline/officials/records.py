@@ -22,6 +22,19 @@ from pipeline.officials.rulings import propose_on
 MAX_LATE_MINUTES = 24 * 60  # a late arrival within the day
 
 
+def checked_minutes(minutes: float | None) -> float:
+    """Minutes late as the ladder takes them: a finite number from 0 to a day (`nan`,
+    `inf` and `1e309` never reach it: "not covered" is no answer to 90 minutes late).
+
+    >>> checked_minutes(16.0)
+    16.0
+    """
+    if minutes is None or not math.isfinite(minutes) or not 0 <= minutes <= MAX_LATE_MINUTES:
+        raise UsageError(f"迟到分钟数应为 0–{MAX_LATE_MINUTES} 之间的数字 minutes late: a "
+                         f"number from 0 to {MAX_LATE_MINUTES}")
+    return minutes
+
+
 @dataclass(frozen=True)
 class Recorded:
     """What a referee's record came to: the team's count in the round, what the preset's
@@ -48,10 +61,7 @@ def record(database: Path, event_id: str, official: Official, round_no: int, tea
         require_table(official, table_no)
         said, proposed = "", None
         if kind == "late":
-            if minutes is None or not math.isfinite(minutes) or \
-                    not 0 <= minutes <= MAX_LATE_MINUTES:
-                raise UsageError(f"迟到分钟数应在 0–{MAX_LATE_MINUTES} 之间 a late arrival "
-                                 f"needs its minutes, 0 to {MAX_LATE_MINUTES}")
+            minutes = checked_minutes(minutes)
             said, kinds, proposed = _late(con, event, official, round_no, table_no, team_no,
                                           minutes)
         else:
