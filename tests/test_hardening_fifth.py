@@ -286,7 +286,11 @@ def test_minutes_late_must_be_a_finite_number_in_range(phones, db_file, minutes)
     done = referee.post("/o/act", data={"action": "record", "event": "j", "round": "1",
                                         "table": str(table), "team": ew, "kind": "late",
                                         "minutes": minutes})
-    assert "迟到分钟数应为 0–1440 之间的数字" in _said(done.text)
+    assert _said(done.text) == "迟到分钟数应为 0–1440 之间的数字"  # one language a page
+    english = referee.post("/o/act?lang=en", data={
+        "action": "record", "event": "j", "round": "1", "table": str(table), "team": ew,
+        "kind": "late", "minutes": minutes})
+    assert _said(english.text) == "minutes late: a number from 0 to 1440"
     with db.reading(db_file) as con:
         assert not db.scalar(con, "select count(*) from official_records")
 

@@ -13,7 +13,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from dashboard.hall.limits import LIMITS
-from dashboard.hall.officials import WORDS, number, page, read_form, ruling_word, same_origin
+from dashboard.hall.officials import (
+    WORDS,
+    number,
+    page,
+    read_form,
+    ruling_word,
+    said_in,
+    same_origin,
+)
 from dashboard.hall.respond import HEADERS, database, page_lang
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
@@ -56,7 +64,7 @@ async def appeal_route(request: Request) -> Response:
     except BusyError:
         return page(request, 503, message=w["busy"])
     except (PaisaiError, ValueError):
-        return page(request, 403, message="链接无效 this link is not valid")
+        return page(request, 403, message=said_in("链接无效 this link is not valid", lang))
     message = params.get("said", "")[:300]
     if request.method == "POST":
         form = await read_form(request)
@@ -76,11 +84,11 @@ async def appeal_route(request: Request) -> Response:
         try:
             said = await run_in_threadpool(file)
         except selfreport.WrongCode as exc:
-            said = str(exc)
+            said = said_in(str(exc), lang)
         except BusyError:
             said = w["busy"]
         except (PaisaiError, ValueError) as exc:
-            said = str(exc)
+            said = said_in(str(exc), lang)
         back = f"/a?{urlencode({'event': event_id, 'team': team, 'sig': sig, 'said': said})}"
         return RedirectResponse(back, status_code=303,
                                 headers={**HEADERS, "Cache-Control": "no-store"})

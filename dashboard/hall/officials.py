@@ -18,7 +18,12 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from dashboard.hall.limits import LIMITS, form_body
 from dashboard.hall.officials_views import home, table, whole
-from dashboard.hall.officials_words import WORDS, one_language, ruling_word  # noqa: F401
+from dashboard.hall.officials_words import (  # noqa: F401
+    WORDS,
+    one_language,
+    ruling_word,
+    said_in,
+)
 from dashboard.hall.respond import HEADERS, database, page_lang
 from pipeline.base import db
 from pipeline.base.errors import BusyError, PaisaiError
@@ -64,9 +69,10 @@ async def officials_route(request: Request) -> Response:
     except BusyError:
         return page(request, 503, message=w["busy"])
     except PermissionError as exc:
-        return page(request, 403, message=str(exc), me=official.label)
+        return page(request, 403, message=said_in(str(exc), page_lang(request)),
+                    me=official.label)
     except (PaisaiError, ValueError) as exc:
-        return page(request, 400, message=str(exc))
+        return page(request, 400, message=said_in(str(exc), page_lang(request)))
     return page(request, message=request.query_params.get("said", "")[:200], **parts)
 
 
@@ -143,7 +149,7 @@ async def login_route(request: Request) -> Response:
         official = await run_in_threadpool(people.sign_in, database(), name, password)
     except people.LockedOut as exc:
         await asyncio.sleep(1.0)
-        return _back("/o", str(exc), page_lang(request))
+        return _back("/o", said_in(str(exc), page_lang(request)), page_lang(request))
     except BusyError:
         return _back("/o", w["busy"], page_lang(request))
     if official is None:
@@ -209,7 +215,8 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
             done = records.record(database(), event_id, official, round_no, form.get("team", ""),
                                   form.get("kind", ""), minutes_late(form.get("minutes", "")),
                                   form.get("note", ""))
-            said = w["done"] + (f" · {done.late}" if done.late else "") + \
+            lang = "en" if w is WORDS["en"] else "zh"
+            said = w["done"] + (f" · {said_in(done.late, lang)}" if done.late else "") + \
                 (f" · #{done.proposed} → {w['queue']}" if done.proposed else "")
         elif action == "propose":
             ruling = rulings.propose(database(), event_id, official, round_no,
@@ -287,10 +294,12 @@ async def act_route(request: Request) -> Response:
     except BusyError:
         return _back("/o", w["busy"], page_lang(request), event=form.get("event", ""))
     except PermissionError as exc:
-        return page(request, 403, message=str(exc), me=official.label)
+        return page(request, 403, message=said_in(str(exc), page_lang(request)),
+                    me=official.label)
     except (PaisaiError, ValueError) as exc:
         table = form.get("table", "")
-        return _back("/o/table" if table else "/o", str(exc), page_lang(request),
+        return _back("/o/table" if table else "/o", said_in(str(exc), page_lang(request)),
+                     page_lang(request),
                      event=form.get("event", ""),
                      round=form.get("round", ""), table=table)
     return _back(path, said, page_lang(request), **params)

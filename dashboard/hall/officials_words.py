@@ -112,3 +112,24 @@ def one_language(words: str, lang: str) -> str:
 
 def ruling_word(kind: str, lang: str) -> str:
     return one_language(RULING_WORDS.get(kind, kind), lang)
+
+
+def said_in(text: str, lang: str) -> str:
+    """A message of paisai's (Chinese, then English after it) in the page's language: the
+    English begins at the first lower-case English word after the Chinese.
+
+    >>> said_in("3 号桌不是你负责的桌 table 3 is not one of yours", "zh")
+    '3 号桌不是你负责的桌'
+    >>> said_in("3 号桌不是你负责的桌 table 3 is not one of yours", "en")
+    'table 3 is not one of yours'
+    >>> said_in("第 1 轮编排中没有 A1 the team is not paired in that round", "zh")
+    '第 1 轮编排中没有 A1'
+    """
+    import re
+
+    found = re.search(r"[\u3000-\u9fff\uff00-\uffef][^a-z]*?\s(?=[a-z]{2,}|[a-z]'|a\s)",
+                      text)
+    if found is None:
+        return text
+    return text[:found.end()].rstrip() if lang != "en" else text[found.end():].strip()
+
