@@ -2,16 +2,17 @@
 login is a session of `pipeline.operations.accounts` (a random token in an HttpOnly cookie, kept in the
 database as a hash, ended by logout or expiry across restarts).
 
-Failed attempts are limited per client, never for everyone: a browser session that fails
-MAX_FAILURES times in a minute waits out the minute; an address with many failures (many
-sessions from one machine) has each further attempt slowed by ADDRESS_DELAY seconds, but a
-correct password is still accepted. So nobody who can reach /admin can lock the organizer
-out by failing on purpose.
+Failed attempts are limited per client: a browser session that fails MAX_FAILURES times in
+a minute waits out the minute; an address with many failures (many sessions from one
+machine) has each further attempt slowed by ADDRESS_DELAY seconds, and a name with many
+(from anywhere) by ACCOUNT_DELAY. Every name — the first organizer's empty one too — then
+locks for a while after five failures in a row (issue 49, `pipeline.officials.people`): a
+guesser gets five tries a quarter of an hour, whatever addresses they use; the locked
+organizer waits out the lock.
 """
 
 from __future__ import annotations
 
-import hmac
 import os
 import secrets
 import threading
@@ -26,8 +27,8 @@ WINDOW_SECONDS = 60
 MAX_FAILURES = 5  # per browser session in the window
 ADDRESS_FAILURES = 20  # per address in the window, before attempts are slowed
 ADDRESS_DELAY = 2.0
-ACCOUNT_FAILURES = 10  # failures of the account in the window, from anywhere, before each
-ACCOUNT_DELAY = 1.0  # further attempt on it is slowed (never refused: no lock-out by others)
+ACCOUNT_FAILURES = 3  # failures of a name in the window, from anywhere, before each further
+ACCOUNT_DELAY = 1.0  # attempt on it is slowed (five in a row lock it: pipeline.officials.people)
 
 
 @dataclass
@@ -65,24 +66,6 @@ def _failures() -> Failures:
 def locked_out(session: str, failures: Failures) -> bool:
     """True when this session itself failed too often (others' failures never count)."""
     return failures.recent(f"session:{session}") >= MAX_FAILURES
-
-
-def check_password(given: str, session: str, address: str, failures: Failures,
-                   sleep=time.sleep, account: str = "organizer") -> bool:
-    password = os.environ.get("PAISAI_ADMIN_PASSWORD", "")
-    if locked_out(session, failures):
-        return False
-    if address and failures.recent(f"address:{address}") >= ADDRESS_FAILURES:
-        sleep(ADDRESS_DELAY)  # slowed, not refused: the organizer may share the address
-    if failures.recent(f"account:{account}") >= ACCOUNT_FAILURES:
-        sleep(ACCOUNT_DELAY)  # guesses from many addresses at once are slowed too
-    ok = bool(password) and hmac.compare_digest(given.encode(), password.encode())
-    if not ok:
-        failures.add(f"session:{session}")
-        failures.add(f"account:{account}")
-        if address:
-            failures.add(f"address:{address}")
-    return ok
 
 
 def _client() -> tuple[str, str]:
@@ -190,18 +173,24 @@ def _officials_exist() -> bool:
         return False
 
 
-def _sign_in(name: str, given: str, session: str, address: str):
-    """The official whose name and password these are (None: wrong, counted as a failure;
-    the first organizer with an empty name and PAISAI_ADMIN_PASSWORD)."""
+def _sign_in(name: str, given: str, session: str, address: str,
+             failures: Failures | None = None, sleep=time.sleep):
+    """The official whose name and password these are (None: wrong; the first organizer
+    with an empty name and PAISAI_ADMIN_PASSWORD). Every name — the first organizer's too —
+    locks in the database after five failures (`people.sign_in`, LockedOut); before that,
+    guesses are slowed per address and per name typed, and a session that failed too often
+    waits out its minute."""
     from pipeline.officials import people
 
-    if not name:
-        return people.FIRST_ORGANIZER if check_password(given, session, address,
-                                                        _failures()) else None
+    failures = _failures() if failures is None else failures
+    if address and failures.recent(f"address:{address}") >= ADDRESS_FAILURES:
+        sleep(ADDRESS_DELAY)
+    if failures.recent(f"account:{name or 'organizer'}") >= ACCOUNT_FAILURES:
+        sleep(ACCOUNT_DELAY)
     found = people.sign_in(_database(), name, given)  # counts and locks in the database
     if found is None:
-        failures = _failures()
         failures.add(f"session:{session}")
+        failures.add(f"account:{name or 'organizer'}")
         if address:
             failures.add(f"address:{address}")
     return found

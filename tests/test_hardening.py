@@ -174,23 +174,27 @@ def test_upload_limit_before_any_reading(monkeypatch, db_file, tmp_path):
 
 # 6. the console's password ---------------------------------------------------------------
 
-def test_failures_of_others_never_lock_the_organizer_out(monkeypatch):
-    from dashboard.auth import ADDRESS_FAILURES, MAX_FAILURES, Failures, check_password
+def test_guesses_are_slowed_per_address_and_the_organizer_locks_after_five(monkeypatch,
+                                                                          tmp_path):
+    """Issue 49 replaced "never lock the organizer out": every name, the first organizer's
+    too, locks after five failures; before that an address guessing many names is slowed."""
+    from dashboard.auth import ADDRESS_FAILURES, Failures, _sign_in
+    from pipeline.officials import people
 
+    monkeypatch.setenv("PAISAI_DB", str(tmp_path / "t.duckdb"))
     monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
-    failures = Failures()
-    waited = []
-    for attempt in range(ADDRESS_FAILURES + 5):  # an attacker, a new session every time
-        assert not check_password("wrong", f"attacker-{attempt}", "10.0.0.9", failures,
-                                  sleep=waited.append)
-    for _ in range(MAX_FAILURES):  # and one session that keeps trying
-        check_password("wrong", "pest", "10.0.0.9", failures, sleep=waited.append)
-    assert not check_password("right", "pest", "10.0.0.9", failures, sleep=waited.append)
-    # the organizer: another session, elsewhere or behind the same address, gets in
-    assert check_password("right", "organizer", "10.0.0.1", failures, sleep=waited.append)
-    waited.clear()
-    assert check_password("right", "organizer-2", "10.0.0.9", failures, sleep=waited.append)
-    assert waited  # slowed down at that address, not refused
+    failures, waited = Failures(), []
+    for attempt in range(ADDRESS_FAILURES):  # an attacker: a new name and session each time
+        assert _sign_in(f"名{attempt}", "wrong", f"a-{attempt}", "10.0.0.9", failures,
+                        waited.append) is None
+    assert waited == []
+    assert _sign_in("", "right", "organizer", "10.0.0.9", failures, waited.append) \
+        == people.FIRST_ORGANIZER
+    assert waited  # slowed at that address, the right password still taken
+    for n in range(people.FAILURES_TO_LOCK):
+        _sign_in("", "wrong", f"b-{n}", f"10.1.{n}.1", failures, waited.append)
+    with pytest.raises(people.LockedOut):
+        _sign_in("", "right", "organizer-2", "10.2.0.1", failures, waited.append)
 
 
 # 9. results for a round too far ahead, and removing results -----------------------------

@@ -65,7 +65,7 @@ def test_passwords_are_stored_hashed_and_checked(cli, db_file, hall):
 
 
 def test_the_ladder_a_proposal_the_chief_an_appeal_the_committee(cli, db_file, hall):
-    from pipeline.officials import rulings
+    from pipeline.officials import appeals, records, rulings, votes
 
     ew, ns = _table(db_file, 1)
     # NS wins table 1: 过A against 5
@@ -74,14 +74,14 @@ def test_the_ladder_a_proposal_the_chief_an_appeal_the_committee(cli, db_file, h
     referee, chief = hall["裁判甲"], hall["裁判长"]
     # a referee works only at their tables
     with pytest.raises(UsageError, match="不是你负责的桌"):
-        rulings.record(db_file, "j", hall["裁判乙"], 1, ns, "warning")
+        records.record(db_file, "j", hall["裁判乙"], 1, ns, "warning")
     # two warnings make a violation; two more violations: the round is lost — proposed
-    first = rulings.record(db_file, "j", referee, 1, ns, "warning")
+    first = records.record(db_file, "j", referee, 1, ns, "warning")
     assert (first.warnings, first.violations, first.out) == (1, 0, False)
-    second = rulings.record(db_file, "j", referee, 1, ns, "slow_play")
+    second = records.record(db_file, "j", referee, 1, ns, "slow_play")
     assert (second.warnings, second.violations) == (2, 1)
-    rulings.record(db_file, "j", referee, 1, ns, "violation")
-    third = rulings.record(db_file, "j", referee, 1, ns, "violation")
+    records.record(db_file, "j", referee, 1, ns, "violation")
+    third = records.record(db_file, "j", referee, 1, ns, "violation")
     assert third.violations == 3 and third.out and third.proposed is not None
     # not counted until the chief confirms it: NS still won its table
     assert _standing(cli, ns)["match_points"] == "2"
@@ -94,17 +94,17 @@ def test_the_ladder_a_proposal_the_chief_an_appeal_the_committee(cli, db_file, h
     with db.reading(db_file) as con:
         decided = db.scalar(con, "select decided_at from official_rulings where ruling_id = ?",
                             [third.proposed])
-    with pytest.raises(rulings.LateAppeal, match="已过截止时间"):
-        rulings.appeal(db_file, "j", third.proposed, ns, "desk",
+    with pytest.raises(appeals.LateAppeal, match="已过截止时间"):
+        appeals.appeal(db_file, "j", third.proposed, ns, "desk",
                        at=decided + dt.timedelta(minutes=11))
-    appeal = rulings.appeal(db_file, "j", third.proposed, ns, "link", fee="800 元",
+    appeal = appeals.appeal(db_file, "j", third.proposed, ns, "link", fee="800 元",
                             at=decided + dt.timedelta(minutes=9))
     with pytest.raises(UsageError, match="只有仲裁委员"):
-        rulings.vote(db_file, "j", chief, appeal, True)
-    assert rulings.vote(db_file, "j", hall["委员一"], appeal, True) == "open"
+        votes.vote(db_file, "j", chief, appeal, True)
+    assert votes.vote(db_file, "j", hall["委员一"], appeal, True) == "open"
     with pytest.raises(UsageError, match="已投过票"):
-        rulings.vote(db_file, "j", hall["委员一"], appeal, False)
-    assert rulings.vote(db_file, "j", hall["委员二"], appeal, True) == "upheld"
+        votes.vote(db_file, "j", hall["委员一"], appeal, False)
+    assert votes.vote(db_file, "j", hall["委员二"], appeal, True) == "upheld"
     assert _standing(cli, ns)["match_points"] == "2"  # the ranking changes back
     log = cli("log", "--event", "j").out
     assert "ruling confirmed" in log and "由 by 裁判长（裁判长）" in log
@@ -112,7 +112,7 @@ def test_the_ladder_a_proposal_the_chief_an_appeal_the_committee(cli, db_file, h
 
 
 def test_levels_leave_and_suspension(cli, db_file, hall):
-    from pipeline.officials import rulings
+    from pipeline.officials import leave, records, rulings
 
     ew, ns = _table(db_file, 3)
     chief, referee = hall["裁判长"], hall["裁判乙"]
@@ -124,10 +124,10 @@ def test_levels_leave_and_suspension(cli, db_file, hall):
         assert db.rows(con, "select team_no, target, amount from penalties where "
                             "event_id = 'j'") == [(ns, "levels", -2)]
     # leave of 15 minutes (seed 001): 12 minutes late, no sanction; 16 minutes: forfeit
-    rulings.grant_leave(db_file, "j", chief, 1, ew)
-    within = rulings.record(db_file, "j", referee, 1, ew, "late", minutes=12)
+    leave.grant_leave(db_file, "j", chief, 1, ew)
+    within = records.record(db_file, "j", referee, 1, ew, "late", minutes=12)
     assert within.proposed is None and "不处罚" in within.late
-    beyond = rulings.record(db_file, "j", referee, 1, ew, "late", minutes=16)
+    beyond = records.record(db_file, "j", referee, 1, ew, "late", minutes=16)
     assert beyond.proposed is not None
     assert rulings.decide(db_file, "j", chief, beyond.proposed, True) == "confirmed"
     with db.reading(db_file) as con:
@@ -138,14 +138,14 @@ def test_levels_leave_and_suspension(cli, db_file, hall):
 def test_the_report_opens_as_a_spreadsheet(cli, db_file, hall, tmp_path):
     import openpyxl
 
-    from pipeline.officials import rulings
+    from pipeline.officials import records
 
     ew, _ = _table(db_file, 1)
-    rulings.record(db_file, "j", hall["裁判甲"], 1, ew, "warning", note="大声喧哗")
+    records.record(db_file, "j", hall["裁判甲"], 1, ew, "warning", note="大声喧哗")
     xlsx, page = tmp_path / "o.xlsx", tmp_path / "o.html"
     assert cli("officials", "report", "--event", "j", "--out", xlsx).code == 0
     book = openpyxl.load_workbook(xlsx)
-    assert book.sheetnames == ["记录", "裁定", "请假", "申诉"]
+    assert book.sheetnames == ["记录", "裁定", "请假", "申诉", "派生", "异议"]
     cells = [c.value for row in book["记录"].iter_rows() for c in row]
     assert "大声喧哗" in cells and "裁判甲" in cells and "警告 warning" in cells
     assert cli("officials", "report", "--event", "j", "--out", page).code == 0
@@ -215,7 +215,7 @@ def test_the_chief_rules_and_the_team_appeals_by_its_link(phones, db_file, cli):
     ruled = chief.post("/o/act", data={"action": "decide", "event": "j", "ruling": str(ruling),
                                        "decision": "confirm", "kind": "levels_down",
                                        "amount": "1"})
-    assert f"#{ruling}: confirmed" in ruled.text
+    assert f"#{ruling} · 已确认" in ruled.text and "confirmed" not in ruled.text
     row = links.listing(db_file, "j", "http://testserver").filter(
         links.pl.col("team_no") == ew).row(0, named=True)
     from starlette.testclient import TestClient
@@ -280,6 +280,8 @@ def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
     assert "有异议" in referee.get("/o?event=j").text.split('data-testid="tables"')[1]
     page = referee.get(f"/o/table?event=j&round=1&table={row['table']}")
     assert "第 1 副有异议，请裁定" in page.text
+    # what was recorded for the deal, and who said what (issue 51)
+    assert "记录为：东西上游，对家二游（南北记录，东西有异议）" in page.text
     other = phones("裁判乙")  # not their table: refused
     refused = other.post("/o/act", data={"action": "deal", "event": "j", "round": "1",
                                          "table": str(row["table"]), "deal": "1", "keep": "1"})
@@ -290,13 +292,17 @@ def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
     with db.reading(db_file) as con:
         assert tablestore.disputed(con, "j") == []
     assert "kept as entered, by 裁判甲（临场裁判）" in cli("log", "--event", "j").out
+    report = db_file.parent / "o.html"  # the officials' report holds the dispute and its decision
+    assert cli("officials", "report", "--event", "j", "--out", report).code == 0
+    shown = report.read_text(encoding="utf-8")
+    assert "异议 disputed" in shown and "kept as entered, by 裁判甲" in shown
 
 
 def test_paisai_late_applies_the_leave_the_chief_granted(cli, db_file, hall):
-    from pipeline.officials import rulings
+    from pipeline.officials import leave
 
     ew, ns = _table(db_file, 2)
-    rulings.grant_leave(db_file, "j", hall["裁判长"], 1, ew)  # seed 001: 15 minutes
+    leave.grant_leave(db_file, "j", hall["裁判长"], 1, ew)  # seed 001: 15 minutes
     within = cli("late", "--event", "j", "--round", "1", ew, "--minutes", "14")
     assert within.code == 0 and "不处罚" in within.out
     with db.reading(db_file) as con:

@@ -18,13 +18,13 @@ from pipeline.officials.ladder import RULING_WORDS, RULINGS
 
 
 def officials_panel(event_id: str, language: str, official) -> None:
-    from pipeline.officials import rulings
+    from pipeline.officials import appeals, common, leave, rulings
     from pipeline.ranking import rounds
 
     with db.reading(database()) as con:
         event = events.load(con, event_id)
         waiting = rulings.queue(con, event_id)
-        appeals = rulings.open_appeals(con, event)
+        appeals = appeals.open_appeals(con, event)
         round_no = rounds.latest_paired_round(con, event_id) or 0
         teams = sorted((r[0] for r in db.rows(con, "select team_no from teams where "
                                                   "event_id = ?", [event_id])), key=natural_key)
@@ -58,14 +58,14 @@ def officials_panel(event_id: str, language: str, official) -> None:
                                       key="leave-minutes")
             if st.button(t("officials_grant", language), key="leave-grant"):
                 try:
-                    rulings.grant_leave(database(), event_id, official, round_no, team, minutes)
+                    leave.grant_leave(database(), event_id, official, round_no, team, minutes)
                 except PaisaiError as exc:
                     st.error(one_language(str(exc), language))
                 else:
                     done(f"{team}: {t('officials_grant', language)} ✓")
     if appeals:
         st.subheader(t("officials_appeals", language))
-        now = rulings.now()
+        now = common.now()
         for a in appeals:
             left = max(0, int((a["answer_by"] - now).total_seconds()) // 60)
             st.write(f"#{a['appeal_id']} · {a['team_no']} → #{a['ruling_id']} "

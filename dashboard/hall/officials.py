@@ -17,72 +17,21 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from dashboard.hall.limits import LIMITS, form_body
+from dashboard.hall.officials_views import home, table, whole
+from dashboard.hall.officials_words import (  # noqa: F401
+    WORDS,
+    one_language,
+    ruling_word,
+    said_in,
+)
 from dashboard.hall.respond import HEADERS, database, page_lang
-from pipeline.base import db, events
+from pipeline.base import db
 from pipeline.base.errors import BusyError, PaisaiError
-from pipeline.officials.ladder import KINDS, RULING_WORDS, RULINGS
-from pipeline.officials.ladder import WORDS as KIND_WORDS
 from pipeline.publishing.templating import render
 
-WORDS = {
-    "zh": {"title": "裁判", "name": "姓名（组织者可空）", "password": "密码", "sign_in": "登录",
-           "sign_out": "退出", "bad_login": "姓名或密码不对", "projector": "打开大屏",
-           "my_tables": "第 {n} 轮 · 我的桌", "table": "桌", "teams": "对阵", "state": "状态",
-           "no_tables": "本轮没有你负责的桌", "table_title": "第 {r} 轮 {n} 号桌",
-           "count": "警告 {w} · 违例 {v} · 犯规 {f}", "on_leave": "已请假 {m:g} 分钟",
-           "out": "已达判负", "record": "记录", "team": "队", "kind": "事项",
-           "minutes": "迟到分钟（迟到时填）", "note": "说明", "save_record": "记录",
-           "propose": "提议裁定（由裁判长裁定）", "ruling": "裁定", "levels": "级数",
-           "reason": "理由", "send_proposal": "提交裁判长", "back": "返回",
-           "queue": "待裁定", "round_table": "第 {r} 轮 {t} 号桌", "proposed_by": "提议",
-           "chosen": "裁定为", "confirm": "确认", "reject": "驳回", "no_queue": "没有待裁定的提议",
-           "leave": "第 {r} 轮请假", "leave_minutes": "宽限分钟", "grant": "批准请假",
-           "appeals": "待仲裁的申诉", "appeal_line": "申诉 #{n}（{team}）对裁定 #{ruling}",
-           "fee": "申诉费（登记，不收取）", "votes": "支持 {u} · 反对 {d}",
-           "left": "剩余 {m} 分钟答复", "overdue": "已超过答复时间", "uphold": "支持申诉",
-           "dismiss": "驳回申诉", "no_appeals": "没有待仲裁的申诉", "file_appeal": "受理申诉",
-           "statement": "申诉理由", "file": "提交申诉", "no_rulings": "没有可申诉的裁定",
-           "choose": "请选择", "reported": "已报", "in_play": "逐副记分中", "disputed": "有异议",
-           "waiting": "未报", "done": "已记录", "not_yours": "不是你负责的桌",
-           "too_many": "操作太频繁，请稍后再试", "busy": "系统正忙，没有记录，请几秒后再试",
-           "appeal_title": "{team} · 申诉", "code": "本队验证码（链接旁的 4 位数字）",
-           "filed": "申诉已提交，等待仲裁委员会", "late": "迟到",
-           "deal_disputed": "第 {n} 副有异议，请裁定", "deal_keep": "按记录保留",
-           "deal_take_off": "删除此副（重新记录）", "deal_kept": "第 {n} 副按记录保留",
-           "deal_off": "第 {n} 副已删除，由记录方重新记录"},
-    "en": {"title": "Officials", "name": "Name (empty: the organizer)", "password": "Password",
-           "sign_in": "Sign in", "sign_out": "Sign out", "bad_login": "Wrong name or password",
-           "projector": "Open the projector", "my_tables": "Round {n}: my tables",
-           "table": "Table", "teams": "Teams", "state": "State",
-           "no_tables": "None of your tables in this round",
-           "table_title": "Round {r}, table {n}",
-           "count": "Warnings {w} · violations {v} · fouls {f}", "on_leave": "on leave {m:g} min",
-           "out": "round lost reached", "record": "Record", "team": "Team", "kind": "What",
-           "minutes": "Minutes late (late arrivals)", "note": "Note", "save_record": "Record",
-           "propose": "Propose a ruling (the chief decides)", "ruling": "Ruling",
-           "levels": "Levels", "reason": "Reason", "send_proposal": "Send to the chief",
-           "back": "Back", "queue": "Proposals to rule on",
-           "round_table": "round {r}, table {t}", "proposed_by": "proposed by",
-           "chosen": "Ruled as", "confirm": "Confirm", "reject": "Reject",
-           "no_queue": "No proposal waiting", "leave": "Leave for round {r}",
-           "leave_minutes": "Grace minutes", "grant": "Grant leave",
-           "appeals": "Appeals to decide", "appeal_line": "Appeal #{n} ({team}) against ruling "
-           "#{ruling}", "fee": "Fee (noted, not taken)", "votes": "Uphold {u} · dismiss {d}",
-           "left": "{m} minutes left to answer", "overdue": "Past the answer time",
-           "uphold": "Uphold", "dismiss": "Dismiss", "no_appeals": "No appeal waiting",
-           "file_appeal": "File an appeal", "statement": "Statement", "file": "File",
-           "no_rulings": "No ruling to appeal", "choose": "Choose", "reported": "reported",
-           "in_play": "keeping its sheet", "disputed": "disputed", "waiting": "to report",
-           "done": "Recorded", "not_yours": "Not one of your tables",
-           "too_many": "Too many actions: wait a minute",
-           "busy": "Busy for a moment: nothing was recorded; try again in a few seconds",
-           "appeal_title": "{team}: appeals", "code": "Your team's code (4 digits beside the "
-           "link)", "filed": "Appeal filed: the committee decides", "late": "late",
-           "deal_disputed": "Deal {n} is disputed: rule on it", "deal_keep": "Keep as entered",
-           "deal_take_off": "Take it off (entered again)", "deal_kept": "Deal {n} kept as "
-           "entered", "deal_off": "Deal {n} taken off: the recorder enters it again"},
-}
 PER_OFFICIAL = 60  # actions a minute from one official
+PER_ADDRESS_LOGINS = 20  # sign-ins a minute from one address (a hall's officials may share one)
+PER_NAME_LOGINS = 10  # sign-ins a minute with one name, from anywhere
 
 
 def _signed_in(request: Request):
@@ -108,96 +57,6 @@ def page(request: Request, status: int = 200, **parts) -> Response:
     return HTMLResponse(page, status_code=status, headers={**HEADERS, "Cache-Control": "no-store"})
 
 
-def _event_of(con, request: Request) -> str | None:
-    wanted = request.query_params.get("event", "")[:64]
-    if wanted and events.valid_id(wanted):
-        return wanted if db.scalar(con, "select count(*) from events where event_id = ?",
-                                   [wanted]) else None
-    return events.most_recent(con)
-
-
-def _home(request: Request, official, w: dict) -> dict:
-    """What the official's own page shows, by role."""
-    from pipeline.day import tablestore
-    from pipeline.officials import rulings
-    from pipeline.ranking import rounds
-
-    with db.reading(database()) as con:
-        event_id = _event_of(con, request)
-        if event_id is None:
-            return {"me": official.label}
-        event = events.load(con, event_id)
-        round_no = rounds.latest_paired_round(con, event_id) or 0
-        english = {"lang": "en"} if page_lang(request) == "en" else {}
-        out = {"me": official.label, "event": event_id, "event_name": event.name,
-               "round": round_no, "screen": official.role == "screen",
-               "ruling_kinds": [(k, RULING_WORDS[k]) for k in RULINGS],
-               "leave_minutes": event.ruleset.officials["leave_minutes"]}
-        teams = [r[0] for r in db.rows(con, "select team_no from teams where event_id = ? "
-                                            "order by team_no", [event_id])]
-        out["all_teams"] = teams
-        if official.role in ("referee", "chief", "organizer") and round_no:
-            pairs = db.rows(con, "select table_no, ew_team, ns_team from pairings where "
-                                 "event_id = ? and round = ? and table_no is not null order by "
-                                 "table_no", [event_id, round_no])
-            stored = {r[0] for r in db.rows(con, "select table_no from results where "
-                                                 "event_id = ? and round = ?",
-                                            [event_id, round_no])}
-            playing = {r["table"]: r for r in tablestore.tables_in_play(con, event, round_no)}
-            late = {r[0] for r in db.rows(con, "select table_no from official_records where "
-                                               "event_id = ? and round = ? and kind = 'late'",
-                                          [event_id, round_no])}
-            out["tables"] = [
-                {"table": t, "teams": f"{ew} – {ns or ''}",
-                 "url": "/o/table?" + urlencode({"event": event_id, "round": round_no,
-                                                 "table": t} | english),
-                 "state": " · ".join(
-                     [w["reported"] if t in stored else w["disputed"]
-                      if playing.get(t, {}).get("disputed") else w["in_play"] if t in playing
-                      else w["waiting"]] + ([w["late"]] if t in late else []))}
-                for t, ew, ns in pairs if official.works_at(t)]
-        if official.role in ("chief", "organizer"):
-            out["queue"] = [{**p, "said": RULING_WORDS[p["kind"]]}
-                            for p in rulings.queue(con, event_id)]
-        if official.role in ("committee", "organizer", "chief"):
-            now = rulings.now()
-            voted = {r[0] for r in db.rows(con, "select appeal_id from official_votes where "
-                                                "official_id = ?", [official.official_id])}
-            out["appeals"] = [
-                {**a, "said": RULING_WORDS[a["kind"]],
-                 "left": w["left"].format(m=max(0, -(-int((a["answer_by"] - now)
-                                                          .total_seconds()) // 60)))
-                 if a["answer_by"] > now else w["overdue"],
-                 "can_vote": official.role == "committee" and a["appeal_id"] not in voted}
-                for a in rulings.open_appeals(con, event)]
-        if official.role in ("desk", "organizer"):
-            out["desk"] = [{**r, "said": RULING_WORDS[r["kind"]]}
-                           for r in rulings.confirmed_for_appeal(con, event_id)]
-    return out
-
-
-def _table(request: Request, official, w: dict) -> dict:
-    from pipeline.day import tablestore
-    from pipeline.officials import rulings
-
-    params = request.query_params
-    event_id, round_no, table_no = params.get("event", "")[:64], int(params.get("round", "0")), \
-        int(params.get("table", "0"))
-    if not official.works_at(table_no):
-        raise PermissionError(w["not_yours"])
-    with db.reading(database()) as con:
-        event = events.load(con, event_id)
-        counts = rulings.table_counts(con, event, round_no, table_no)
-        disputed = [d for r, t, d in tablestore.disputed(con, event_id)
-                    if (r, t) == (round_no, table_no)]
-    return {"me": official.label, "event": event_id, "event_name": event.name,
-            "round": round_no, "table": {"no": table_no, "counts": counts,
-                                         "teams": [c["team"] for c in counts],
-                                         "disputed": disputed},
-            "kinds": [(k, KIND_WORDS[k]) for k in (*KINDS, "late")],
-            "ruling_kinds": [(k, RULING_WORDS[k]) for k in RULINGS]}
-
-
 async def officials_route(request: Request) -> Response:
     """GET /o: sign in, or the official's own page; GET /o/table: one of their tables."""
     w = WORDS[page_lang(request)]
@@ -205,14 +64,15 @@ async def officials_route(request: Request) -> Response:
         official = await run_in_threadpool(_signed_in, request)
         if official is None:
             return page(request, login=True, message=request.query_params.get("said", "")[:200])
-        make = _table if request.url.path == "/o/table" else _home
+        make = table if request.url.path == "/o/table" else home
         parts = await run_in_threadpool(make, request, official, w)
     except BusyError:
         return page(request, 503, message=w["busy"])
     except PermissionError as exc:
-        return page(request, 403, message=str(exc), me=official.label)
+        return page(request, 403, message=said_in(str(exc), page_lang(request)),
+                    me=official.label)
     except (PaisaiError, ValueError) as exc:
-        return page(request, 400, message=str(exc))
+        return page(request, 400, message=said_in(str(exc), page_lang(request)))
     return page(request, message=request.query_params.get("said", "")[:200], **parts)
 
 
@@ -232,18 +92,43 @@ async def read_form(request: Request) -> dict | None:
     return {k: v[0][:200] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
 
 
+def _host_port(scheme: str, netloc: str) -> tuple[str, int] | None:
+    """A host and its port as a browser means it (the scheme's port when none is written)."""
+    from urllib.parse import urlsplit
+
+    try:
+        found = urlsplit(f"{scheme}://{netloc}")
+        return (found.hostname or "").lower(), found.port or (443 if scheme == "https" else 80)
+    except ValueError:
+        return None
+
+
 def same_origin(request: Request) -> bool:
     """A form from this site (the cookie is SameSite=Strict too): the browser's
-    Sec-Fetch-Site says so, or its Origin names this host (with no-referrer pages a browser
-    may send "null")."""
+    Sec-Fetch-Site says so, or its Origin names the host AND port this request was sent to
+    — the Host header, or behind the shipped nginx the X-Forwarded-Host it passes (with the
+    port the browser used: `$http_host`); with no-referrer pages a browser may send "null"."""
     site = request.headers.get("sec-fetch-site")
     if site is not None:
         return site in ("same-origin", "none")
     origin = request.headers.get("origin")
-    return origin in (None, "null") or origin.split("://", 1)[-1] == request.headers.get("host", "")
+    if origin in (None, "null"):
+        return True
+    scheme, _, netloc = origin.partition("://")
+    if scheme not in ("http", "https") or not netloc:
+        return False
+    sent = _host_port(scheme, netloc)
+    received = {_host_port(request.url.scheme, h.strip()) for h in (
+        request.headers.get("x-forwarded-host", "").split(",")[0],
+        request.headers.get("host", "")) if h.strip()}
+    return sent is not None and sent in received
 
 
 async def login_route(request: Request) -> Response:
+    """POST /o/login: an official's sign-in (the empty name: the first organizer). Every
+    name locks alike after five failures (`people.sign_in`), and guesses are slowed per
+    address and per name typed, each address the client's own behind the shipped proxy
+    (X-Forwarded-For believed from --forwarded-allow-ips only)."""
     from dashboard.auth import COOKIE, session_hours
     from pipeline.officials import people
     from pipeline.operations import accounts
@@ -253,25 +138,18 @@ async def login_route(request: Request) -> Response:
     if form is None or not same_origin(request):
         return _back("/o", w["bad_login"], page_lang(request))
     address = request.client.host if request.client else ""
+    name, password = " ".join(form.get("name", "").split()), form.get("password", "")
     import time
-    if not LIMITS.allow(f"login:{address}", 20, time.monotonic()):
+    now = time.monotonic()
+    if not (LIMITS.allow(f"login:{address}", PER_ADDRESS_LOGINS, now)
+            and LIMITS.allow(f"login-name:{name}", PER_NAME_LOGINS, now)):
         return _back("/o", w["too_many"], page_lang(request))
-    name, password = form.get("name", "").strip(), form.get("password", "")
-
-    def check():
-        import hmac
-        import os
-
-        if not name:  # the first organizer (PAISAI_ADMIN_PASSWORD)
-            given = os.environ.get("PAISAI_ADMIN_PASSWORD", "")
-            ok = bool(given) and hmac.compare_digest(password.encode(), given.encode())
-            return people.FIRST_ORGANIZER if ok else None
-        return people.sign_in(database(), name, password)
 
     try:
-        official = await run_in_threadpool(check)
+        official = await run_in_threadpool(people.sign_in, database(), name, password)
     except people.LockedOut as exc:
-        return _back("/o", str(exc), page_lang(request))
+        await asyncio.sleep(1.0)
+        return _back("/o", said_in(str(exc), page_lang(request)), page_lang(request))
     except BusyError:
         return _back("/o", w["busy"], page_lang(request))
     if official is None:
@@ -298,14 +176,35 @@ async def logout_route(request: Request) -> Response:
 
 
 def number(form: dict, name: str) -> int:
+    """A whole number from a form (0 when empty); ValueError with the right words when it
+    is not one (an official's form never passes `1e309`, `-5` or `１２` on)."""
     value = form.get(name, "").strip()
-    return int(value) if value else 0
+    return whole(value) if value else 0
+
+
+def minutes_late(text: str) -> float | None:
+    """Minutes late from the form: a finite number within the day (None when empty).
+
+    >>> minutes_late("16"), minutes_late("2.5"), minutes_late("")
+    (16.0, 2.5, None)
+    """
+    import re
+
+    from pipeline.officials.records import MAX_LATE_MINUTES
+
+    text = text.strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{1,2})?", text) or float(text) > MAX_LATE_MINUTES:
+        raise ValueError(f"迟到分钟数应为 0–{MAX_LATE_MINUTES} 之间的数字 minutes late: a "
+                         f"number from 0 to {MAX_LATE_MINUTES}")
+    return float(text)
 
 
 def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
     """The form's action as the official; returns the page to go back to and what to say."""
     from pipeline.base.db import acting
-    from pipeline.officials import rulings
+    from pipeline.officials import appeals, leave, records, rulings, votes
 
     action, event_id = form.get("action", ""), form.get("event", "")[:64]
     round_no, table = number(form, "round"), form.get("table", "")
@@ -313,11 +212,11 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
         else ("/o", {"event": event_id})
     with acting(official.label):
         if action == "record":
-            minutes = form.get("minutes", "").strip()
-            done = rulings.record(database(), event_id, official, round_no, form.get("team", ""),
-                                  form.get("kind", ""), float(minutes) if minutes else None,
+            done = records.record(database(), event_id, official, round_no, form.get("team", ""),
+                                  form.get("kind", ""), minutes_late(form.get("minutes", "")),
                                   form.get("note", ""))
-            said = w["done"] + (f" · {done.late}" if done.late else "") + \
+            lang = "en" if w is WORDS["en"] else "zh"
+            said = w["done"] + (f" · {said_in(done.late, lang)}" if done.late else "") + \
                 (f" · #{done.proposed} → {w['queue']}" if done.proposed else "")
         elif action == "propose":
             ruling = rulings.propose(database(), event_id, official, round_no,
@@ -328,9 +227,9 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
             status = rulings.decide(database(), event_id, official, number(form, "ruling"),
                                     form.get("decision") == "confirm", form.get("kind") or None,
                                     number(form, "amount"), form.get("note", ""))
-            said = f"#{number(form, 'ruling')}: {status}"
+            said = f"#{number(form, 'ruling')} · {w['status_' + status]}"
         elif action == "leave":
-            grace = rulings.grant_leave(database(), event_id, official, round_no,
+            grace = leave.grant_leave(database(), event_id, official, round_no,
                                         form.get("team", ""), number(form, "minutes") or None)
             said = f"{form.get('team', '')}: {w['on_leave'].format(m=grace)}"
         elif action == "deal":  # a disputed deal of one of the referee's tables (issue 42)
@@ -343,14 +242,33 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
             tablestore.decide(database(), event_id, round_no, int(table), deal, keep,
                               by=official.label)
             said = w["deal_kept" if keep else "deal_off"].format(n=deal)
+        elif action == "withdraw":  # a record of one's own, entered by mistake
+            records.withdraw(database(), event_id, official, number(form, "record"))
+            said = w["withdrawn"]
+        elif action == "report":  # a both-sides report chosen where the sides disagree
+            from pipeline.day import selfreport
+
+            if not official.works_at(whole(table or "0")) or official.role not in (
+                    "referee", "chief", "organizer"):
+                raise PermissionError(w["not_yours"])
+            report_id = number(form, "report")
+            with db.reading(database()) as con:
+                found = db.scalar(con, "select count(*) from pending_reports where "
+                                       "event_id = ? and round = ? and table_no = ? and "
+                                       "report_id = ? and status = 'pending'",
+                                  [event_id, round_no, whole(table), report_id])
+            if not found:
+                raise ValueError("这条桌报已处理 this report was dealt with already")
+            selfreport.decide(database(), event_id, report_id, True)
+            said = w["report_kept"]
         elif action == "vote":
-            status = rulings.vote(database(), event_id, official, number(form, "appeal"),
+            status = votes.vote(database(), event_id, official, number(form, "appeal"),
                                   form.get("vote") == "uphold")
-            said = f"#{number(form, 'appeal')}: {status}"
+            said = f"#{number(form, 'appeal')} · {w['status_' + status]}"
         elif action == "appeal":
             if official.role not in ("desk", "organizer"):
                 raise PermissionError(w["not_yours"])
-            found = rulings.appeal(database(), event_id, number(form, "ruling"),
+            found = appeals.appeal(database(), event_id, number(form, "ruling"),
                                    form.get("team", ""), "desk", official, form.get("fee", ""),
                                    form.get("statement", ""))
             said = f"#{found}: {w['filed']}"
@@ -376,10 +294,12 @@ async def act_route(request: Request) -> Response:
     except BusyError:
         return _back("/o", w["busy"], page_lang(request), event=form.get("event", ""))
     except PermissionError as exc:
-        return page(request, 403, message=str(exc), me=official.label)
+        return page(request, 403, message=said_in(str(exc), page_lang(request)),
+                    me=official.label)
     except (PaisaiError, ValueError) as exc:
         table = form.get("table", "")
-        return _back("/o/table" if table else "/o", str(exc), page_lang(request),
+        return _back("/o/table" if table else "/o", said_in(str(exc), page_lang(request)),
+                     page_lang(request),
                      event=form.get("event", ""),
                      round=form.get("round", ""), table=table)
     return _back(path, said, page_lang(request), **params)

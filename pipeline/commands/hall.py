@@ -163,8 +163,9 @@ def clock_status(event: str, round_no: int | None, fmt: str) -> int:
 def late(event: str, round_no: int, team: str, minutes: float) -> int:
     from pipeline.day import clockstore
     from pipeline.intake.ingest import ingest_rows
+    from pipeline.officials.records import checked_minutes
 
-    team = team.strip().upper()
+    team, minutes = team.strip().upper(), checked_minutes(minutes)
     with db.reading(database()) as con:
         found = events.load(con, event)
         action, kind, rows = clockstore.late_rows(con, found, round_no, team, minutes)

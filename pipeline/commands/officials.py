@@ -44,7 +44,17 @@ def officials_add(name: str, role: str, tables: str | None, password: str | None
 def officials_list(fmt: str) -> int:
     from pipeline.officials import people
 
-    out(output.render(people.listing(database()), fmt, "裁判人员 officials"))
+    listed = people.listing(database())
+    if fmt == "table":  # people read the house's words; programs keep the code names
+        import polars as pl
+
+        listed = listed.with_columns(
+            pl.col("role").replace_strict(people.ROLE_WORDS, default=pl.col("role")),
+            pl.when(pl.col("active")).then(pl.lit("在任 active"))
+            .otherwise(pl.lit("停用 disabled")).alias("active")).rename(
+            {"official_id": "编号", "name": "姓名", "role": "角色", "tables": "负责桌号",
+             "active": "状态", "created_at": "添加时间"})
+    out(output.render(listed, fmt, "裁判人员 officials"))
     return 0
 
 

@@ -1,17 +1,19 @@
 """The officials' report (issue 43, what a federation asks for after the event): every record
-at the tables, every ruling (proposed, confirmed, changed, rejected, reversed), every leave
-and every appeal with its votes — who, when, round, table, team and outcome — as one
-spreadsheet (a sheet each) and a printable HTML page."""
+at the tables (a withdrawn one marked so), the counts the ladder derived from them (two
+warnings make a violation), every ruling (proposed, confirmed, changed, rejected,
+reversed), every leave, every appeal with its votes, and every disputed deal with the
+referee's decision (issue 51) — who, when, round, table, team and outcome — as one
+spreadsheet (a sheet each, written by the exports' own writer: text is always text, never a
+formula; numbers are numbers) and a printable HTML page from a template."""
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import polars as pl
 
-from pipeline.base import db, events
-from pipeline.officials.ladder import RULING_WORDS, WORDS
+from pipeline.base import db, events, oplog
+from pipeline.officials.ladder import RULING_WORDS, WORDS, count
 
 STATUS_WORDS = {"proposed": "待裁定 proposed", "confirmed": "已裁定 confirmed",
                 "rejected": "驳回 rejected", "reversed": "申诉成立已撤销 reversed on appeal",
@@ -27,9 +29,12 @@ def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame
         records = db.frame(con, """
             select strftime(r.recorded_at at time zone 'UTC', $fmt) as "时间 time", r.round as "轮 round",
                    r.table_no as "桌 table", r.team_no as "队 team", r.kind,
-                   coalesce(r.minutes::varchar, '') as "分钟 minutes", r.note as "说明 note",
-                   coalesce(o.name, '') as "裁判 official"
+                   r.minutes as "分钟 minutes", r.note as "说明 note",
+                   coalesce(o.name, '') as "裁判 official",
+                   coalesce(strftime(r.withdrawn_at at time zone 'UTC', $fmt) || ' ' ||
+                            coalesce(w.name, ''), '') as "撤回 withdrawn"
             from official_records r left join officials o using (official_id)
+            left join officials w on w.official_id = r.withdrawn_by
             where r.event_id = $e order by r.record_id""", q)
         rulings = db.frame(con, """
             select r.ruling_id as "编号 no.", r.round as "轮 round",
@@ -72,38 +77,61 @@ def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame
                   "申诉 appeals": appeals}
 
 
+def derived(database: Path, event_id: str) -> pl.DataFrame:
+    """The ladder's count of each team in each round it has records (seed 001: two
+    warnings make a violation, three violations lose the round)."""
+    with db.reading(database) as con:
+        event = events.load(con, event_id)
+        found = db.rows(con, "select round, team_no, list(kind order by record_id) from "
+                             "official_records where event_id = ? and withdrawn_at is null "
+                             "group by all order by "
+                             "round, team_no", [event_id])
+    rows = []
+    for round_no, team, kinds in found:
+        c = count(list(kinds), event.ruleset.scoring)
+        rows.append({"轮 round": round_no, "队 team": team, "警告 warnings": c.warnings,
+                     "违例 violations": c.violations, "犯规 fouls": c.fouls,
+                     "判负 round lost": "是 yes" if c.out else ""})
+    return pl.DataFrame(rows, schema={"轮 round": pl.Int64, "队 team": pl.String,
+                                      "警告 warnings": pl.Int64, "违例 violations": pl.Int64,
+                                      "犯规 fouls": pl.Int64, "判负 round lost": pl.String})
+
+
+def disputes(database: Path, event_id: str) -> pl.DataFrame:
+    """Each disputed deal and its decision, as `paisai log` kept them (who disputed, who
+    decided and how)."""
+    rows = []
+    for line in oplog.read(database, event_id):
+        parts = line.split("\t")
+        if len(parts) >= 4 and parts[2] in ("deal disputed", "deal decided"):
+            rows.append({"时间 time": parts[0],
+                         "事项 what": "异议 disputed" if parts[2] == "deal disputed"
+                         else "裁定 decided", "详情 detail": parts[3]})
+    return pl.DataFrame(rows, schema={"时间 time": pl.String, "事项 what": pl.String,
+                                      "详情 detail": pl.String})
+
+
 def write(database: Path, event_id: str, path: Path) -> int:
     """The report as .xlsx (a sheet a section) or .html (printable); returns the rows."""
-    name, parts = sections(database, event_id)
-    if path.suffix.lower() == ".xlsx":
-        import xlsxwriter
+    from pipeline.publishing.export.workbook import new_workbook, write_sheet
 
-        book = xlsxwriter.Workbook(str(path))
-        try:
-            for title, frame in parts.items():
-                frame.write_excel(book, worksheet=title.split()[0], autofit=True,
-                                  header_format={"bold": True})
-        finally:
-            book.close()
+    name, parts = sections(database, event_id)
+    parts = {**parts, "派生 derived": derived(database, event_id),
+             "异议 disputes": disputes(database, event_id)}
+    if path.suffix.lower() == ".xlsx":
+        book = new_workbook(path)
+        for title, frame in parts.items():
+            write_sheet(book, title.split()[0], frame, frame.columns)
+        book.close()
     else:
         path.write_text(page(name, parts), encoding="utf-8")
     return sum(f.height for f in parts.values())
 
 
 def page(name: str, parts: dict[str, pl.DataFrame]) -> str:
-    body = []
-    for title, frame in parts.items():
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
-        rows = "".join("<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>"
-                                        for v in row) + "</tr>" for row in frame.iter_rows())
-        empty = "" if frame.height else "<p>（无 none）</p>"
-        body.append(f"<h2>{html.escape(title)}</h2>{empty}<table><thead><tr>{head}</tr></thead>"
-                    f"<tbody>{rows}</tbody></table>")
-    return ("<!doctype html><html lang='zh-CN'><head><meta charset='utf-8'><title>"
-            f"{html.escape(name)} — 裁判报告 officials' report</title><style>"
-            "body{font-family:'Noto Sans CJK SC',sans-serif;margin:2em}"
-            "table{border-collapse:collapse;margin-bottom:1.5em;font-size:13px}"
-            "td,th{border:1px solid #999;padding:3px 6px;text-align:left}"
-            "th{background:#eee}@media print{h2{break-before:auto}}</style></head><body>"
-            f"<h1>{html.escape(name)} — 裁判报告 officials' report</h1>{''.join(body)}"
-            "</body></html>")
+    from pipeline.publishing.templating import render
+
+    return render("officials_report.html", event_name=name, parts=[
+        (title, frame.columns, [["" if v is None else v for v in row]
+                                for row in frame.iter_rows()])
+        for title, frame in parts.items()])

@@ -74,7 +74,7 @@ def _record(page, team: str, kind: str, shown: str) -> None:
 
 
 def test_the_officials_day_on_their_phones(hall, browser, capsys):
-    from pipeline.officials import links, rulings
+    from pipeline.officials import appeals, links
 
     server, ew, ns = hall
     assert _points(server.database, ns, capsys) == "2"
@@ -102,15 +102,15 @@ def test_the_officials_day_on_their_phones(hall, browser, capsys):
     expect(proposal).to_contain_text("多次违例", timeout=WAIT)
     shot(chief, "officials-chief")
     proposal.get_by_role("button", name="确认").click()
-    expect(chief.locator("[data-testid=message]")).to_contain_text("confirmed", timeout=WAIT)
+    expect(chief.locator("[data-testid=message]")).to_contain_text("已确认", timeout=WAIT)
     assert _points(server.database, ns, capsys) == "0"
     assert _points(server.database, ew, capsys) == "2"
     # a late appeal is refused with its time; the team leader's link in time is taken
     with db.reading(server.database) as con:
         ruling, decided = db.rows(con, "select ruling_id, decided_at from official_rulings "
                                        "where status = 'confirmed'")[0]
-    with pytest.raises(rulings.LateAppeal, match="已过截止时间"):
-        rulings.appeal(server.database, "j", ruling, ns, "desk",
+    with pytest.raises(appeals.LateAppeal, match="已过截止时间"):
+        appeals.appeal(server.database, "j", ruling, ns, "desk",
                        at=decided + dt.timedelta(minutes=10, seconds=1))
     row = links.listing(server.database, "j", server.url).filter(
         links.pl.col("team_no") == ns).row(0, named=True)
@@ -134,5 +134,68 @@ def test_the_officials_day_on_their_phones(hall, browser, capsys):
             shot(member, "officials-committee")
         appeal.get_by_role("button", name="支持申诉").click()
         expect(member.locator("[data-testid=message]")).to_contain_text(
-            "open" if name == "委员一" else "upheld", timeout=WAIT)
+            "待仲裁" if name == "委员一" else "申诉成立", timeout=WAIT)
     assert _points(server.database, ns, capsys) == "2"  # the ranking changes back
+    leader.goto(row["appeal_url"])  # the leader's link tells the outcome (issue 51)
+    expect(leader.locator("[data-testid^=outcome-]").first).to_contain_text("申诉成立，裁定已撤销",
+                                                                       timeout=WAIT)
+
+
+def _fits(page) -> None:
+    """Nothing wider than a 360-px phone (no sideways scrolling)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_referee_withdraws_a_mistake_and_decides_a_disagreement(hall, browser):
+    """Issue 51 at 360 px: a record entered twice taken back from the referee's phone; the
+    two sides' reports that disagree listed on the referee's and the chief's pages (never
+    as 未报) and decided from the referee's phone; a second appeal refused."""
+    from pipeline.day import selfreport
+
+    server, ew, ns = hall
+    with db.writing(server.database) as con:
+        secret = selfreport.ensure_secret(con, "j")
+        t2 = db.rows(con, "select ew_team, ns_team from pairings where event_id = 'j' and "
+                          "round = 1 and table_no = 2")[0]
+    said = selfreport.submit_many(server.database, [selfreport.Report(
+        "j", 1, 2, selfreport.sign(secret, "j", 1, 2, side), lv, "5", side,
+        selfreport.side_code(secret, "j", 1, 2, side)) for side, lv in (("ew", "K"),
+                                                                         ("ns", "Q"))])
+    assert said[-1] == "disagree"
+    chief = _phone(browser, server.url, "裁判长")
+    row = chief.locator("[data-testid=tables] tr", has_text="双方所报不一致")
+    expect(row).to_contain_text("双方所报不一致", timeout=WAIT)
+    referee = _phone(browser, server.url, "裁判甲")
+    expect(referee.locator("[data-testid=tables]")).to_contain_text("双方所报不一致",
+                                                                     timeout=WAIT)
+    referee.goto(f"{server.url}/o/table?event=j&round=1&table=2")
+    for _ in range(2):  # the same warning entered twice by mistake
+        form = referee.locator("[data-testid=record]")
+        form.locator("select[name=team]").select_option(t2[0])
+        form.locator("select[name=kind]").select_option("warning")
+        form.get_by_role("button", name="记录").click()
+        expect(referee.locator("[data-testid=message]")).to_contain_text("已记录",
+                                                                         timeout=WAIT)
+    expect(referee.locator(f"[data-testid=count-{t2[0]}]")).to_contain_text("警告 2 · 违例 1",
+                                                                            timeout=WAIT)
+    _fits(referee)
+    shot(referee, "officials-withdraw")
+    referee.locator("[data-testid=records] form").last.get_by_role(
+        "button", name="撤回此记录（误记）").click()
+    expect(referee.locator("[data-testid=message]")).to_contain_text("记录已撤回", timeout=WAIT)
+    expect(referee.locator(f"[data-testid=count-{t2[0]}]")).to_contain_text("警告 1 · 违例 0",
+                                                                            timeout=WAIT)
+    expect(referee.locator("[data-testid=records]")).to_contain_text("已撤回", timeout=WAIT)
+    reports = referee.locator("[data-testid=reports]")
+    expect(reports).to_contain_text("东西：K – 5", timeout=WAIT)
+    expect(reports).to_contain_text("南北：Q – 5", timeout=WAIT)
+    _fits(referee)
+    referee.locator("[data-testid=report-ns]").get_by_role("button", name="按此保存").click()
+    expect(referee.locator("[data-testid=message]")).to_contain_text("已按所选桌报保存",
+                                                                     timeout=WAIT)
+    chief.reload()
+    expect(chief.locator("[data-testid=tables]")).not_to_contain_text("双方所报不一致",
+                                                                      timeout=WAIT)
+    with db.reading(server.database) as con:
+        assert db.rows(con, "select ew_level, ns_level from results where event_id = 'j' and "
+                            "round = 1 and table_no = 2") == [(12, 5)]
