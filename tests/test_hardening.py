@@ -246,7 +246,7 @@ def test_publish_names_files_safely_and_never_leaves_half_a_site(
         site_.write("index.html", "half")
         raise OSError("disk full")
 
-    monkeypatch.setattr(site, "_write_pages", broken)
+    monkeypatch.setattr(site, "write_pages", broken)
     assert cli("publish", "--event", "e", "--out", out).code == 1
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site")]
