@@ -43,6 +43,7 @@ MOVERS = 0.10
 NAMESAKES_ACROSS, NAMESAKES_WITHIN = 12, 6
 MEMBERS, TYPOS, WRONG_IDS = 0.3, 0.03, 3
 STAND_IN = 0.08  # a player plays with another partner this often
+ACTIVITY = (0.1, 0.55)  # each player's share of the events played, evenly spread
 SEEDS = (11, 12)
 ENTRY = ["队号", "队名", "队员1", "会员号1", "队员2", "会员号2", "单位"]
 RESULTS = ["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"]
@@ -106,6 +107,8 @@ def simulate(seed: int) -> dict:
     movers = {p: rng.randrange(5, EVENTS - 5) for p in people
               if p not in named and rng.random() < MOVERS}
     member = {p: f"M{seed}{i:04d}" for i, p in enumerate(people) if rng.random() < MEMBERS}
+    known = set(member.values())
+    activity = {p: rng.uniform(*ACTIVITY) for p in people}  # some play nearly every event
     teams, results = [], []
     wrong = 0
     start = dt.date(2024, 1, 6)
@@ -123,7 +126,9 @@ def simulate(seed: int) -> dict:
                         old_p, old_q = partner[p], partner[q]
                         partner[p], partner[q] = q, p
                         partner[old_p], partner[old_q] = old_q, old_p
-        playing = rng.sample(pairs_now(partner), rng.randint(32, 64) // 2 * 2)
+        playing = [(a, b) for a, b in pairs_now(partner)
+                   if rng.random() < (activity[a] + activity[b]) / 2]
+        playing = playing[:len(playing) // 2 * 2]
         seated = []
         absent = []
         for a, b in playing:
@@ -149,7 +154,8 @@ def simulate(seed: int) -> dict:
                 given = member.get(p) if rng.random() < 0.85 else None
                 if given and rng.random() < TYPOS:
                     digit = rng.randrange(len(given) - 3, len(given))
-                    given = given[:digit] + str((int(given[digit]) + 1) % 10) + given[digit + 1:]
+                    typo = given[:digit] + str((int(given[digit]) + 1) % 10) + given[digit + 1:]
+                    given = given if typo in known else typo  # a typo, never another's id
                 row[f"name{s}"], row[f"member{s}"] = name[p], given
             teams.append(row)
         if wrong < WRONG_IDS and e >= 8:  # another member's id under a player's own name

@@ -160,6 +160,30 @@ def seats(teams: pl.DataFrame, folded: pl.DataFrame | None = None) -> pl.DataFra
         "norm_name", "member_id", "unit", *(["day"] if "day" in teams.columns else []))
 
 
+def _claims(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A member id is a strong claim, never a silent merge: it is the name's that gave it
+    first (in date order); a seat of another name giving it keeps no member id (the name
+    and the evidence decide who it is) and is noted for review with both names. Returns the
+    seats so read and the notes (KEY, claim)."""
+    given = frame.filter(pl.col("member_id").is_not_null())
+    if given.is_empty():
+        return frame, pl.DataFrame(schema={"event_id": pl.String, "team_no": pl.String,
+                                           "slot": pl.Int64, "claim": pl.String})
+    order = [c for c in ("day", "event_id", "team_no", "slot") if c in given.columns]
+    owner = given.sort(order).group_by("member_id", maintain_order=True).agg(
+        pl.col("norm_name").first().alias("owner"), pl.col("name").first().alias("owned"))
+    wrong = given.join(owner, on="member_id").filter(pl.col("norm_name") != pl.col("owner"))
+    claims = wrong.select(*KEY, pl.format(
+        "会员号 {} 一向是 {}，本场写的是 {}：请核对 member id {} has always been {}'s, given "
+        "here for {}: review", "member_id", "owned", "name", "member_id", "owned", "name")
+        .alias("claim"))
+    frame = frame.join(claims.select(*KEY, pl.lit(True).alias("wrong")), on=KEY, how="left",
+                       maintain_order="left").with_columns(
+        pl.when(pl.col("wrong")).then(None).otherwise(pl.col("member_id")).alias("member_id")
+    ).drop("wrong")
+    return frame, claims
+
+
 MAP_COLUMNS = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name", "player_id",
                "member_id", "base_id", "visit", "note"]
 KEY = ["event_id", "team_no", "slot"]
@@ -178,7 +202,7 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     current = is_current(con)
     folded = db.frame(con, "select distinct name, norm_name from player_map") \
         if current else None  # names folded before, by the same scheme
-    frame = seats(teams, folded)
+    frame, claims = _claims(seats(teams, folded))
     old = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
                         "member_id, base_id, visit, note from player_map")
     if not db.scalar(con, "select count(*) from identity_anchors") and old.height:
@@ -194,6 +218,9 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
         affected = set(frame["norm_name"].to_list())
     names = pl.Series("norm_name", sorted(affected), pl.String)
     found = _identities(con, _with_partners(frame, names), affected)
+    if claims.height and found.height:  # a member id under a name it never had: noted
+        found = found.join(claims, on=KEY, how="left", maintain_order="left").with_columns(
+            pl.coalesce("claim", "note").alias("note")).drop("claim")
     if everything:
         kept = frame.join(names.to_frame(), on="norm_name", how="anti").join(
             old.select(*KEY, "base_id", "visit", "note"), on=KEY, how="left")
