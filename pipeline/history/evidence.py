@@ -259,14 +259,12 @@ def _partners(seats: list[Seat], order: list[int], found: _Found) -> None:
 
 
 def _units(seats: list[Seat], found: _Found) -> None:
-    """Groups that played for one unit unexplained by a partner are one person — unless
-    both are lasting partnerships played for at the same time (two people of one club)."""
-    by_unit: dict[str, list[int]] = {}
-    for i in range(len(seats)):
-        if seats[i].unit and not seats[i].explained:
-            by_unit.setdefault(seats[i].unit, []).append(i)
-    for unit in sorted(by_unit):
-        groups = sorted({found.root(i) for i in by_unit[unit]},
+    """A unit some seat played for unexplained by a partner: the groups that played for it
+    are one person — unless both are lasting partnerships played at the same time (two
+    people of one club)."""
+    claimed = sorted({s.unit for s in seats if s.unit and not s.explained})
+    for unit in claimed:
+        groups = sorted({found.root(i) for i in range(len(seats)) if seats[i].unit == unit},
                         key=lambda r: (-len(found.events(r)), found.first_seat(r)))
         for g in groups[1:]:
             for h in groups:
