@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import math
 import os
 import random
 import statistics
@@ -84,7 +83,7 @@ def simulate(seed: int) -> dict:
     for a, b in zip(loose[::2], loose[1::2], strict=False):
         partner[a], partner[b] = b, a
     people = [p for p in people if p in partner]
-    pairs = sorted({tuple(sorted((p, partner[p]))) for p in people})
+
     # namesakes: across clubs and within one
     across, within = set(), set()
     free = [p for p in rng.sample(people, len(people))]

@@ -11,9 +11,9 @@ partner: a team registers under either player's club), and the member id given. 
    member ids are two people; two seats in one event are two people.
 2. A partner: seats with one partner are one person, whatever unit the team registered
    under — a lasting partnership across clubs is one person.
-3. A unit no partner explains: groups that played for it are one person, unless both are
-   lasting (`LASTING` events) and played at the same time — two people of one club,
-   told apart by their partners.
+3. A unit no partner explains: groups that played for it are one person — namesakes of
+   one club are told apart only by what separates them: seats in one event (and so their
+   partners' seats), member ids.
 4. Moves: a person whose seats begin after another's ended (`RETURNS` seats back allowed)
    is the same person with a new unit or partner, when it follows within `gap_days` or
    keeps a partner; with two such candidates it stays apart, for review.
@@ -28,7 +28,7 @@ partner: a team registers under either player's club), and the member id given. 
 >>> people([seat("e1", 1, "a"), seat("e2", 2, "a"), seat("e3", 3, "b")])[0:2]
 ([0, 0, 0], ['', '', '另一单位一场 one event under another unit: review'])
 >>> people([seat("e1", 1, "a", "x"), seat("e3", 3, "a", "x"), seat("e5", 5, "a", "x"),
-...         seat("e2", 2, "a", "y"), seat("e4", 4, "a", "y"), seat("e6", 6, "a", "y")])[0]
+...         seat("e1", 1, "a", "y"), seat("e4", 4, "a", "y"), seat("e6", 6, "a", "y")])[0]
 [0, 0, 0, 1, 1, 1]
 >>> people([seat("e1", 1, "a", "q", True), seat("e2", 2, "b", "q", True),
 ...         seat("e3", 3, "a", "q", True), seat("e4", 4, "b", "q", True)])[0]
@@ -176,15 +176,22 @@ class _Found:
             or {max(every, key=lambda u: (len(every[u]), u))}
 
     def anchored(self, r: int) -> bool:
-        """A person in their own right: a lasting partnership, or a unit of their own."""
-        seats = [self.seats[i] for i in self.members_of(r)]
+        """A person in their own right: a lasting partnership, a member id, or a unit of
+        their own (played for in two events, with one partner or at least once unexplained
+        by a partner)."""
         if len(self.events(r)) >= LASTING or self.member_ids(r):
             return True
-        own: dict[str, set[str]] = {}
-        for s in seats:
-            if s.unit and not s.explained:
-                own.setdefault(s.unit, set()).add(s.event_id)
-        return any(len(e) >= 2 for e in own.values())
+        under: dict[str, set[str]] = {}
+        claimed = set()
+        for i in self.members_of(r):
+            s = self.seats[i]
+            if s.unit:
+                under.setdefault(s.unit, set()).add(s.event_id)
+                if not s.explained:
+                    claimed.add(s.unit)
+        mates = [p for i in self.members_of(r) for p in self.seats[i].partners]
+        kept = len(mates) > len(set(mates))
+        return any(len(e) >= 2 and (u in claimed or kept) for u, e in under.items())
 
     def can(self, a: int, b: int) -> bool:
         a, b = self.root(a), self.root(b)
@@ -205,13 +212,6 @@ class _Found:
 
     def roots(self) -> list[int]:
         return sorted(self.groups, key=lambda r: (-len(self.events(r)), self.first_seat(r)))
-
-    def parallel(self, a: int, b: int) -> bool:
-        """Two lasting groups played for at the same time: two people."""
-        if len(self.events(a)) < LASTING or len(self.events(b)) < LASTING:
-            return False
-        (fa, la), (fb, lb) = self.span(a), self.span(b)
-        return fa < lb and fb < la
 
 
 def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], list[str]]:
@@ -259,17 +259,25 @@ def _partners(seats: list[Seat], order: list[int], found: _Found) -> None:
 
 
 def _units(seats: list[Seat], found: _Found) -> None:
-    """A unit some seat played for unexplained by a partner: the groups that played for it
-    are one person — unless both are lasting partnerships played at the same time (two
-    people of one club)."""
-    claimed = sorted({s.unit for s in seats if s.unit and not s.explained})
-    for unit in claimed:
-        groups = sorted({found.root(i) for i in range(len(seats)) if seats[i].unit == unit},
-                        key=lambda r: (-len(found.events(r)), found.first_seat(r)))
+    """A unit that is a home of the name — played for in two events by one group, or in
+    two events at least once unexplained by a partner: the groups that played for it are
+    one person (namesakes of one club are told apart by what separates them: two seats in
+    one event, with their partners; two member ids)."""
+    for unit in sorted({s.unit for s in seats if s.unit}):
+        there = [i for i in range(len(seats)) if seats[i].unit == unit]
+        by_group: dict[int, set[str]] = {}
+        for i in there:
+            by_group.setdefault(found.root(i), set()).add(seats[i].event_id)
+        events = {seats[i].event_id for i in there}
+        home = any(len(e) >= 2 for e in by_group.values()) or (
+            len(events) >= 2 and not all(seats[i].explained for i in there))
+        if not home:
+            continue
+        groups = sorted(by_group, key=lambda r: (-len(found.events(r)), found.first_seat(r)))
         for g in groups[1:]:
             for h in groups:
                 h, g = found.root(h), found.root(g)
-                if h != g and not found.parallel(h, g) and found.join(h, g):
+                if h != g and found.join(h, g):
                     break
 
 
@@ -293,8 +301,9 @@ def _moves(seats: list[Seat], found: _Found, gap_days: int, note: list[str]) -> 
                 ended.append(other)
         kept = [o for o in ended if found.partners(o) & found.partners(r)] or ended
         if len(kept) == 1:
-            if found.span(kept[0])[1] >= first:
-                note[found.first_seat(r)] = MOVED_BACK
+            if found.span(kept[0])[1] >= first:  # thin: every seat of the move says so
+                for i in found.members_of(r):
+                    note[i] = note[i] or MOVED_BACK
             found.join(kept[0], r)
         elif kept:
             note[found.first_seat(r)] = MAYBE_MOVED

@@ -251,27 +251,28 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
 
 def _with_partners(everyone: pl.DataFrame, names: pl.Series) -> pl.DataFrame:
     """The seats of `names`, each with its team-mates (folded names) and whether its unit is
-    explained by one of them — the unit they played for most, or in another event too (the
-    team registered under the partner's unit)."""
+    explained by one of them: a team-mate who played for that unit with someone else too,
+    or only ever for it (the team registered under the partner's unit). A partnership seen
+    only together under two units explains neither: either may be either player's."""
     frame = everyone.join(names.to_frame(), on="norm_name", how="semi")
     teams = frame.select("event_id", "team_no").unique()
     mates = everyone.join(teams, on=["event_id", "team_no"], how="semi")
     known = everyone.join(mates.select("norm_name").unique(), on="norm_name", how="semi")
-    played = known.filter(pl.col("unit") != "").group_by("norm_name", "unit").agg(
-        pl.len().alias("seats"), pl.col("event_id").n_unique().alias("events"),
-        pl.col("event_id").first().alias("one"))
-    usual = played.sort("seats", "unit", descending=[True, False]).group_by(
-        "norm_name", maintain_order=True).first().select("norm_name", pl.col("unit").alias(
-            "usual"))
+    together = known.select("event_id", "team_no", "norm_name", "unit").join(
+        everyone.select("event_id", "team_no", pl.col("norm_name").alias("with")),
+        on=["event_id", "team_no"]).filter(pl.col("norm_name") != pl.col("with"))
+    played = together.filter(pl.col("unit") != "").group_by("norm_name", "unit").agg(
+        pl.col("with").unique().alias("withs")).with_columns(
+        (pl.len().over("norm_name") == 1).alias("only"))
     mates = frame.select(*KEY, "norm_name", "unit").join(
         mates.select("event_id", "team_no", pl.col("slot").alias("other"),
                      pl.col("norm_name").alias("mate")), on=["event_id", "team_no"]).filter(
         pl.col("slot") != pl.col("other")).join(
-        played.rename({"norm_name": "mate"}), on=["mate", "unit"], how="left").join(
-        usual.rename({"norm_name": "mate"}), on="mate", how="left").group_by(KEY).agg(
+        played.rename({"norm_name": "mate"}), on=["mate", "unit"], how="left").group_by(
+        KEY).agg(
         pl.col("mate").alias("partners"),
-        ((pl.col("events") > 1) | (pl.col("one") != pl.col("event_id"))
-         | (pl.col("usual") == pl.col("unit"))).fill_null(False).any().alias("explained"))
+        (pl.col("withs").list.set_difference(pl.concat_list(pl.col("norm_name")))
+         .list.len().gt(0) | pl.col("only")).fill_null(False).any().alias("explained"))
     return frame.join(mates, on=KEY, how="left", maintain_order="left").with_columns(
         pl.col("partners").fill_null([]), pl.col("explained").fill_null(False))
 
@@ -344,11 +345,15 @@ def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
             "norm_name", "person").agg(pl.col("member_id").first()).rows():
         given[(name, person)] = member
         taken.add(member)
+    held = anchors.join(people, on=[*KEY, "norm_name"]).select(
+        "norm_name", "person", pl.col("player_id").alias("base_id"), pl.lit(0.5).alias("own"))
     votes = previous.filter(pl.col("base_id").is_not_null()).join(
         people, on=[*KEY, "norm_name"]).group_by("norm_name", "person", "base_id").agg(
         pl.when(pl.col("thin")).then(0.1).otherwise(1.0).sum().alias("votes"),
-        pl.len().alias("seats")).sort("votes", "seats", "base_id",
-                                      descending=[True, True, False])
+        pl.len().alias("seats")).join(held, on=["norm_name", "person", "base_id"],
+                                      how="left").with_columns(  # its first seat: a half vote
+        pl.col("votes") + pl.col("own").fill_null(0.0)).drop("own").sort(
+        "votes", "seats", "base_id", descending=[True, True, False])
     for name, person, player_id, _, _ in votes.rows():
         if (name, person) not in given and player_id not in taken:
             given[(name, person)] = player_id
