@@ -336,6 +336,25 @@ def one_league(seed: int) -> dict:
     return found
 
 
+def orders(seed: int) -> tuple[int, int]:
+    """(seats whose id differs, seats) between the league imported by date and in a
+    shuffled order."""
+    from pipeline.base import db
+
+    league = simulate(seed)
+    events = sorted({t["event_id"] for t in league["teams"]})
+    shuffled = random.Random(seed).sample(events, len(events))
+    shown = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for n, order in enumerate((events, shuffled)):
+            database = Path(scratch) / f"{n}.duckdb"
+            feed(database, league, Path(scratch) / f"sheets{n}", order)
+            with db.reading(database) as con:
+                shown.append(dict(((e, t, s), p) for e, t, s, p in db.rows(
+                    con, "select event_id, team_no, slot, player_id from player_map")))
+    return sum(1 for k, v in shown[0].items() if shown[1][k] != v), len(shown[0])
+
+
 def win_probability(ew: list, ns: list) -> float:
     from pipeline.history.ratings import win_probability as from_list
     return from_list(ew, ns)
@@ -344,6 +363,7 @@ def win_probability(ew: list, ns: list) -> float:
 def run() -> list[dict]:
     load = os.getloadavg()
     leagues = [one_league(seed) for seed in SEEDS]
+    other, seats = orders(SEEDS[0])
     t = {k: sum(r[k] for r in leagues) for k in leagues[0] if isinstance(leagues[0][k], int)}
     mean = {k: statistics.fmean(r[k] for r in leagues) for k in leagues[0]
             if isinstance(leagues[0][k], float)}
@@ -386,6 +406,10 @@ def run() -> list[dict]:
          "seconds": mean["brier"],
          "note": f"not a time: Elo with the margin {mean['brier_elo']:.3f}; fitted on the first "
                  f"{EVENTS - HELD_OUT} events, the last {HELD_OUT} predicted"},
+        {"case": "associations: seats whose id differs in another import order (%)",
+         "seconds": 100 * other / seats,
+         "note": f"not a time: {other:,} of {seats:,} seats (seed {SEEDS[0]} imported by "
+                 "date and in a shuffled order)"},
         {"case": "associations: import-event of one event (median)", "seconds": mean["import"],
          "note": f"slowest {max(r['import_max'] for r in leagues):.2f} s; load average "
                  f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the start"},
