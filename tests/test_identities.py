@@ -249,3 +249,32 @@ def test_a_member_id_given_for_another_name_is_flagged_and_imports_are_logged(re
     same = register("e3", "2025-03-05", [["A1", "张 三", "JS-1", "王五", "", "恒通"],
                                          ["A2", "周一", "", "吴二", "", "远航"]], MEMBER_HEADER)
     assert "登记的是" not in flat(same.out + same.err)  # the same name, written apart
+
+
+def test_flags_say_two_people_with_one_name_or_one_person_under_two_units(register, cli):
+    """Issue 52, by hand: 王伟 plays for 恒通 with 李强 in 2023, then two years later for 华信
+    with 赵敏 — nothing joins the two (no partner kept, a gap over a year): two ids, each
+    asking "one person under two units?" about the other. Two 张三 sit in one event (恒通
+    and 远航): certainly two people, flagged "two people with one name?"."""
+    register("e1", "2023-01-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    register("e2", "2023-03-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    register("e3", "2025-06-05", [["A1", "甲", "王伟", "赵敏", "华信"],
+                                  ["A2", "乙", "张三", "吴二", "远航"],
+                                  ["A3", "丙", "张三", "孙五", "恒通"],
+                                  ["A4", "丁", "钱六", "郑七", "恒通"]])
+    register("e4", "2025-08-05", [["A1", "甲", "王伟", "赵敏", "华信"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    wang = {r["player_id"]: r["review"] for r in listing if r["name"] == "王伟"}
+    zhang = {r["player_id"]: r["review"] for r in listing if r["name"] == "张三"}
+    assert len(wang) == 2 and len(zhang) == 2
+    for player_id, review in wang.items():
+        other = next(p for p in wang if p != player_id)
+        assert f"一人两单位？ one person under two units?: {other}" in review
+        assert "同名两人" not in review
+    for player_id, review in zhang.items():
+        other = next(p for p in zhang if p != player_id)
+        assert f"同名两人？ two people with one name?: {other}" in review
+        assert "一人两单位" not in review
