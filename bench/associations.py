@@ -356,7 +356,7 @@ def orders(seed: int) -> tuple[int, int]:
 
 
 def win_probability(ew: list, ns: list) -> float:
-    from pipeline.history.ratings import win_probability as from_list
+    from pipeline.history.chances import win_probability as from_list
     return from_list(ew, ns)
 
 

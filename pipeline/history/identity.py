@@ -12,8 +12,8 @@ two events on one day) are flagged for the organizer. The organizer's decisions 
 unmerge, split (`pipeline.history.people`) — are kept in `identity_overrides` with a
 reason, never by editing results, and applied by every refresh here.
 
-About 430 lines, one algorithm read in order — the seats read, the evidence weighed
-(`evidence`, pure), ids given, anchored and aliased — kept whole on purpose.
+About 470 lines, one algorithm read in order — the seats read, member ids' claims, the
+evidence weighed (`evidence`, pure), ids given, anchored and aliased — kept whole on purpose.
 
 >>> association_id("張三", None) == association_id("张 三", None), association_id("x", " js-7 ")
 (True, 'JS-7')

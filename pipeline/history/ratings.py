@@ -35,8 +35,6 @@ MIN_EVENTS = 4  # or fewer events: provisional (ten games in two events say litt
 INACTIVE_MONTHS = 12  # no event in this many months before the list: marked inactive
 BASE, SCALE = 1500, 100  # displayed: BASE + SCALE × (levels a game)
 HISTORY_POINTS = 40  # a history of more event days is refitted at this many, evenly spread
-WIN_SLOPE = 0.45  # the logistic's slope per level of the list's margin (calibrated on the
-# simulated leagues, bench/associations.py: Brier against Elo's there)
 
 class Games:
     """The rated games in order, as the arrays a fit reads: each seat's game, player (an
@@ -389,18 +387,6 @@ def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
                                       .cast(pl.Int64).alias("rank"))
     shown = board.select(LIST_COLUMNS)
     return shown.head(limit) if limit else shown
-
-
-def win_probability(ew: list[float | None], ns: list[float | None]) -> float:
-    """East-West's chance of winning a table from the list's ratings (an unrated player at
-    BASE): a logistic on the margin the list expects, Σ r_EW − Σ r_NS in levels.
-
-    >>> round(win_probability([1600, 1500], [1500, 1500]), 3), win_probability([1500], [1500])
-    (0.611, 0.5)
-    """
-    margin = (sum(BASE if r is None else r for r in ew)
-              - sum(BASE if r is None else r for r in ns)) / SCALE
-    return float(1 / (1 + np.exp(-WIN_SLOPE * margin)))
 
 
 LIST_COLUMNS = ["rank", "player_id", "name", "affiliation", "rating", "games", "events",
