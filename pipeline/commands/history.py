@@ -103,6 +103,17 @@ def _ranks_current() -> None:
         stats.keep_ranks_current(database(), step)
 
 
+def history_ready() -> None:
+    """Everything the history's next read needs, built now (after an import): the player
+    map, every event's cached finish (an archive written by other tools or an earlier
+    version: ranked here, with a progress bar) and the rating list."""
+    from pipeline.history import ratings
+
+    _identities_current()
+    _ranks_current()
+    ratings.keep_current(database())
+
+
 def _identities_current() -> None:
     """A database whose player map was built by older rules is rebuilt once (a short write)."""
     from pipeline.history import identity
