@@ -317,7 +317,8 @@ def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
     if not people:
         people = found.roots()[:1]
     for r in found.roots():
-        if r in people or r not in found.groups:
+        r = found.root(r)  # a group joined before: its person's root now (never again)
+        if r in {found.root(p) for p in people}:
             continue
         first, last = found.span(r)
         units = {seats[i].unit for i in found.members_of(r)}
