@@ -44,3 +44,33 @@ def test_a_home_a_visit_and_a_seat_under_a_unit_nobody_explains():
                                  seat("e4", "c")])
     assert label == [0, 0, 0, 0] and visit == [False, False, True, True]
     assert note == ["", "", "", ANOTHER_UNIT]
+
+
+def _league_of_one_name(rng: random.Random) -> list[Seat]:
+    """One name's seats: a few people (units, lasting partners, member ids now and then),
+    each playing some of 16 events; stand-ins with strangers."""
+    seats = []
+    for person in range(rng.randint(1, 3)):
+        unit, partner = rng.choice("abc"), f"m{rng.randrange(4)}"
+        member = ("SZ-1000", "SZ-2357", "SZ-4711")[person] if rng.random() < 0.3 else None
+        for e in rng.sample(range(16), rng.randint(1, 9)):
+            mate = partner if rng.random() < 0.8 else f"s{rng.randrange(20)}"
+            seats.append(Seat(f"e{e:02d}", e, rng.choice([unit, unit, "z"]), frozenset({mate}),
+                              rng.random() < 0.5, member if rng.random() < 0.8 else None))
+    return seats
+
+
+def test_the_reading_keeps_its_promises_on_random_names():
+    """Issue 52, over random names: two seats of one event are never one person, two member
+    ids (two or more characters apart: not a typo) never one, one member id always one."""
+    rng = random.Random(52)
+    for _ in range(300):
+        seats = sorted(_league_of_one_name(rng), key=lambda s: s.day)  # as identity gives
+        label, note, visit = people(seats)
+        for i, a in enumerate(seats):
+            for j, b in enumerate(seats[:i]):
+                if a.event_id == b.event_id:
+                    assert label[i] != label[j]
+                if a.member_id and b.member_id:
+                    assert (label[i] == label[j]) == (a.member_id == b.member_id)
+        assert len(note) == len(visit) == len(seats)

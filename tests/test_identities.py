@@ -130,13 +130,35 @@ def test_namesakes_of_one_unit_are_two_people_and_member_ids_are_one(register, d
         ("e3", "A1"): "JS-1", ("e3", "A2"): "JS-2"}
 
 
-def test_the_member_id_decides_over_the_name(register, db_file):
+def test_the_member_id_decides_but_never_pulls_in_a_name_it_never_had(register, db_file, cli):
+    """Issue 52: JS-9 has always been 王伟's. Given in e2 for 王玮 (a typo of the name, or
+    another man), it is a claim for review, never a merge: 王玮 is somebody of his own and
+    the review says whose id it is; 王伟's history keeps his id (one seat an event)."""
     register("e1", "2025-01-05", [["A1", "王伟", "JS-9", "李强", "", "恒通"],
                                   ["A2", "周一", "", "吴二", "", "远航"]], MEMBER_HEADER)
-    register("e2", "2025-02-05", [["A1", "王玮", "JS-9", "李强", "", "恒通"],  # a typo
+    register("e2", "2025-02-05", [["A1", "王玮", "JS-9", "李强", "", "恒通"],
                                   ["A2", "王伟", "JS-3", "吴二", "", "远航"]], MEMBER_HEADER)
     assert ids(db_file, "王伟") == {("e1", "A1"): "JS-9", ("e2", "A2"): "JS-3"}
-    assert ids(db_file, "王玮") == {("e2", "A1"): "JS-9"}
+    other = ids(db_file, "王玮")[("e2", "A1")]
+    assert other not in ("JS-9", "JS-3")
+    review = {r["player_id"]: r["review"] for r in read_csv_output(
+        cli("players", "--format", "csv").out)}
+    assert "会员号 JS-9 一向是 王伟，本场写的是 王玮" in review[other]
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select count(*) from player_map where player_id = 'JS-9'") \
+            == [(1,)]
+    assert "players joined" not in "\n".join(oplog.read(db_file))
+
+
+def test_a_member_id_twice_in_one_event_is_refused_with_its_rows(register, db_file):
+    """One id twice in one event (two sheets of one registration, or one sheet) is refused
+    with its rows; nothing of that sheet is stored."""
+    done = register("e1", "2025-01-05", [["A1", "王伟", "SZ-100", "李强", "", "恒通"],
+                                         ["A2", "张三", "SZ-100", "吴二", "", "远航"]],
+                    MEMBER_HEADER)
+    assert done.code == 2 and "会员号SZ-100已在第2行" in flat(done.err)
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select count(*) from teams where event_id = 'e1'") == [(0,)]
 
 
 def test_namesakes_in_one_event_are_two_people_and_a_split_by_team(register, db_file, cli):
@@ -227,3 +249,32 @@ def test_a_member_id_given_for_another_name_is_flagged_and_imports_are_logged(re
     same = register("e3", "2025-03-05", [["A1", "张 三", "JS-1", "王五", "", "恒通"],
                                          ["A2", "周一", "", "吴二", "", "远航"]], MEMBER_HEADER)
     assert "登记的是" not in flat(same.out + same.err)  # the same name, written apart
+
+
+def test_flags_say_two_people_with_one_name_or_one_person_under_two_units(register, cli):
+    """Issue 52, by hand: 王伟 plays for 恒通 with 李强 in 2023, then two years later for 华信
+    with 赵敏 — nothing joins the two (no partner kept, a gap over a year): two ids, each
+    asking "one person under two units?" about the other. Two 张三 sit in one event (恒通
+    and 远航): certainly two people, flagged "two people with one name?"."""
+    register("e1", "2023-01-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    register("e2", "2023-03-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    register("e3", "2025-06-05", [["A1", "甲", "王伟", "赵敏", "华信"],
+                                  ["A2", "乙", "张三", "吴二", "远航"],
+                                  ["A3", "丙", "张三", "孙五", "恒通"],
+                                  ["A4", "丁", "钱六", "郑七", "恒通"]])
+    register("e4", "2025-08-05", [["A1", "甲", "王伟", "赵敏", "华信"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    wang = {r["player_id"]: r["review"] for r in listing if r["name"] == "王伟"}
+    zhang = {r["player_id"]: r["review"] for r in listing if r["name"] == "张三"}
+    assert len(wang) == 2 and len(zhang) == 2
+    for player_id, review in wang.items():
+        other = next(p for p in wang if p != player_id)
+        assert f"一人两单位？ one person under two units?: {other}" in review
+        assert "同名两人" not in review
+    for player_id, review in zhang.items():
+        other = next(p for p in zhang if p != player_id)
+        assert f"同名两人？ two people with one name?: {other}" in review
+        assert "一人两单位" not in review

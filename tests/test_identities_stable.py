@@ -10,6 +10,7 @@ import pytest
 from conftest import RESULT_HEADER, write_csv
 
 from pipeline.base import db
+from pipeline.cli import main
 
 HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
 # (team, player1, player2, unit, who player1 really is)
@@ -127,3 +128,32 @@ def test_a_database_of_the_previous_version_keeps_the_ids_it_showed(cli, db_file
     assert cli("player", shown["e3A11"]).code == 0  # the old id still finds him
     said = cli("log").out  # and the log says so
     assert "players joined" in said and shown["e3A11"] in said
+
+
+def test_two_import_orders_give_the_same_id_strings(tmp_path):
+    """Issue 52: two offices importing the same six events in other orders build archives
+    whose ids are the same strings, seat for seat."""
+    shown = []
+    for order in ([1, 2, 3, 4, 5, 6], [6, 3, 5, 1, 4, 2]):
+        database = tmp_path / f"{order[0]}.duckdb"
+        folder = tmp_path / f"sheets-{order[0]}"
+        folder.mkdir()
+        for number in order:
+            assert main(["import-event", "--id", f"e{number}", "--name", f"e{number}",
+                         "--ruleset", "suzhou-2025", "--date", f"2025-{number:02d}-10",
+                         str(_sheets(folder, f"e{number}")), "--db", str(database)]) == 0
+        with db.reading(database) as con:
+            shown.append(db.rows(con, "select event_id, team_no, slot, player_id from "
+                                      "player_map order by all"))
+    assert shown[0] == shown[1]
+    assert len({p for *_, p in shown[0]}) == 10  # two 王伟, 李明, 赵敏, 钱六 and five partners
+
+
+def _sheets(folder, event_id: str):
+    there = folder / event_id
+    there.mkdir()
+    write_csv(there / "报名.csv", [HEADER, *[[t, f"{t}队", a, b, u]
+                                            for t, a, b, u, _ in EVENTS[event_id]]])
+    write_csv(there / "第1轮.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "10", "8"],
+                                    [1, 2, "A3", "A4", "9", "A"]])
+    return there

@@ -219,3 +219,28 @@ def test_a_player_s_profile_shows_the_list_s_rating(cli, tmp_path):
         cli("ratings", "--format", "csv").out)}
     shown = re.search(r"评分 rating (\d+)", cli("player", "钱七").out).group(1)
     assert shown == listed["钱七"]
+
+
+def test_compare_round_gives_each_table_s_win_probability_from_the_list(cli, tmp_path):
+    """Issue 52, by hand: in e1 甲+乙 beat 丙+丁 by 4 levels — the list shows 1567 for 甲 and
+    乙, 1433 for 丙 and 丁 (the ridge solution above). In e2 the two pairs meet again: the
+    list expects a margin of (3134 − 2866) / 100 = 2.68 levels for 甲乙, and the logistic
+    gives 1 / (1 + e^(−0.45 × 2.68)) = 1 / (1 + e^−1.206) = 1 / 1.2994 = 0.770 to win."""
+    header = ["队号", "队名", "队员1", "队员2", "单位"]
+    teams = [header, ["A1", "一", "甲", "乙", "恒通"], ["A2", "二", "丙", "丁", "华信"]]
+    for event_id, date in (("e1", "2025-01-01"), ("e2", "2025-01-02")):
+        assert cli("event", "create", "--id", event_id, "--name", event_id, "--ruleset",
+                   "suzhou-2025", "--date", date).code == 0
+        assert cli("ingest", "--event", event_id,
+                   write_csv(tmp_path / f"{event_id}.csv", teams)).code == 0
+    assert cli("ingest", "--event", "e1", write_csv(tmp_path / "r.csv", [
+        RESULT_HEADER, [1, 1, "A1", "A2", "10", "6"]])).code == 0
+    assert cli("pair", "--event", "e2", "--seed", "1").code == 0
+    done = cli("compare", "e2", "--round", "1", "--format", "csv")
+    assert done.code == 0, done.err
+    (row,) = read_csv_output(done.out)
+    strong = 0.770 if row["ew_team"] == "A1" else 1 - 0.770
+    assert float(row["ew_win_probability"]) == pytest.approx(strong, abs=0.0006)
+    assert {row["ew_rating"], row["ns_rating"]} == {"3134", "2866"}
+    assert cli("compare", "e2").code == 2  # neither a second event nor a round
+    assert cli("compare", "e2", "--round", "5").code == 2  # no tables there

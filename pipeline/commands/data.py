@@ -161,6 +161,9 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
     for report in reports:
         for stored in report.stored:
             out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
+    from pipeline.commands.history import history_ready
+
+    history_ready()  # an archive's other events too: the next read never waits (issue 52)
     from pipeline.base import oplog
     oplog.write(database(), event_id, "imported", f"{name} ({ruleset}) from {Path(source).name}: "
                 + "; ".join(f"{s.kind} +{s.new}" for r in reports for s in r.stored))

@@ -103,6 +103,17 @@ def _ranks_current() -> None:
         stats.keep_ranks_current(database(), step)
 
 
+def history_ready() -> None:
+    """Everything the history's next read needs, built now (after an import): the player
+    map, every event's cached finish (an archive written by other tools or an earlier
+    version: ranked here, with a progress bar) and the rating list."""
+    from pipeline.history import ratings
+
+    _identities_current()
+    _ranks_current()
+    ratings.keep_current(database())
+
+
 def _identities_current() -> None:
     """A database whose player map was built by older rules is rebuilt once (a short write)."""
     from pipeline.history import identity
@@ -255,19 +266,35 @@ def units(totals: bool, event_id: str | None, folds: tuple[str, ...], fmt: str) 
     return 0
 
 
-@click.command("compare", help="两场赛事对比 two events side by side")
+@click.command("compare", help="两场赛事对比；或 EVENT --round N：每桌按评分的胜率 two events "
+                               "side by side; or EVENT --round N: each table's win probability "
+                               "from the rating list")
 @click.argument("first", metavar="EVENT1")
-@click.argument("second", metavar="EVENT2")
+@click.argument("second", metavar="EVENT2", required=False)
+@click.option("--round", "round_no", type=int,
+              help="EVENT1 这一轮的每桌：东西方按评分榜的胜率 the round's tables with East-West's "
+                   "win probability from the rating list")
 @format_option()
 @common
-def compare(first: str, second: str, fmt: str) -> int:
+def compare(first: str, second: str | None, round_no: int | None, fmt: str) -> int:
     from pipeline.history import ratings, stats
 
+    if (second is None) == (round_no is None):
+        raise UsageError("paisai compare EVENT1 EVENT2 | paisai compare EVENT --round N")
     _identities_current()
     _ranks_current()
     ratings.keep_current(database())
     with db.reading(database()) as con:
-        out(output.render(stats.compare(con, first, second), fmt))
+        if round_no is not None:
+            if not db.scalar(con, "select count(*) from events where event_id = ?", [first]):
+                raise UsageError(f"没有这个赛事 no such event: {first}")
+            tables = stats.round_chances(con, first, round_no)
+            if not tables.height:
+                raise UsageError(f"{first} 第 {round_no} 轮没有对阵 round {round_no} has no "
+                                 "tables")
+            out(output.render(tables, fmt))
+        else:
+            out(output.render(stats.compare(con, first, second), fmt))
     return 0
 
 

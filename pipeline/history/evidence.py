@@ -1,36 +1,41 @@
-"""Which seats of one name are one person, decided from evidence across events (issue 40).
-Pure: seats in, a person number per seat out; no storage, no ids (identity.py gives those).
+"""Which seats of one name are one person, decided from the whole evidence across events,
+partner first (issues 40, 52). Pure: seats in, a person number per seat out; no storage, no
+ids (identity.py gives those).
 
 A seat is one appearance of the name: an event, a day, the team's unit, the partners' folded
-names, and whether those partners usually play for that unit (the seat is then explained by
-the partner: a player may register under a partner's club). The reading:
+names, whether those partners usually play for that unit (the seat is then explained by the
+partner: a team registers under either player's club), and the member id given. The reading:
 
-1. A member id decides: the seats that give one are that member, whatever else they say.
-2. The name's seats by unit. Two seats in one event are two people (two tables); within a
-   unit they are told apart by their partners.
-3. A unit played for in two events or more is a **home** of someone — unless every seat
-   there is explained by its partner and the unit holds less than `HOME_SHARE` of the
-   name's biggest unit (a player who now and then registers under a partner's club).
-   One event under a unit that no partner explains joins the name's one person, flagged for
-   review; beside namesakes it stays apart (flagged) until more events tell. Homes that overlap in time (both played for
-   within one span of days) are two people — namesakes of two clubs. A home that starts
-   after another has ended (`RETURNS` visits back to the old unit allowed) is the same
-   person moving, when it follows within `gap_days` or keeps a partner; when two people could have moved there it stays apart, for
-   review. A home of the unit of a member with the name joins that member.
-4. The other seats — one event under a unit, or now and then a partner's unit — are visits: each joins
-   the person who shares its partner, else the one playing at the time, else the nearest in
-   time; with several candidates the choice is noted for review.
+1. A member id decides: the seats that give one are that member (an id seen once, a
+   character from another of the name's ids, is that id mistyped: joined, noted). Two
+   member ids are two people; two seats in one event are two people.
+2. A partner: seats with one partner are one person, whatever unit the team registered
+   under — a lasting partnership across clubs is one person.
+3. A unit no partner explains: groups that played for it are one person — namesakes of
+   one club are told apart only by what separates them: seats in one event (and so their
+   partners' seats), member ids.
+4. Moves: a person whose seats begin after another's ended (`RETURNS` seats back allowed)
+   is the same person with a new unit or partner, when it follows within `gap_days` or
+   keeps a partner; with two such candidates it stays apart, for review.
+5. Visits: what is left — a stand-in's event, a partner's club once — joins the person
+   playing at the time (sharing its unit first), else the nearest in time; with several
+   candidates the choice is noted for review. A unit seen only through a partner is a
+   visit, never a home.
 
 >>> seat = lambda e, d, u, p="", x=False: Seat(e, d, u, frozenset({p} if p else ()), x, None)
 >>> people([seat("e1", 1, "a"), seat("e2", 2, "a"), seat("e3", 3, "b", "z", True)])[0]
 [0, 0, 0]
 >>> people([seat("e1", 1, "a"), seat("e2", 2, "a"), seat("e3", 3, "b")])[0:2]
 ([0, 0, 0], ['', '', '另一单位一场 one event under another unit: review'])
->>> people([seat("e1", 1, "a"), seat("e2", 2, "a"), seat("e1", 1, "c"), seat("e2", 2, "c"),
-...         seat("e3", 3, "b")])[0]
-[0, 0, 1, 1, 2]
->>> people([seat("e1", 1, "a"), seat("e2", 2, "a"), seat("e3", 3, "b"), seat("e4", 4, "b")])[0]
+>>> people([seat("e1", 1, "a", "x"), seat("e3", 3, "a", "x"), seat("e5", 5, "a", "x"),
+...         seat("e1", 1, "a", "y"), seat("e4", 4, "a", "y"), seat("e6", 6, "a", "y")])[0]
+[0, 0, 0, 1, 1, 1]
+>>> people([seat("e1", 1, "a", "q", True), seat("e2", 2, "b", "q", True),
+...         seat("e3", 3, "a", "q", True), seat("e4", 4, "b", "q", True)])[0]
 [0, 0, 0, 0]
+>>> people([seat("e1", 1, "a", "x"), seat("e2", 2, "a", "x"), seat("e3", 3, "a", "x"),
+...         seat("e2", 2, "b", "y"), seat("e3", 3, "b", "y"), seat("e5", 5, "b", "y")])[0]
+[0, 0, 0, 1, 1, 1]
 >>> people([seat("e1", 1, "a", "x"), seat("e2", 5, "a", "y"),
 ...         seat("e1", 1, "b", "z"), seat("e3", 6, "b", "w")])[0]
 [0, 0, 1, 1]
@@ -45,7 +50,12 @@ import polars as pl
 MOVER_GAP_DAYS = 365  # a home that starts within this of another's end continues it
 HOME_SHARE = 0.5  # a partner's unit played for this often (of the biggest) is a home
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
+LASTING = 3  # events with one partner (or under one's own unit) that make a person
 ANOTHER_UNIT = "另一单位一场 one event under another unit: review"
+UNCLEAR = "归属不确定 unclear which namesake: review"
+MOVED_BACK = "转会后又回原单位 moved, then played for the old unit again: review"
+MAYBE_MOVED = "可能是转会的同名选手 maybe a namesake who moved here: review"
+TYPO = "会员号 {0} 与 {1} 只差一位，按 {1} 计 member id {0} read as {1} mistyped: review"
 
 
 @dataclass(frozen=True)
@@ -80,167 +90,268 @@ class Person:
 
 def people(seats: list[Seat], gap_days: int = MOVER_GAP_DAYS) -> tuple[list[int], list[str],
                                                                         list[bool]]:
-    """(person number, review note, visit) for each seat: a visit is a seat away from the
-    person's homes (a partner's unit, a one-off)."""
+    """(person number, review note, visit) for each seat of one name: a visit is a seat away
+    from the person's homes (a partner's unit, a one-off). Persons are numbered by their
+    first seat in date order."""
     order = sorted(range(len(seats)), key=lambda i: (seats[i].day, seats[i].event_id, i))
-    persons: list[Person] = []
-    label: list[int | None] = [None] * len(seats)
-    note = [""] * len(seats)
+    member, note = _members(seats, order)  # 1. a member id decides (a typo noted)
+    found = _Found(seats, member)
+    for i in order:
+        if member[i]:
+            found.join(next(j for j in order if member[j] == member[i]), i)
+    _partners(seats, order, found)  # 2. a lasting partner, whatever the unit written
+    _units(seats, found)  # 3. the unit when no partner explains it
+    _moves(seats, found, gap_days, note)  # 4. one home after another
+    _visits(seats, found, note)  # 5. the one-offs
+    roots = sorted({found.root(i) for i in range(len(seats))}, key=lambda r: found.first_seat(r))
+    number = {r: n for n, r in enumerate(roots)}
+    label = [number[found.root(i)] for i in range(len(seats))]
     visit = [False] * len(seats)
-
-    def put(person: int, index: int, home: bool) -> None:
-        label[index] = person
-        persons[person].take(index, seats[index], home)
-
-    members: dict[str, int] = {}
-    for i in order:  # 1. the member id decides
-        member = seats[i].member_id
-        if member:
-            if member not in members:
-                members[member] = len(persons)
-                persons.append(Person(member_id=member))
-            put(members[member], i, True)
-    groups = _unit_groups(seats, [i for i in order if label[i] is None])
-    biggest = max((_events(seats, g) for g in groups), default=0)
-    homes = [g for g in groups if _is_home(seats, g, biggest)]
-    if not homes and not persons and groups:  # no home yet: the first of the biggest is one
-        homes = [max(groups, key=lambda g: (_events(seats, g), -order.index(g[0])))]
-    for group in sorted(homes, key=lambda g: (seats[g[0]].day, g[0])):  # 3. homes
-        joined, why = _continued(seats, persons, group, gap_days)
-        if joined is None:
-            joined = len(persons)
-            persons.append(Person())
-        for i in group:
-            put(joined, i, True)
-            note[i] = why
-    lone = [g for g in groups if g not in homes and seats[g[0]].unit
-            and not all(seats[i].explained for i in g)
-            and len([p for p in persons if not p.events & {seats[i].event_id for i in g}]) != 1]
-    for group in lone:  # one event under a unit of its own beside namesakes: apart, flagged
-        why = "同名，可能是同一人 a namesake, maybe the same person: review" if persons else ""
-        persons.append(Person())
-        for i in group:
-            put(len(persons) - 1, i, True)
-            note[i] = why
-    for i in order:  # 4. visits
-        if label[i] is None:
-            joined, why = _visited(seats[i], persons)
-            if joined is not None and not seats[i].explained and seats[i].unit and not why:
-                why = ANOTHER_UNIT
-            if joined is None:
-                joined = len(persons)
-                persons.append(Person())
-                put(joined, i, True)
-            else:
-                put(joined, i, False)
-                visit[i] = True
-            note[i] = why
-    return [int(x) for x in label], note, visit
+    for r in roots:
+        homes = found.homes(r)
+        for i in found.members_of(r):
+            visit[i] = bool(homes) and seats[i].unit not in homes
+            if visit[i] and not note[i] and seats[i].unit and not seats[i].explained \
+                    and found.events_under(r, seats[i].unit) == 1:
+                note[i] = ANOTHER_UNIT
+    return label, note, visit
 
 
-def _unit_groups(seats: list[Seat], indices: list[int]) -> list[list[int]]:
-    """The seats by unit; a unit's seats in one event go to different groups (two people),
-    each to the group that shares its partner, else the biggest free one."""
-    by_unit: dict[str, list[list[int]]] = {}
-    for i in indices:
-        groups = by_unit.setdefault(seats[i].unit, [])
-        free = [g for g in groups if all(seats[j].event_id != seats[i].event_id for j in g)]
-        shared = [g for g in free if any(seats[j].partners & seats[i].partners for j in g)]
-        chosen = (shared or sorted(free, key=len, reverse=True) or [None])[0]
-        if chosen is None:
-            chosen = []
-            groups.append(chosen)
-        chosen.append(i)
-    return [g for groups in by_unit.values() for g in groups]
+class _Found:
+    """The seats of one name joined into people (union–find), with what each group holds:
+    its events (two seats in one event are two people), member ids (two ids are two
+    people), days and partners."""
+
+    def __init__(self, seats: list[Seat], member: list[str | None]):
+        self.seats = seats
+        self.member = member
+        self.parent = list(range(len(seats)))
+        self.groups = {i: [i] for i in range(len(seats))}
+
+    def root(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def members_of(self, r: int) -> list[int]:
+        return self.groups[self.root(r)]
+
+    def events(self, r: int) -> set[str]:
+        return {self.seats[i].event_id for i in self.members_of(r)}
+
+    def member_ids(self, r: int) -> set[str]:
+        return {self.member[i] for i in self.members_of(r) if self.member[i]}
+
+    def span(self, r: int) -> tuple[int, int]:
+        days = [self.seats[i].day for i in self.members_of(r)]
+        return min(days), max(days)
+
+    def first_seat(self, r: int) -> int:
+        return min(self.members_of(r), key=lambda i: (self.seats[i].day,
+                                                      self.seats[i].event_id, i))
+
+    def partners(self, r: int) -> set[str]:
+        return {p for i in self.members_of(r) for p in self.seats[i].partners}
+
+    def events_under(self, r: int, unit: str) -> int:
+        return len({self.seats[i].event_id for i in self.members_of(r)
+                    if self.seats[i].unit == unit})
+
+    def homes(self, r: int) -> set[str]:
+        """Units played for in two events or more that no partner explains, else the unit
+        played for most (a unit seen only through a partner is a visit, never a home)."""
+        seats = [self.seats[i] for i in self.members_of(r) if self.seats[i].unit]
+        own: dict[str, set[str]] = {}
+        every: dict[str, set[str]] = {}
+        for s in seats:
+            every.setdefault(s.unit, set()).add(s.event_id)
+            if not s.explained:
+                own.setdefault(s.unit, set()).add(s.event_id)
+        homes = {u for u, e in own.items() if len(e) >= 2}
+        if homes or not every:
+            return homes
+        most = max(len(e) for e in every.values())
+        return {u for u, e in every.items() if len(e) >= HOME_SHARE * most and len(e) >= 2} \
+            or {max(every, key=lambda u: (len(every[u]), u))}
+
+    def anchored(self, r: int) -> bool:
+        """A person in their own right: a lasting partnership, a member id, or a unit of
+        their own (played for in two events, with one partner or at least once unexplained
+        by a partner)."""
+        if len(self.events(r)) >= LASTING or self.member_ids(r):
+            return True
+        under: dict[str, set[str]] = {}
+        claimed = set()
+        for i in self.members_of(r):
+            s = self.seats[i]
+            if s.unit:
+                under.setdefault(s.unit, set()).add(s.event_id)
+                if not s.explained:
+                    claimed.add(s.unit)
+        mates = [p for i in self.members_of(r) for p in self.seats[i].partners]
+        kept = len(mates) > len(set(mates))
+        return any(len(e) >= 2 and (u in claimed or kept) for u, e in under.items())
+
+    def can(self, a: int, b: int) -> bool:
+        a, b = self.root(a), self.root(b)
+        if a == b:
+            return True
+        ma, mb = self.member_ids(a), self.member_ids(b)
+        return not (self.events(a) & self.events(b)) and not (ma and mb and ma != mb)
+
+    def join(self, a: int, b: int) -> bool:
+        a, b = self.root(a), self.root(b)
+        if a == b or not self.can(a, b):
+            return a == b
+        if len(self.groups[a]) < len(self.groups[b]):
+            a, b = b, a
+        self.parent[b] = a
+        self.groups[a] += self.groups.pop(b)
+        return True
+
+    def roots(self) -> list[int]:
+        return sorted(self.groups, key=lambda r: (-len(self.events(r)), self.first_seat(r)))
 
 
-def _events(seats: list[Seat], group: list[int]) -> int:
-    return len({seats[i].event_id for i in group})
+def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], list[str]]:
+    """Each seat's member id, a member id seen once and a character from another of the
+    name's ids read as that id mistyped (noted for review); and the notes."""
+    counts: dict[str, int] = {}
+    for i in order:
+        if seats[i].member_id:
+            counts[seats[i].member_id] = counts.get(seats[i].member_id, 0) + 1
+    member = [s.member_id for s in seats]
+    note = [""] * len(seats)
+    for i in order:
+        given = seats[i].member_id
+        if given and counts[given] == 1:
+            near = [m for m in counts if m != given and counts[m] > 1 and _typo(m, given)]
+            if len(near) == 1:
+                member[i] = near[0]
+                note[i] = TYPO.format(given, near[0])
+    return member, note
 
 
-def _is_home(seats: list[Seat], group: list[int], biggest: int) -> bool:
-    """Two events or more under the unit, not all of them now and then with its players."""
-    events = _events(seats, group)
-    if events < 2:
+def _typo(a: str, b: str) -> bool:
+    """One character changed, or two neighbours swapped."""
+    if len(a) != len(b):
         return False
-    return events >= HOME_SHARE * biggest or not all(seats[i].explained for i in group)
+    diff = [k for k in range(len(a)) if a[k] != b[k]]
+    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                              and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
 
 
-def _continued(seats: list[Seat], persons: list[Person], group: list[int],
-               gap_days: int) -> tuple[int | None, str]:
-    """The person a home belongs to: a member of that unit, or someone whose time ended
-    before it began (a move); None for a new person."""
-    unit = seats[group[0]].unit
-    events = {seats[i].event_id for i in group}
-    first = min(seats[i].day for i in group)
-    partners = {p for i in group for p in seats[i].partners}
-    members = [n for n, p in enumerate(persons)
-               if p.member_id and unit in p.homes and not p.events & events]
-    if len(members) == 1:
-        return members[0], ""
-    ended = [n for n, p in enumerate(persons) if p.member_id is None and p.last is not None
-             and sum(seats[i].day >= first for i in p.seats) <= RETURNS
-             and (first - _before(seats, p, first) <= gap_days or p.partners & partners)]
-    back = "转会后又回原单位 moved, then played for the old unit again: review"
-    if len(ended) == 1:
-        return ended[0], back if persons[ended[0]].last >= first else ""
-    kept = [n for n in ended if persons[n].partners & partners]
-    if len(kept) == 1:
-        return kept[0], back if persons[kept[0]].last >= first else ""
-    if ended:
-        return None, "可能是转会的同名选手 maybe a namesake who moved here: review"
-    return None, ""
+def _partners(seats: list[Seat], order: list[int], found: _Found) -> None:
+    """Seats with one partner are one person, whatever unit the team registered under
+    (the group that shares the most events with that partner first)."""
+    seen: dict[str, list[int]] = {}
+    for i in order:
+        candidates = {found.root(j) for p in seats[i].partners for j in seen.get(p, ())}
+        ranked = sorted(candidates, key=lambda r: (
+            -sum(1 for j in found.members_of(r) if seats[j].partners & seats[i].partners),
+            found.first_seat(r)))
+        for r in ranked:
+            if found.join(r, i):
+                break
+        for p in seats[i].partners:
+            seen.setdefault(p, []).append(i)
 
 
-def _before(seats: list[Seat], person: Person, day: int) -> int:
-    """The person's last day before `day` (their first, when none is before)."""
-    return max((seats[i].day for i in person.seats if seats[i].day < day),
-               default=person.first)
+def _units(seats: list[Seat], found: _Found) -> None:
+    """A unit that is a home of the name — played for in two events by one group, or in
+    two events at least once unexplained by a partner: the groups that played for it are
+    one person (namesakes of one club are told apart by what separates them: two seats in
+    one event, with their partners; two member ids)."""
+    for unit in sorted({s.unit for s in seats if s.unit}):
+        there = [i for i in range(len(seats)) if seats[i].unit == unit]
+        by_group: dict[int, set[str]] = {}
+        for i in there:
+            by_group.setdefault(found.root(i), set()).add(seats[i].event_id)
+        events = {seats[i].event_id for i in there}
+        home = any(len(e) >= 2 for e in by_group.values()) or (
+            len(events) >= 2 and not all(seats[i].explained for i in there))
+        if not home:
+            continue
+        groups = sorted(by_group, key=lambda r: (-len(found.events(r)), found.first_seat(r)))
+        for g in groups[1:]:
+            for h in groups:
+                h, g = found.root(h), found.root(g)
+                if h != g and found.join(h, g):
+                    break
 
 
-def _visited(seat: Seat, persons: list[Person]) -> tuple[int | None, str]:
-    """The person a visit belongs to: who shares its partner, else who plays at the time,
-    else the nearest in time (never someone already in that event)."""
-    free = [n for n, p in enumerate(persons) if seat.event_id not in p.events]
-    if not free:
-        return None, ""
-    unclear = "" if len(free) == 1 else "归属不确定 unclear which namesake: review"
-    shared = [n for n in free if persons[n].partners & seat.partners]
-    if len(shared) == 1:
-        return shared[0], ""
-    free = shared or free
-    active = [n for n in free if persons[n].first <= seat.day <= persons[n].last]
-    free = active or free
-    chosen = min(free, key=lambda n: (min(abs(persons[n].first - seat.day),
-                                          abs(persons[n].last - seat.day)),
-                                      -len(persons[n].seats), n))
-    return chosen, unclear
+def _moves(seats: list[Seat], found: _Found, gap_days: int, note: list[str]) -> None:
+    """A person whose seats begin after another's ended (RETURNS seats back allowed) is the
+    same person moving on — new unit, new partner — when it follows within `gap_days` or
+    keeps a partner; with two such candidates it stays apart, for review."""
+    anchored = sorted((r for r in found.roots() if found.anchored(r)),
+                      key=lambda r: found.span(r)[0])
+    for r in anchored:
+        r = found.root(r)
+        first = found.span(r)[0]
+        ended = []
+        for other in {found.root(o) for o in anchored} - {r}:
+            members = found.members_of(other)
+            later = sum(1 for i in members if seats[i].day >= first)
+            if later > RETURNS or found.span(other)[0] >= first or not found.can(other, r):
+                continue
+            before = max(seats[i].day for i in members if seats[i].day < first)
+            if first - before <= gap_days or found.partners(other) & found.partners(r):
+                ended.append(other)
+        kept = [o for o in ended if found.partners(o) & found.partners(r)] or ended
+        if len(kept) == 1:
+            if found.span(kept[0])[1] >= first:  # thin: every seat of the move says so
+                for i in found.members_of(r):
+                    note[i] = note[i] or MOVED_BACK
+            found.join(kept[0], r)
+        elif kept:
+            note[found.first_seat(r)] = MAYBE_MOVED
+
+
+def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
+    """A group neither lasting nor with a unit of its own (a stand-in's event, a partner's
+    club once) joins the person playing at the time (sharing its unit first), else the
+    nearest in time; with several such people the choice is noted for review."""
+    people = [r for r in found.roots() if found.anchored(r)]
+    if not people:
+        people = found.roots()[:1]
+    for r in found.roots():
+        r = found.root(r)  # a group joined before: its person's root now (never again)
+        if r in {found.root(p) for p in people}:
+            continue
+        first, last = found.span(r)
+        units = {seats[i].unit for i in found.members_of(r)}
+        free = [p for p in people if found.can(p, r)]
+        if not free:
+            people.append(r)
+            continue
+        active = [p for p in free if found.span(p)[0] <= last and first <= found.span(p)[1]]
+        pool = active or free
+        chosen = min(pool, key=lambda p: (
+            not units & {seats[i].unit for i in found.members_of(p)},
+            min(abs(found.span(p)[0] - first), abs(found.span(p)[1] - last)),
+            -len(found.events(p)), found.first_seat(p)))
+        if len(pool) > 1:
+            note[found.first_seat(r)] = UNCLEAR
+        found.join(chosen, r)
 
 
 def one_home(frame: pl.DataFrame) -> pl.DataFrame:
-    """`people` for the names it would find one person in, all at once (most names: a home,
-    now and then a partner's unit): the names with no member id, no two seats in one event
-    and at most one home. Returns their seats (`frame`'s rows: norm_name, event_id, team_no,
-    slot, day, unit, explained) with `visit` and `note`; the other names are left out."""
-    groups = frame.group_by("norm_name", "unit").agg(
-        pl.col("event_id").n_unique().alias("events"), pl.col("explained").all().alias("all"),
-        pl.min("day").alias("first"))
-    groups = groups.with_columns(pl.max("events").over("norm_name").alias("biggest"))
-    groups = groups.with_columns(((pl.col("events") >= 2) & (
-        (pl.col("events") >= HOME_SHARE * pl.col("biggest")) | ~pl.col("all"))).alias("home"))
+    """`people` for the names it would find one person in, all at once (most names: one
+    unit, or a handful of events): the names with no member id, no two seats in one event,
+    at most one unit and fewer than two lasting partnerships' worth of events (no two
+    groups could then be people of their own). Returns their seats (`frame`'s rows:
+    norm_name, event_id, team_no, slot, day, unit, explained) with `visit` and `note`; the
+    other names are left out."""
     shape = frame.group_by("norm_name").agg(
         pl.col("member_id").is_not_null().any().alias("members"),
-        (pl.len() == pl.col("event_id").n_unique()).alias("once"))
-    homes = groups.group_by("norm_name").agg(pl.col("home").sum().alias("homes"))
-    simple = shape.join(homes, on="norm_name").filter(
-        ~pl.col("members") & pl.col("once") & (pl.col("homes") <= 1)).select("norm_name")
-    home = groups.join(simple, on="norm_name").sort(
-        "home", "events", "first", "unit", descending=[True, True, False, False]).group_by(
-        "norm_name", maintain_order=True).first().select("norm_name", pl.col("unit")
-                                                         .alias("home_unit"))
-    visit = pl.col("unit") != pl.col("home_unit")
-    return frame.join(home, on="norm_name").with_columns(
-        visit.alias("visit"),
-        pl.when(visit & (pl.col("unit") != "") & ~pl.col("explained")).then(
-            pl.lit(ANOTHER_UNIT)).otherwise(pl.lit(None, pl.String)).alias("note")).drop(
-        "home_unit")
+        (pl.len() == pl.col("event_id").n_unique()).alias("once"),
+        pl.col("unit").filter(pl.col("unit") != "").n_unique().alias("units"),
+        (pl.col("unit") != "").any().alias("placed"),
+        pl.col("event_id").n_unique().alias("events"))
+    simple = shape.filter(~pl.col("members") & pl.col("once") & (pl.col("units") <= 1)
+                          & (pl.col("events") < 2 * LASTING)).select("norm_name", "placed")
+    return frame.join(simple, on="norm_name").with_columns(
+        (pl.col("placed") & (pl.col("unit") == "")).alias("visit"),
+        pl.lit(None, pl.String).alias("note")).drop("placed")

@@ -12,8 +12,8 @@ two events on one day) are flagged for the organizer. The organizer's decisions 
 unmerge, split (`pipeline.history.people`) — are kept in `identity_overrides` with a
 reason, never by editing results, and applied by every refresh here.
 
-About 430 lines, one algorithm read in order — the seats read, the evidence weighed
-(`evidence`, pure), ids given, anchored and aliased — kept whole on purpose.
+About 470 lines, one algorithm read in order — the seats read, member ids' claims, the
+evidence weighed (`evidence`, pure), ids given, anchored and aliased — kept whole on purpose.
 
 >>> association_id("張三", None) == association_id("张 三", None), association_id("x", " js-7 ")
 (True, 'JS-7')
@@ -160,6 +160,30 @@ def seats(teams: pl.DataFrame, folded: pl.DataFrame | None = None) -> pl.DataFra
         "norm_name", "member_id", "unit", *(["day"] if "day" in teams.columns else []))
 
 
+def _claims(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A member id is a strong claim, never a silent merge: it is the name's that gave it
+    first (in date order); a seat of another name giving it keeps no member id (the name
+    and the evidence decide who it is) and is noted for review with both names. Returns the
+    seats so read and the notes (KEY, claim)."""
+    given = frame.filter(pl.col("member_id").is_not_null())
+    if given.is_empty():
+        return frame, pl.DataFrame(schema={"event_id": pl.String, "team_no": pl.String,
+                                           "slot": pl.Int64, "claim": pl.String})
+    order = [c for c in ("day", "event_id", "team_no", "slot") if c in given.columns]
+    owner = given.sort(order).group_by("member_id", maintain_order=True).agg(
+        pl.col("norm_name").first().alias("owner"), pl.col("name").first().alias("owned"))
+    wrong = given.join(owner, on="member_id").filter(pl.col("norm_name") != pl.col("owner"))
+    claims = wrong.select(*KEY, pl.format(
+        "会员号 {} 一向是 {}，本场写的是 {}：请核对 member id {} has always been {}'s, given "
+        "here for {}: review", "member_id", "owned", "name", "member_id", "owned", "name")
+        .alias("claim"))
+    frame = frame.join(claims.select(*KEY, pl.lit(True).alias("wrong")), on=KEY, how="left",
+                       maintain_order="left").with_columns(
+        pl.when(pl.col("wrong")).then(None).otherwise(pl.col("member_id")).alias("member_id")
+    ).drop("wrong")
+    return frame, claims
+
+
 MAP_COLUMNS = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name", "player_id",
                "member_id", "base_id", "visit", "note"]
 KEY = ["event_id", "team_no", "slot"]
@@ -178,7 +202,7 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     current = is_current(con)
     folded = db.frame(con, "select distinct name, norm_name from player_map") \
         if current else None  # names folded before, by the same scheme
-    frame = seats(teams, folded)
+    frame, claims = _claims(seats(teams, folded))
     old = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
                         "member_id, base_id, visit, note from player_map")
     if not db.scalar(con, "select count(*) from identity_anchors") and old.height:
@@ -194,6 +218,9 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
         affected = set(frame["norm_name"].to_list())
     names = pl.Series("norm_name", sorted(affected), pl.String)
     found = _identities(con, _with_partners(frame, names), affected)
+    if claims.height and found.height:  # a member id under a name it never had: noted
+        found = found.join(claims, on=KEY, how="left", maintain_order="left").with_columns(
+            pl.coalesce("claim", "note").alias("note")).drop("claim")
     if everything:
         kept = frame.join(names.to_frame(), on="norm_name", how="anti").join(
             old.select(*KEY, "base_id", "visit", "note"), on=KEY, how="left")
@@ -224,27 +251,28 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
 
 def _with_partners(everyone: pl.DataFrame, names: pl.Series) -> pl.DataFrame:
     """The seats of `names`, each with its team-mates (folded names) and whether its unit is
-    explained by one of them — the unit they played for most, or in another event too (the
-    team registered under the partner's unit)."""
+    explained by one of them: a team-mate who played for that unit with someone else too,
+    or only ever for it (the team registered under the partner's unit). A partnership seen
+    only together under two units explains neither: either may be either player's."""
     frame = everyone.join(names.to_frame(), on="norm_name", how="semi")
     teams = frame.select("event_id", "team_no").unique()
     mates = everyone.join(teams, on=["event_id", "team_no"], how="semi")
     known = everyone.join(mates.select("norm_name").unique(), on="norm_name", how="semi")
-    played = known.filter(pl.col("unit") != "").group_by("norm_name", "unit").agg(
-        pl.len().alias("seats"), pl.col("event_id").n_unique().alias("events"),
-        pl.col("event_id").first().alias("one"))
-    usual = played.sort("seats", "unit", descending=[True, False]).group_by(
-        "norm_name", maintain_order=True).first().select("norm_name", pl.col("unit").alias(
-            "usual"))
+    together = known.select("event_id", "team_no", "norm_name", "unit").join(
+        everyone.select("event_id", "team_no", pl.col("norm_name").alias("with")),
+        on=["event_id", "team_no"]).filter(pl.col("norm_name") != pl.col("with"))
+    played = together.filter(pl.col("unit") != "").group_by("norm_name", "unit").agg(
+        pl.col("with").unique().alias("withs")).with_columns(
+        (pl.len().over("norm_name") == 1).alias("only"))
     mates = frame.select(*KEY, "norm_name", "unit").join(
         mates.select("event_id", "team_no", pl.col("slot").alias("other"),
                      pl.col("norm_name").alias("mate")), on=["event_id", "team_no"]).filter(
         pl.col("slot") != pl.col("other")).join(
-        played.rename({"norm_name": "mate"}), on=["mate", "unit"], how="left").join(
-        usual.rename({"norm_name": "mate"}), on="mate", how="left").group_by(KEY).agg(
+        played.rename({"norm_name": "mate"}), on=["mate", "unit"], how="left").group_by(
+        KEY).agg(
         pl.col("mate").alias("partners"),
-        ((pl.col("events") > 1) | (pl.col("one") != pl.col("event_id"))
-         | (pl.col("usual") == pl.col("unit"))).fill_null(False).any().alias("explained"))
+        (pl.col("withs").list.set_difference(pl.concat_list(pl.col("norm_name")))
+         .list.len().gt(0) | pl.col("only")).fill_null(False).any().alias("explained"))
     return frame.join(mates, on=KEY, how="left", maintain_order="left").with_columns(
         pl.col("partners").fill_null([]), pl.col("explained").fill_null(False))
 
@@ -317,11 +345,15 @@ def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
             "norm_name", "person").agg(pl.col("member_id").first()).rows():
         given[(name, person)] = member
         taken.add(member)
+    held = anchors.join(people, on=[*KEY, "norm_name"]).select(
+        "norm_name", "person", pl.col("player_id").alias("base_id"), pl.lit(0.5).alias("own"))
     votes = previous.filter(pl.col("base_id").is_not_null()).join(
         people, on=[*KEY, "norm_name"]).group_by("norm_name", "person", "base_id").agg(
         pl.when(pl.col("thin")).then(0.1).otherwise(1.0).sum().alias("votes"),
-        pl.len().alias("seats")).sort("votes", "seats", "base_id",
-                                      descending=[True, True, False])
+        pl.len().alias("seats")).join(held, on=["norm_name", "person", "base_id"],
+                                      how="left").with_columns(  # its first seat: a half vote
+        pl.col("votes") + pl.col("own").fill_null(0.0)).drop("own").sort(
+        "votes", "seats", "base_id", descending=[True, True, False])
     for name, person, player_id, _, _ in votes.rows():
         if (name, person) not in given and player_id not in taken:
             given[(name, person)] = player_id

@@ -68,17 +68,26 @@ def split(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str,
             + (f" team {team_no}" if team_no else ""), reason)
 
 
+TWO = "同名两人？ two people with one name?"  # seen in one event, two member ids, or
+# played at the same time without a partner in common
+ONE = "一人两单位？ one person under two units?"  # a partner in common, or one after the other
+
+
 def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every identity with its events, units, and what to review: likely duplicates (the
-    same folded name under another id) and signs of two people under one id."""
+    """Every identity with its events, units, and what to review: the same folded name
+    under another id — worded as two people with one name, or one person under two units,
+    as their seats say (history_namesakes.sql) — and signs of two people under one id."""
     found = db.frame(con, db.sql("history_players") + " order by norm_name, player_id")
     units = [len({normalize_name(u) for u in (listed or [])})
              for listed in found["unit_list"].to_list()]
+    words: dict[str, dict[str, list[str]]] = {}
+    for player_id, other, certain, shared, overlap in db.rows(con, db.sql("history_namesakes")):
+        kind = TWO if certain or (overlap and not shared) else ONE
+        words.setdefault(player_id, {}).setdefault(kind, []).append(other)
     review = []
     for row, unit_count in zip(found.iter_rows(named=True), units, strict=True):
-        notes = []
-        if row["likely_duplicates"]:
-            notes.append(f"同名 namesakes: {row['likely_duplicates']}")
+        notes = [f"{kind}: {', '.join(others)}"
+                 for kind, others in sorted(words.get(row["player_id"], {}).items())]
         if row["same_day_events"]:
             notes.append(f"同一天两场赛事 two events on {row['same_day_events']}")
         if unit_count > 1 and not row["member_id"]:  # homes, not a partner's unit now and then

@@ -135,6 +135,28 @@ def compare(con: duckdb.DuckDBPyConnection, first: str, second: str) -> pl.DataF
     return pl.DataFrame(rows)
 
 
+def round_chances(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> pl.DataFrame:
+    """A round's tables with each pair's rating on the list (the sum of its players') and
+    East-West's chance of winning (`chances.win_probability`); a player not on the list
+    counts as the list's average."""
+    from pipeline.history import ratings
+    from pipeline.history.chances import win_probability
+
+    rows = []
+    for table, ew, ns, ew_r, ns_r in db.rows(con, db.sql("round_tables_rated"),
+                                             {"e": event_id, "r": round_no}):
+        ew_r, ns_r = ew_r or [], ns_r or []
+        rows.append({
+            "table_no": table, "ew_team": ew, "ns_team": ns,
+            "ew_rating": round(sum(ratings.BASE if r is None else r for r in ew_r)),
+            "ns_rating": round(sum(ratings.BASE if r is None else r for r in ns_r)),
+            "ew_win_probability": round(win_probability(ew_r, ns_r), 3)})
+    return pl.DataFrame(rows, schema={"table_no": pl.Int64, "ew_team": pl.String,
+                                      "ns_team": pl.String, "ew_rating": pl.Int64,
+                                      "ns_rating": pl.Int64,
+                                      "ew_win_probability": pl.Float64})
+
+
 def _field(con: duckdb.DuckDBPyConnection, event_id: str, fitted: pl.DataFrame | None) -> dict:
     """Who came: players, those who had played an earlier event, newcomers; the field's
     strength (the mean rating of its players on today's list) and the podium."""

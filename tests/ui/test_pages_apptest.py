@@ -334,7 +334,7 @@ def test_history_flags_namesakes_for_review(monkeypatch, tmp_path):
     at = run_page(monkeypatch, database, "history")
     assert not at.exception
     shown = "".join(block.proto.body for block in at.get("html"))
-    assert 'data-testid="identities-to-review"' in shown and "同名 namesakes" in shown
+    assert 'data-testid="identities-to-review"' in shown and "同名两人？" in shown
     assert shown.count("王伟") >= 2
     at.text_input[0].input("王伟").run()
     assert not at.exception
