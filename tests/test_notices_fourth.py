@@ -87,8 +87,13 @@ def test_the_prize_quota_counts_registrations_not_those_left(cli, tmp_path):
     # the two semi-final losers share third on equal group records and a 二等奖 and a 三等奖
     # split them: both marked 待定 until the organizer's play-off or lot (issue 50)
     undecided = "二等奖/三等奖（待定 undecided）"
+    # the four quarter-final losers (each won its group by the same forfeit: equal records)
+    # share 5th, and the two 三等奖 left split them: all four 待定, never the two lowest
+    # numbers (issue 50, acceptance finding C)
+    third = "三等奖（待定 undecided）"
     assert [p["award"] for p in prizes] == ["一等奖", "二等奖", undecided, undecided,
-                                            "三等奖", "三等奖"]
+                                            third, third, third, third]
+    assert [int(p["rank"]) for p in prizes[4:]] == [5, 5, 5, 5]
     assert "T20" not in [p["team_no"] for p in prizes]
     assert prizes[0]["team_no"] == "T01"
 

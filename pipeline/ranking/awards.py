@@ -195,10 +195,11 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
 
 
 def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, team_no: str,
-           decided_by: str) -> None:
+           decided_by: str) -> tuple[str, str] | None:
     """The organizer's play-off or lot between teams sharing place `rank` with equal records
     where one prize splits them: `team_no` takes the prize. Refused unless such a split
-    waits for it."""
+    waits for it. Deciding again replaces the earlier decision (a mistyped team corrected);
+    returns the decision replaced, (team, how), or None."""
     if event.ruleset.is_swiss:
         raise UsageError("积分编排的赛事由排名依据决定名次 a Swiss event's ranking keys "
                          "decide its places")
@@ -210,8 +211,10 @@ def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, team_no: str
     if team_no not in waiting["team_no"].to_list():
         raise UsageError(f"{team_no} 不在第 {rank} 名的待定队伍中 is not one of the teams "
                          f"waiting at place {rank}: {'、'.join(waiting['team_no'])}")
+    before = decisions(con, event).get(rank)
     con.execute("insert or replace into award_decisions (event_id, rank, team_no, decided_by)"
                 " values (?, ?, ?, ?)", [event.event_id, rank, team_no, decided_by])
+    return before
 
 
 def decisions(con: duckdb.DuckDBPyConnection, event: Event) -> dict[int, tuple[str, str]]:

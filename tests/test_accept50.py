@@ -1,0 +1,127 @@
+"""The arbiter's acceptance check of issue 50 (findings A–I): each expected value worked by
+hand from the notices' words and docs/rules/general.md, never from the code's output."""
+
+from __future__ import annotations
+
+from tests.conftest import read_csv_output, write_csv
+from tests.test_notices_fifth import _bracket, _equal_semi_losers
+
+
+def _units(cli, meet: str) -> dict[str, int]:
+    run = cli("meet", "standings", meet, "--format", "csv")
+    assert run.code == 0, run.err
+    return {r["affiliation"]: int(r["placement_points"]) for r in read_csv_output(run.out)}
+
+
+def _finalists(cli) -> tuple[str, str]:
+    (final,) = [m for s in _bracket(cli, "tr")["stages"] if s["name"] == "决赛"
+                for m in s["matches"]]
+    loser = final["team_b"] if final["winner"] == final["team_a"] else final["team_a"]
+    return final["winner"], loser
+
+
+def _unit(team: str) -> str:
+    return f"会{team[1:]}"
+
+
+# A. a decided prize switched to the other team ---------------------------------------------
+
+def test_a_decided_prize_can_be_given_to_the_other_team(cli, tmp_path, db_file):
+    """Two semi-final losers equal on the whole group record, one 三等奖 (seed 000, under 20
+    entries). The lot is entered for the higher number, then corrected to the lower one —
+    the team that stands first by team number, which used to end in a traceback. Deciding
+    again replaces the earlier decision, says so, and the log keeps both."""
+    losers, _ = _equal_semi_losers(cli, tmp_path, "hengquan-2025-tractor")
+    low, high = losers
+    first = cli("awards", "decide", "--event", "tr", "--rank", "3", "--team", high, "--by", "lot")
+    assert first.code == 0, first.err
+    again = cli("awards", "decide", "--event", "tr", "--rank", "3", "--team", low,
+                "--by", "playoff")
+    assert again.code == 0, again.err
+    assert "内部错误" not in again.err and f"原录入的 {high}" in again.err
+    prizes = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert [(p["award"], p["team_no"]) for p in prizes][2:] == [("三等奖", low)]
+    assert "加赛决定" in prizes[2]["note"]
+    log = cli("log", "--event", "tr").out
+    assert f"place 3 to {high} by lot" in log
+    assert f"place 3 to {low} by playoff, replacing {high} by lot" in log
+    # and back again: still no traceback, the first team takes the prize
+    back = cli("awards", "decide", "--event", "tr", "--rank", "3", "--team", high, "--by", "lot")
+    assert back.code == 0, back.err
+    prizes = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert [(p["award"], p["team_no"]) for p in prizes][2:] == [("三等奖", high)]
+
+
+# B. a meet follows the prize decision -------------------------------------------------------
+
+def test_a_meet_waits_for_the_play_off_then_follows_it(cli, tmp_path):
+    """Placement points 18, 14, 12, 10, 8, 6 (places 1–6). Six teams, every group record
+    1 point, 0 games, 0 levels. Champion 18, runner-up 14. The two semi-final losers contend
+    for one 三等奖 with nothing separating them: before the organizer's decision neither
+    gets 12 or 10 (待定, said on stderr); the two group-stage losers share 5th, 8 each (C:
+    not 8 and 6 by team number). After a lot for the higher number: it gets 12, the lower 10."""
+    losers, _ = _equal_semi_losers(cli, tmp_path, "hengquan-2025-tractor")
+    champion, runner_up = _finalists(cli)
+    assert cli("meet", "create", "--id", "m", "--name", "运动会").code == 0
+    assert cli("meet", "add", "m", "tr", "--placement-points", "18,14,12,10,8,6").code == 0
+    out = {f"T{i}" for i in range(1, 7)} - {champion, runner_up, *losers}
+    run = cli("meet", "standings", "m", "--format", "csv")
+    assert "待" in run.err and all(t in run.err for t in losers)
+    units = _units(cli, "m")
+    assert units[_unit(champion)] == 18 and units[_unit(runner_up)] == 14
+    assert all(units.get(_unit(t), 0) == 0 for t in losers)
+    assert {units[_unit(t)] for t in out} == {8}
+    assert cli("awards", "decide", "--event", "tr", "--rank", "3", "--team", losers[1],
+               "--by", "lot").code == 0
+    units = _units(cli, "m")
+    assert units[_unit(losers[1])] == 12 and units[_unit(losers[0])] == 10
+    assert "待" not in cli("meet", "standings", "m").err
+
+
+def test_a_meet_under_shared_gives_each_the_shared_place_s_points(cli, tmp_path):
+    """`awards.equal_split = "shared"`: both semi-final losers take the 三等奖, and in the meet
+    each takes place 3's points (12), as stated in the preset and `meet add --help`."""
+    from pipeline.base.ruleset import load_preset
+
+    text = load_preset("hengquan-2025-tractor").source.replace(
+        'equal_split = "organizer"', 'equal_split = "shared"')
+    custom = tmp_path / "shared.toml"
+    custom.write_text(text, encoding="utf-8")
+    losers, _ = _equal_semi_losers(cli, tmp_path, str(custom))
+    assert cli("meet", "create", "--id", "m", "--name", "运动会").code == 0
+    assert cli("meet", "add", "m", "tr", "--placement-points", "18,14,12,10,8,6").code == 0
+    units = _units(cli, "m")
+    assert [units[_unit(t)] for t in losers] == [12, 12]
+    assert "待" not in cli("meet", "standings", "m").err
+
+
+def test_an_event_without_results_gives_no_placement_points(cli, tmp_path):
+    """A Tractor event drawn but not played, added to a meet with points 9, 7, 5: nobody has
+    placed, so no unit gets any (before: 9, 7, 5 to T1, T2, T3 by team number)."""
+    assert cli("event", "create", "--id", "tr", "--name", "拖拉机", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    teams = [["队号", "队名", "单位"]] + [[f"T{i}", f"队{i}", f"会{i}"] for i in range(1, 4)]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    assert cli("meet", "create", "--id", "m", "--name", "运动会").code == 0
+    assert cli("meet", "add", "m", "tr", "--placement-points", "9,7,5").code == 0
+    run = cli("meet", "standings", "m", "--format", "csv")
+    assert run.code == 0 and "还没有成绩" in run.err
+    assert all(int(r["placement_points"]) == 0 for r in read_csv_output(run.out))
+
+
+# C. equal teams shown as equal ---------------------------------------------------------------
+
+def test_equal_group_records_share_a_place_in_the_standings(cli, tmp_path):
+    """The two teams out in the group stage (one of each group), both 1 point, 0 games,
+    0 levels: places 1 champion, 2 runner-up, 3 and 3 the semi-final losers, then both 5th
+    (never 5th and 6th by team number)."""
+    losers, _ = _equal_semi_losers(cli, tmp_path, "hengquan-2025-tractor")
+    champion, runner_up = _finalists(cli)
+    out = {f"T{i}" for i in range(1, 7)} - {champion, runner_up, *losers}
+    ranks = {r["team_no"]: int(r["rank"]) for r in read_csv_output(
+        cli("standings", "--event", "tr", "--format", "csv").out)}
+    assert ranks[champion] == 1 and ranks[runner_up] == 2
+    assert [ranks[t] for t in losers] == [3, 3]
+    assert [ranks[t] for t in sorted(out)] == [5, 5]
