@@ -125,3 +125,27 @@ def test_equal_group_records_share_a_place_in_the_standings(cli, tmp_path):
     assert ranks[champion] == 1 and ranks[runner_up] == 2
     assert [ranks[t] for t in losers] == [3, 3]
     assert [ranks[t] for t in sorted(out)] == [5, 5]
+
+
+# F. an unplayed win rounds down ---------------------------------------------------------------
+
+def test_a_bye_never_outscores_the_average_it_stands_for(cli, tmp_path):
+    """Seed 000 "打到几则积多少分"; a bye scores the round's played winners' average
+    (scoring.unplayed_win = "round_winners_average"), rounded DOWN. Five teams, round 1 by
+    team number: H1–H2, H3–H4, H5 the bye. H1 beats H2 K (13) to 8, H3 beats H4 Q (12) to 5.
+    (13 + 12) / 2 = 12.5 → 12 (half up would give 13, as much as the best game won). H5: 12
+    level points with the bye's level difference 3; H3: 12 with 12 − 5 = 7: on equal points
+    (they never met) the net levels put H3, who won with Q, above the bye."""
+    assert cli("event", "create", "--id", "h", "--name", "恒全", "--ruleset",
+               "hengquan-2025-guandan").code == 0
+    teams = [["队号", "队名"]] + [[f"H{i}", f"队{i}"] for i in range(1, 6)]
+    assert cli("ingest", "--event", "h", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("pair", "--event", "h").code == 0
+    header = ["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"]
+    rows = [header, [1, 1, "H1", "H2", "K", "8"], [1, 2, "H3", "H4", "Q", "5"]]
+    run = cli("ingest", "--event", "h", write_csv(tmp_path / "r.csv", rows))
+    assert run.code == 0, run.err
+    ranking = read_csv_output(cli("standings", "--event", "h", "--format", "csv").out)
+    assert {r["team_no"]: r["level_points"] for r in ranking} == {
+        "H1": "13", "H3": "12", "H5": "12", "H2": "8", "H4": "5"}
+    assert [r["team_no"] for r in ranking][:3] == ["H1", "H3", "H5"]
