@@ -4,7 +4,7 @@ hand from the notices' words and docs/rules/general.md, never from the code's ou
 from __future__ import annotations
 
 from tests.conftest import read_csv_output, write_csv
-from tests.test_notices_fifth import _bracket, _equal_semi_losers
+from tests.test_notices_fifth import _bracket, _equal_semi_losers, _two_teams
 
 
 def _units(cli, meet: str) -> dict[str, int]:
@@ -149,3 +149,76 @@ def test_a_bye_never_outscores_the_average_it_stands_for(cli, tmp_path):
     assert {r["team_no"]: r["level_points"] for r in ranking} == {
         "H1": "13", "H3": "12", "H5": "12", "H2": "8", "H4": "5"}
     assert [r["team_no"] for r in ranking][:3] == ["H1", "H3", "H5"]
+
+
+# D. a clock decision is no game ------------------------------------------------------------------
+
+MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
+DEAL_SHEET = ["阶段", "场次", "局", "盘", "庄家", "得分"]
+
+
+def test_a_clock_decision_is_counted_as_a_decision_not_a_game(cli, tmp_path):
+    """Seed 000 "1.5小時結束時領先隊獲勝": three teams in one group; T1–T2 plays game 1 (过A
+    against 9) and T1 leads when the clock ends game 2 (one 到时领先方 row, no game); T1–T3
+    plays two games. The sheet holds 3 games and 1 decision: the summary says so (before:
+    games new 4)."""
+    assert cli("event", "create", "--id", "tr", "--name", "tr", "--ruleset",
+               "hengquan-2025-tractor").code == 0
+    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"], ["T3", "三队"]]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
+    assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = _bracket(cli, "tr")["stages"]
+    rows = []
+    for m in group["matches"]:
+        a, b = m["team_a"], m["team_b"]
+        if {a, b} == {"T1", "T2"}:
+            rows += [[group["name"], m["match"], 1, a, b, *(("过A", "9") if a == "T1"
+                                                          else ("9", "过A")), ""],
+                     [group["name"], m["match"], "", a, b, "", "", "T1"]]
+        elif {a, b} == {"T1", "T3"}:
+            rows += [[group["name"], m["match"], g, a, b, *(("过A", "5") if a == "T1"
+                                                          else ("5", "过A")), ""]
+                     for g in (1, 2)]
+    run = cli("ingest", "--event", "tr", write_csv(tmp_path / "m.csv", [MATCH_SHEET, *rows]))
+    assert run.code == 0, run.err
+    assert "拖拉机对局 games 新增 new 3," in run.out
+    assert "拖拉机判定 decisions" in run.out and "新增 new 1," in run.out.split("拖拉机判定")[1]
+
+
+# E. a corrected deal sheet whose levels stay -------------------------------------------------------
+
+def _deal_points(db_file) -> list[int]:
+    import duckdb
+
+    with duckdb.connect(str(db_file), read_only=True) as con:
+        return [p for p, in con.execute("select points from tractor_deals order by deal")
+                .fetchall()]
+
+
+def test_a_corrected_deal_sheet_says_it_replaced_the_game(cli, tmp_path, db_file):
+    """Seed 002 (3 decks, 120 to take over, a level per 40, from 2): T1 declares three deals,
+    the defenders take 0, 0 and then 310 (抠底: 250 and the bottom's 30 doubled). 310 and a
+    corrected 300 both give T2 floor((p − 120) / 40) = 4 levels: the game stays 10 : 6 but
+    its third deal changed — 更正 replaced 1, never 未变 unchanged. The first sheet sent again
+    puts 310 back: again a correction, not "the same file, nothing changed"."""
+    stage, a, b = _two_teams(cli, tmp_path, "u", "union-tractor")
+
+    def sheet(name: str, third: int):
+        return write_csv(tmp_path / name, [DEAL_SHEET, [stage, 1, 1, 1, "T1", 0],
+                                           [stage, 1, 1, 2, "T1", 0],
+                                           [stage, 1, 1, 3, "T1", third]])
+
+    first = cli("ingest", "--event", "u", sheet("d1.csv", 310))
+    assert first.code == 0 and "新增 new 1, 更正 replaced 0" in first.out, first.out
+    second = cli("ingest", "--event", "u", sheet("d2.csv", 300))
+    assert second.code == 0 and "新增 new 0, 更正 replaced 1, 未变 unchanged 0" in second.out
+    assert _deal_points(db_file) == [0, 0, 300]
+    again = cli("ingest", "--event", "u", tmp_path / "d1.csv")
+    assert again.code == 0 and "同一文件已经收到过" not in again.out
+    assert "更正 replaced 1" in again.out
+    assert _deal_points(db_file) == [0, 0, 310]
+    same = cli("ingest", "--event", "u", tmp_path / "d1.csv")
+    assert "同一文件已经收到过" in same.out  # now true: nothing changed
+    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    assert sorted(match["games"][0]) == [6, 10]
