@@ -222,3 +222,23 @@ def test_a_corrected_deal_sheet_says_it_replaced_the_game(cli, tmp_path, db_file
     assert "同一文件已经收到过" in same.out  # now true: nothing changed
     (match,) = _bracket(cli, "u")["stages"][0]["matches"]
     assert sorted(match["games"][0]) == [6, 10]
+
+
+# G. vp_table = [0] is no table -----------------------------------------------------------------------
+
+def test_rulesets_show_says_no_victory_point_table_is_set(cli):
+    """`vp_table = [0]` means no victory points (a one-entry table [0] reads like one): shown
+    as unset like `absent`, and the text read back is the same ruleset. Seed 000's Guandan
+    preset scores levels, not victory points."""
+    import dataclasses
+
+    from pipeline.base.ruleset import load_preset, parse_ruleset
+
+    shown = cli("rulesets", "show", "hengquan-2025-guandan").out
+    assert "# vp_table = (未设 unset: 不计胜利分 no victory points)  # 默认 default" in shown
+    assert "\nvp_table = " not in shown
+    again = parse_ruleset(shown, "hengquan-2025-guandan")
+    assert again.scoring["vp_table"] == [0]
+    assert {k: v for k, v in dataclasses.asdict(again).items() if k != "source"} == \
+        {k: v for k, v in dataclasses.asdict(load_preset("hengquan-2025-guandan")).items()
+         if k != "source"}

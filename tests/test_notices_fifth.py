@@ -404,8 +404,8 @@ def test_show_prints_every_setting_defaults_marked_as_valid_toml(cli, preset):
                 walk(default, f"{path}.{key}".strip("."), section.get(key, {}),
                      given.get(key, {}))
                 continue
-            if default is None and key not in given:
-                start = f"# {key} = (未设 unset"
+            if (default is None or default == [0]) and given.get(key, default) == default:
+                start = f"# {key} = (未设 unset"  # vp_table = [0]: no table (issue 50 G)
             else:
                 assert key in section, key
                 start = f"{key} = "
