@@ -242,3 +242,28 @@ def test_rulesets_show_says_no_victory_point_table_is_set(cli):
     assert {k: v for k, v in dataclasses.asdict(again).items() if k != "source"} == \
         {k: v for k, v in dataclasses.asdict(load_preset("hengquan-2025-guandan")).items()
          if k != "source"}
+
+
+# I. the zero-point bye named on the printout -------------------------------------------------------
+
+def test_the_pairing_printout_names_the_requested_zero_point_bye(cli, tmp_path):
+    """Seed 004 (suzhou-2025): A6 asks for a zero-point bye in round 1 (`pair --bye A6=0`);
+    five teams are left, so one of them gets the pairing's ordinary bye. The organizer's
+    list and the printed table list say which is which: A6 零分轮空, the other 轮空 bye."""
+    assert cli("event", "create", "--id", "s", "--name", "苏州", "--ruleset",
+               "suzhou-2025").code == 0
+    rows = [["队号", "队名"]] + [[f"A{i}", f"队{i}"] for i in range(1, 7)]
+    assert cli("ingest", "--event", "s", write_csv(tmp_path / "e.csv", rows)).code == 0
+    run = cli("pair", "--event", "s", "--bye", "A6=0")
+    assert run.code == 0, run.err
+    byes = [line for line in run.out.splitlines() if "轮空" in line]
+    assert len(byes) == 2
+    (zero,) = [line for line in byes if "零分轮空" in line]
+    assert "A6" in zero
+    (other,) = [line for line in byes if "零分" not in line]
+    assert "A6" not in other and "轮空 bye" in other
+    printed = tmp_path / "p.html"
+    assert cli("export", "pairings", "--event", "s", "--round", "1", "--out", printed).code == 0
+    page = printed.read_text(encoding="utf-8")
+    # the table list's row, and the seat index's two (found by team number and by name)
+    assert page.count("零分轮空") == 3
