@@ -267,3 +267,55 @@ def test_the_pairing_printout_names_the_requested_zero_point_bye(cli, tmp_path):
     page = printed.read_text(encoding="utf-8")
     # the table list's row, and the seat index's two (found by team number and by name)
     assert page.count("零分轮空") == 3
+
+
+# H. a Tractor event's own columns, a sensible title, notes that do not run off the page -----
+
+GAMES = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数"]
+
+
+def test_tractor_standings_and_phone_page_show_the_group_record(cli, tmp_path, db_file,
+                                                                monkeypatch):
+    """Seed 000: T1 beats T2 in the group, 2–0, each game 过A (15) against 5. By hand: T1
+    1 point (a win is 1), games 2 − 0 = +2, levels (15 − 5) × 2 = +20; T2 0, −2, −20. The
+    table view and the phone page show points, game and level difference, not Guandan's
+    级差分 and 升级数; the phone page's title speaks of places, not "第 0 轮后排名"."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from dashboard.hall import cache, routes
+
+    stage, a, b = _two_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
+    rows = [[stage, 1, g, a, b, *(("过A", "5") if a == "T1" else ("5", "过A"))] for g in (1, 2)]
+    assert cli("ingest", "--event", "tr", write_csv(tmp_path / "g.csv", [GAMES, *rows])
+               ).code == 0
+    shown = cli("standings", "--event", "tr").out
+    header = shown.splitlines()[1]
+    assert "净胜局" in header and "级差" in header
+    assert "级差分" not in header and "升级数" not in header
+    got = {r["team_no"]: (r["rank"], r["match_points"], r["game_diff"], r["level_diff"])
+           for r in read_csv_output(cli("standings", "--event", "tr", "--format", "csv").out)}
+    assert got == {"T1": ("1", "1", "2", "20"), "T2": ("2", "0", "-2", "-20")}
+    cache.forget_versions()
+    monkeypatch.setenv("PAISAI_DB", str(db_file))
+    with TestClient(Starlette(routes=routes())) as client:
+        page = client.get("/m/tr/").text
+        english = client.get("/m/tr/?lang=en").text
+    assert "第 0 轮后排名" not in page and "名次" in page
+    assert "净胜局" in page and "<th>级差分</th>" not in page
+    assert '<td class="n">20</td>' in page
+    assert "Ranking after round 0" not in english and "Game diff." in english
+
+
+def test_the_awards_notes_go_below_the_table(cli, tmp_path):
+    """The prize list's long 备注 (the play-off or lot still to come) made lines ~300
+    columns wide: as a table each note is numbered (注 1) and written below it, no line
+    wider than 100 columns; CSV keeps the note whole."""
+    _equal_semi_losers(cli, tmp_path, "hengquan-2025-tractor")
+    shown = cli("awards", "--event", "tr").out
+    from pipeline.base.output import display_width
+
+    assert max(display_width(line) for line in shown.splitlines()) <= 100
+    assert "注 1" in shown and "加赛或抽签" in shown
+    prizes = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert "加赛或抽签" in prizes[2]["note"]

@@ -50,7 +50,10 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
         title += f"\n抽签种子 lot seed: {seed}"
     styles = ["dim" if status != "active" else "bold green" if rank == 1 else None
               for rank, status in ranking.select("rank", "status").iter_rows()]
-    out(output.render(scoring.published(ranking, found), fmt, title, styles))
+    shown = scoring.published(ranking, found)
+    if fmt == "table" and not found.ruleset.is_swiss:  # the group record, not Guandan's
+        shown = shown.select(scoring.TRACTOR_COLUMNS)
+    out(output.render(shown, fmt, title, styles))
     return 0
 
 
@@ -123,7 +126,7 @@ def awards(ctx: click.Context, event: str | None, fmt: str, certificates: str | 
     if certificates is None:
         if not_over:
             err(f"注意 note: {not_over}")  # the list as the ranking stands now
-        out(output.render(prizes, fmt, f"{found.name} — 获奖名单 awards"))
+        _print_awards(prizes, fmt, f"{found.name} — 获奖名单 awards")
         return 0
     from pipeline.publishing.export.certificates import write_certificates
 
@@ -162,8 +165,18 @@ def awards_decide(event: str, rank: int, team: str, decided_by: str) -> int:
             f"{team.strip().upper()} the earlier decision for place {rank} ({replaced[0]} by "
             f"{replaced[1]}) is replaced\n")
     oplog.write(database(), event, "award decided", detail)
-    out(output.render(prizes, "table", f"{found.name} — 获奖名单 awards"))
+    _print_awards(prizes, "table", f"{found.name} — 获奖名单 awards")
     return 0
+
+
+def _print_awards(prizes, fmt: str, title: str) -> None:
+    """The prize list; as a table its long notes (备注) go below it, numbered, so that no
+    line runs hundreds of columns wide (CSV and JSON keep each note whole in its row)."""
+    if fmt != "table" or "note" not in prizes.columns:
+        out(output.render(prizes, fmt, title))
+        return
+    shown, notes = output.footnotes(prizes, "note")
+    out(output.render(shown, fmt, title) + (f"\n{notes}\n" if notes else ""))
 
 
 @click.group("meet", help="运动会：多个项目按单位计分 meets")
