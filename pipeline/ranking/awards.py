@@ -140,6 +140,10 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
     [('T1', '一'), ('T5', '三')]
     >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"], equal_split="shared")]
     [('T1', '一'), ('T4', '三'), ('T5', '三')]
+    >>> e, f = Place("T6", 3, "半决赛", (3, 2, 9)), Place("T7", 3, "半决赛", (3, 2, 9))
+    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d, e, f], ["一", "三", "三"],
+    ...                                               {3: ("T6", "lot")})]
+    [('T1', '一'), ('T6', '三'), ('T4', '三（待定 undecided）'), ('T5', '三（待定 undecided）'), ('T7', '三（待定 undecided）')]
     """
     decided = decided or {}
     out = []
@@ -180,9 +184,18 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
         elif chosen and chosen[0] in [p.team_no for p in equal]:
             said = BY.get(chosen[1], (chosen[1], chosen[1]))
             ordered = sorted(equal, key=lambda p: p.team_no != chosen[0])
-            out += [(p, prize, f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, "
-                               "entered by the organizer")
-                    for p, prize in zip(ordered, block, strict=False)]
+            rest, left = ordered[1:], block[1:]
+            if len(rest) > 1 and (len(set(left)) > 1 or 0 < len(left) < len(rest)):
+                # one decision settles one team; the others are still not separated: 待定
+                label = "/".join(dict.fromkeys(left)) + "（待定 undecided）"
+                out.append((ordered[0], block[0], f"{why}：{said[0]}决定（组织者录入） "
+                                                  f"decided by {said[1]}, entered by the organizer"))
+                out += [(p, label, f"{why}：其余各队仍须由组织者加赛或抽签决定 the others still "
+                                   "wait for the organizer's play-off or lot") for p in rest]
+            else:
+                out += [(p, prize, f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, "
+                                   "entered by the organizer")
+                        for p, prize in zip(ordered, block, strict=False)]
         else:
             label = "/".join(dict.fromkeys(block)) + "（待定 undecided）"
             out += [(p, label, f"{why}：由加赛或抽签决定，录入 paisai awards decide --rank {rank} "

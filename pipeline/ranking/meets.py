@@ -93,14 +93,16 @@ def _bracket_places(con: duckdb.DuckDBPyConnection, event: events.Event,
     for run in equal:
         teams = [team for _, _, team in run]
         chosen = decided.get(run[0][0])
+        first = position
         if len(teams) > 1 and chosen and chosen[0] in teams:  # the play-off or lot
-            rows += [(t, position if t == chosen[0] else position + 1) for t in teams]
-        elif waiting & set(teams):
+            rows.append((chosen[0], position))
+            teams, first = [t for t in teams if t != chosen[0]], position + 1
+        if waiting & set(teams):  # still waiting for the organizer
             notes += teams
             rows += [(t, None) for t in teams]
         else:
-            rows += [(t, position) for t in teams]
-        position += len(teams)
+            rows += [(t, first) for t in teams]
+        position += len(run)
     table = pl.DataFrame(rows, schema={"team_no": pl.String, "rank": pl.Int64}, orient="row")
     said = []
     if notes:
