@@ -319,3 +319,18 @@ def test_the_awards_notes_go_below_the_table(cli, tmp_path):
     assert "注 1" in shown and "加赛或抽签" in shown
     prizes = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
     assert "加赛或抽签" in prizes[2]["note"]
+
+
+def test_a_swiss_event_without_results_gives_no_placement_points_either(cli, tmp_path):
+    """The same for a Swiss event registered and paired but not played: points 9, 7, 5 go
+    to nobody (before: to A1, A2, A3 in team order)."""
+    assert cli("event", "create", "--id", "s", "--name", "苏州", "--ruleset",
+               "suzhou-2025").code == 0
+    rows = [["队号", "队名", "单位"]] + [[f"A{i}", f"队{i}", f"会{i}"] for i in range(1, 5)]
+    assert cli("ingest", "--event", "s", write_csv(tmp_path / "e.csv", rows)).code == 0
+    assert cli("pair", "--event", "s").code == 0
+    assert cli("meet", "create", "--id", "m", "--name", "运动会").code == 0
+    assert cli("meet", "add", "m", "s", "--placement-points", "9,7,5").code == 0
+    run = cli("meet", "standings", "m", "--format", "csv")
+    assert run.code == 0 and "s 还没有成绩" in run.err
+    assert all(int(r["placement_points"]) == 0 for r in read_csv_output(run.out))
