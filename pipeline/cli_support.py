@@ -23,6 +23,8 @@ KIND_LABELS = {
     "deals": "逐副 deals (桌 tables)",
     "fouls": "犯规 fouls",
     "matches": "拖拉机对局 games",
+    "tractor_decisions": "拖拉机判定 decisions (弃权、取消资格、到时领先 forfeit, "
+                         "disqualified, ahead at time-up)",
     "tractor_deals": "拖拉机逐盘 deals (局 games)",
     "point_penalties": "拖拉机罚分 point penalties",
     "carry": "带入成绩 carried-over totals",

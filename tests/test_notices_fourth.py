@@ -87,8 +87,21 @@ def test_the_prize_quota_counts_registrations_not_those_left(cli, tmp_path):
     # the two semi-final losers share third on equal group records and a 二等奖 and a 三等奖
     # split them: both marked 待定 until the organizer's play-off or lot (issue 50)
     undecided = "二等奖/三等奖（待定 undecided）"
+    # the four quarter-final losers (each won its group by the same forfeit: equal records)
+    # share 5th, and the two 三等奖 left split them: all four 待定, never the two lowest
+    # numbers (issue 50, acceptance finding C)
+    third = "三等奖（待定 undecided）"
     assert [p["award"] for p in prizes] == ["一等奖", "二等奖", undecided, undecided,
-                                            "三等奖", "三等奖"]
+                                            third, third, third, third]
+    assert [int(p["rank"]) for p in prizes[4:]] == [5, 5, 5, 5]
+    # one lot entered for place 5 settles one team: it takes a 三等奖; the one 三等奖 left
+    # among the other three is still 待定 — never the lowest number of the three
+    lucky = prizes[7]["team_no"]
+    assert cli("awards", "decide", "--event", "tr", "--rank", "5", "--team", lucky,
+               "--by", "lot").code == 0
+    after = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert [(p["award"], p["team_no"]) for p in after][4] == ("三等奖", lucky)
+    assert [p["award"] for p in after][5:] == [third] * 3
     assert "T20" not in [p["team_no"] for p in prizes]
     assert prizes[0]["team_no"] == "T01"
 

@@ -24,6 +24,7 @@ from dashboard.hall.respond import (
     PHONE_COLUMNS,
     PHONE_CSS,
     REFRESH_SECONDS,
+    TRACTOR_PHONE_COLUMNS,
     WORDS,
     answer,
     busy,
@@ -92,8 +93,12 @@ def _team_links(event_id: str, teams: list[str], language: str) -> dict[str, str
 
 def ranking_page(request: Request) -> Response:
     def make(event, seen: Snapshot, language: str) -> str:
-        shown = seen.ranking.select(PHONE_COLUMNS)
-        title = f"{event.name} · {WORDS[language]['after'].format(n=seen.after)}"
+        if event.ruleset.is_swiss:
+            shown = seen.ranking.select(PHONE_COLUMNS)
+            title = f"{event.name} · {WORDS[language]['after'].format(n=seen.after)}"
+        else:  # a Tractor event: its group record and places, no round to speak of
+            shown = seen.ranking.select(TRACTOR_PHONE_COLUMNS)
+            title = f"{event.name} · {WORDS[language]['places']}"
         links = _team_links(event.event_id, shown["team_no"].to_list(), language)
         return render("site/index.html", title=title, headers=headers_for(shown, language),
                       rows=table_rows(shown, links), **_common(event, language))

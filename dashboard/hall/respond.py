@@ -27,6 +27,7 @@ HEADERS = PLAIN_HEADERS  # every answer: no Referer leaves with a signed link, n
 
 WORDS = {
     "zh": {"ranking": "排名", "pairings": "对阵", "teams": "各队", "after": "第 {n} 轮后排名",
+           "places": "名次（小组赛成绩，决赛后按淘汰赛）",
            "round": "第 {n} 轮对阵", "find": "查找我的座位（队号、队名或姓名）", "search": "查找",
            "none": "没有找到", "no_event": "没有这个赛事", "no_team": "没有这个队",
            "not_paired": "还没有编排", "bye": "轮空", "bracket": "赛程与淘汰赛",
@@ -39,6 +40,7 @@ WORDS = {
            "events": "正在进行的赛事", "no_events": "现在没有进行中的赛事"},
     "en": {"ranking": "Ranking", "pairings": "Pairings", "teams": "Teams",
            "after": "Ranking after round {n}", "round": "Round {n} pairings",
+           "places": "Places (the group record; after the final, the knockout's)",
            "find": "Find my table (team no., name or player)", "search": "Find",
            "none": "Not found", "no_event": "No such event", "no_team": "No such team",
            "not_paired": "Not paired yet", "bye": "bye", "bracket": "Bracket",
@@ -55,12 +57,16 @@ WORDS = {
 HEADERS_EN = {"rank": "Rank", "team_no": "No.", "team_name": "Team", "played": "Played",
               "wins": "W", "draws": "D", "losses": "L", "match_points": "Points",
               "level_diff_score": "Level diff. score", "levels": "Levels",
-              "net_levels": "Net levels", "table": "Table", "ew_team": "EW", "ew_name": "EW team",
+              "net_levels": "Net levels", "game_diff": "Game diff.", "level_diff": "Level diff.",
+              "table": "Table", "ew_team": "EW", "ew_name": "EW team",
               "ns_team": "NS", "ns_name": "NS team", "round": "Round", "opponent": "Opponent",
               "outcome": "Result"}
 
 
 PHONE_COLUMNS = ["rank", "team_no", "team_name", "match_points", "level_diff_score"]
+# a Tractor event: group points, game and level difference (no 级差分 there)
+TRACTOR_PHONE_COLUMNS = ["rank", "team_no", "team_name", "match_points", "game_diff",
+                         "level_diff"]
 
 
 PHONE_CSS = CSS + ("td{white-space:nowrap}th{white-space:normal}.wrap{overflow-x:auto}"

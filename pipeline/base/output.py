@@ -33,6 +33,8 @@ HEADERS_ZH = {
     "level_diff_score": "级差分",
     "levels": "升级数",
     "net_levels": "净胜级",
+    "game_diff": "净胜局",
+    "level_diff": "级差",
     "round": "轮次",
     "table": "桌号",
     "ew_team": "东西",
@@ -282,6 +284,23 @@ def problem_report(errors: SheetErrors) -> str:
 STATUS_ZH = {"active": "正常", "withdrawn": "退赛", "absent": "缺席", "disqualified": "取消资格",
              "stored": "已保存",
              "rejected": "已拒收"}
+
+
+def footnotes(frame: pl.DataFrame, column: str, width: int = PLAIN_WIDTH
+              ) -> tuple[pl.DataFrame, str]:
+    """A table's long notes moved below it: each distinct note numbered once, the column
+    keeping its number (注 1), the notes folded to `width` columns — so that no line of the
+    table runs hundreds of columns wide.
+
+    >>> f, text = footnotes(pl.DataFrame({"note": ["a long note", "", "a long note"]}), "note")
+    >>> f["note"].to_list(), text
+    (['注 1', '', '注 1'], '注 1：a long note')
+    """
+    notes = list(dict.fromkeys(n for n in frame[column].to_list() if n))
+    numbered = {n: f"注 {i}" for i, n in enumerate(notes, start=1)}
+    text = "\n".join("\n".join(_fold(f"{numbered[n]}：{n}", width)) for n in notes)
+    return frame.with_columns(pl.col(column).replace_strict(
+        numbered, default="", return_dtype=pl.String)), text
 
 
 def render(frame: pl.DataFrame, fmt: str, title: str | None = None,

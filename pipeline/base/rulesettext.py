@@ -9,6 +9,8 @@ organizer can copy and edit. Pure.
 (True, True)
 >>> import tomllib; tomllib.loads(text)["scoring"]["loss"]
 0
+>>> "# vp_table = (未设 unset: 不计胜利分 no victory points)  # 默认 default" in text
+True
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from pipeline.base.settings import DEFAULTS
 DEFAULT = "  # 默认 default"
 UNSET = {"absent": "负的积分 the loss points",
          "bye_points": "胜的积分（bye = \"draw\" 时为平局分） the win points (the draw's with "
-                       "bye = \"draw\")"}
+                       "bye = \"draw\")",
+         "vp_table": "不计胜利分 no victory points"}
+NOT_SET = {"vp_table": [0]}  # the value a setting holds when nothing is set: shown as unset
 
 
 def title(description: str) -> str:
@@ -85,7 +89,8 @@ def complete(ruleset: Any) -> str:
                 continue
             lines.extend(notes.get((section, key), []))
             mark = "" if key in written else DEFAULT
-            if merged[key] is None:  # no TOML null: the default is said in words
+            if merged[key] is None or (key in NOT_SET and merged[key] == NOT_SET[key]):
+                # no TOML null: the default is said in words (vp_table = [0] is no table)
                 lines.append(f"# {key} = (未设 unset: {UNSET.get(key, '')}){mark}")
             else:
                 lines.append(f"{key} = {value(merged[key])}{mark}")

@@ -38,9 +38,9 @@ DEFAULTS: dict[str, Any] = {
         # the level difference (2 + 3 = 5); or a level, e.g. 15 (过A: a game won outright)
         "unplayed_win_levels": 0,
         # or "round_winners_average": what the round's played winners reached on average
-        # (rounded to a whole level; the played sides' average in a round without a win),
-        # as bridge gives a bye the field's average; unplayed_win_levels only where the
-        # round has no game played. "fixed": unplayed_win_levels as above
+        # (rounded down to a whole level: 12.5 → 12; the played sides' average in a round
+        # without a win), as bridge gives a bye the field's average; unplayed_win_levels
+        # only where the round has no game played. "fixed": unplayed_win_levels as above
         "unplayed_win": "fixed",
         "vp_table": [0],
         "foul_limit": 0,  # fouls that lose the round (seed 003: 3); 0 off

@@ -50,7 +50,10 @@ def standings(event: str, round_no: int | None, fmt: str) -> int:
         title += f"\n抽签种子 lot seed: {seed}"
     styles = ["dim" if status != "active" else "bold green" if rank == 1 else None
               for rank, status in ranking.select("rank", "status").iter_rows()]
-    out(output.render(scoring.published(ranking, found), fmt, title, styles))
+    shown = scoring.published(ranking, found)
+    if fmt == "table" and not found.ruleset.is_swiss:  # the group record, not Guandan's
+        shown = shown.select(scoring.TRACTOR_COLUMNS)
+    out(output.render(shown, fmt, title, styles))
     return 0
 
 
@@ -123,7 +126,7 @@ def awards(ctx: click.Context, event: str | None, fmt: str, certificates: str | 
     if certificates is None:
         if not_over:
             err(f"注意 note: {not_over}")  # the list as the ranking stands now
-        out(output.render(prizes, fmt, f"{found.name} — 获奖名单 awards"))
+        _print_awards(prizes, fmt, f"{found.name} — 获奖名单 awards")
         return 0
     from pipeline.publishing.export.certificates import write_certificates
 
@@ -153,12 +156,27 @@ def awards_decide(event: str, rank: int, team: str, decided_by: str) -> int:
 
     with db.writing(database()) as con:
         found = events.load(con, event)
-        decide(con, found, rank, team.strip().upper(), decided_by)
+        replaced = decide(con, found, rank, team.strip().upper(), decided_by)
         prizes = award_list(con, found)
-    oplog.write(database(), event, "award decided", f"place {rank} to {team.strip().upper()} "
-                f"by {decided_by}")
-    out(output.render(prizes, "table", f"{found.name} — 获奖名单 awards"))
+    detail = f"place {rank} to {team.strip().upper()} by {decided_by}"
+    if replaced:
+        detail += f", replacing {replaced[0]} by {replaced[1]}"
+        err(f"注意 note: 第 {rank} 名原录入的 {replaced[0]}（{replaced[1]}）已改为 "
+            f"{team.strip().upper()} the earlier decision for place {rank} ({replaced[0]} by "
+            f"{replaced[1]}) is replaced\n")
+    oplog.write(database(), event, "award decided", detail)
+    _print_awards(prizes, "table", f"{found.name} — 获奖名单 awards")
     return 0
+
+
+def _print_awards(prizes, fmt: str, title: str) -> None:
+    """The prize list; as a table its long notes (备注) go below it, numbered, so that no
+    line runs hundreds of columns wide (CSV and JSON keep each note whole in its row)."""
+    if fmt != "table" or "note" not in prizes.columns:
+        out(output.render(prizes, fmt, title))
+        return
+    shown, notes = output.footnotes(prizes, "note")
+    out(output.render(shown, fmt, title) + (f"\n{notes}\n" if notes else ""))
 
 
 @click.group("meet", help="运动会：多个项目按单位计分 meets")
@@ -180,11 +198,18 @@ def meet_create(meet_id: str, name: str) -> int:
 
 @meet.command("add", help="加入一个项目 add an event to a meet. 名次分按该项目的名次给：拖拉机淘汰赛"
                            "两个半决赛负者并列第三时，与奖项同序——先看小组赛成绩，成绩相同时按"
-                           "组织者录入的加赛或抽签（paisai awards decide）分第 3、第 4 名的名次分 "
+                           "组织者录入的加赛或抽签（paisai awards decide）分第 3、第 4 名的名次分，"
+                           "录入前两队的名次分待定、暂不计；awards.equal_split = \"shared\" 时两队"
+                           "各得第 3 名的名次分；其余并列且小组赛成绩相同的队各得所并列名次的名次分，"
+                           "不按队号；还没有成绩的项目不计名次分 "
                            "(placement points follow the event's places; a Tractor knockout's "
                            "two semi-final losers sharing third take the 3rd and 4th points in "
                            "the prizes' order: the group record, then the organizer's play-off "
-                           "or lot)")
+                           "or lot — until it is entered neither gets any, with "
+                           "equal_split = \"shared\" each gets the 3rd place's points; other "
+                           "teams sharing a place on an equal group record each get that "
+                           "place's points, never split by team number; an event without "
+                           "results gives none)")
 @click.argument("meet_id", metavar="MEET")
 @click.argument("event_id", metavar="EVENT")
 @click.option("--placement-points", required=True,
@@ -213,6 +238,9 @@ def meet_standings(meet_id: str, fmt: str, deductions: bool) -> int:
     with db.reading(database()) as con:
         name, table = meets.standings(con, meet_id)
         deducted = meets.deductions(con, meet_id)
+        pending = meets.notes(con, meet_id)
+    for note in pending:
+        err(f"注意 note: {note}")
     if deductions:
         out(output.render(deducted, fmt, f"{name} — 弃权扣分 forfeit deductions"))
         return 0

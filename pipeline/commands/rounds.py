@@ -50,8 +50,8 @@ def pair(event: str, round_no: int | None, fmt: str, seed: int | None, force: bo
     shown = listing.select(rounds.PAIRING_COLUMNS)
     title = f"{found.name} — 第 {round_no} 轮对阵 pairing of round {round_no}"
     if fmt == "table":
-        shown = listing.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
-            pl.col("ns_team").fill_null("轮空 bye"))
+        shown = listing.select("table", "ew_team", "ew_name",
+                               pl.col("ns_team").fill_null(pl.col("bye")), "ns_name")
         if seed is not None:
             title += f"\n抽签种子 draw seed: {seed}"
     out(output.render(shown, fmt, title))

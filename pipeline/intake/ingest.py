@@ -140,7 +140,8 @@ def apply(
             if kind == "results":
                 stored.append(store_results(con, event_id, checked.frame, source_name, reason))
             else:
-                stored.append(STORERS[kind](con, event_id, checked.frame, source_name))
+                done = STORERS[kind](con, event_id, checked.frame, source_name)
+                stored += done if isinstance(done, list) else [done]
             if kind == "point_penalties":
                 context = load_context(con, event, force)
     if problems or more:

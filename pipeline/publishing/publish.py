@@ -240,8 +240,8 @@ def write_pages(site, event, after: int, ranking: pl.DataFrame, played: pl.DataF
     seats: dict[str, dict] = {}
     on_page("pairings.html")
     if pairs is not None:
-        table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
-            pl.col("ns_team").fill_null("轮空 bye"))
+        table = pairs.select("table", "ew_team", "ew_name",
+                             pl.col("ns_team").fill_null(pl.col("bye")), "ns_name")
         site.write("pairings.html", render(
             "site/pairings.html", title=f"{event.name} · 第 {latest} 轮对阵", up="",
             headers=_headers(table), rows=table_rows(table)))

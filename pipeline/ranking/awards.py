@@ -143,6 +143,10 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
     [('T1', '一'), ('T5', '三')]
     >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"], equal_split="shared")]
     [('T1', '一'), ('T4', '三'), ('T5', '三')]
+    >>> e, f = Place("T6", 3, "半决赛", (3, 2, 9)), Place("T7", 3, "半决赛", (3, 2, 9))
+    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d, e, f], ["一", "三", "三"],
+    ...                                               {3: ("T6", "lot")})]
+    [('T1', '一'), ('T6', '三'), ('T4', '三（待定 undecided）'), ('T5', '三（待定 undecided）'), ('T7', '三（待定 undecided）')]
     """
     decided = decided or {}
     out = []
@@ -183,9 +187,18 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
         elif chosen and chosen[0] in [p.team_no for p in equal]:
             said = BY.get(chosen[1], (chosen[1], chosen[1]))
             ordered = sorted(equal, key=lambda p: p.team_no != chosen[0])
-            out += [(p, prize, f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, "
-                               "entered by the organizer")
-                    for p, prize in zip(ordered, block, strict=False)]
+            rest, left = ordered[1:], block[1:]
+            if len(rest) > 1 and (len(set(left)) > 1 or 0 < len(left) < len(rest)):
+                # one decision settles one team; the others are still not separated: 待定
+                label = "/".join(dict.fromkeys(left)) + "（待定 undecided）"
+                out.append((ordered[0], block[0], f"{why}：{said[0]}决定（组织者录入） "
+                                                  f"decided by {said[1]}, entered by the organizer"))
+                out += [(p, label, f"{why}：其余各队仍须由组织者加赛或抽签决定 the others still "
+                                   "wait for the organizer's play-off or lot") for p in rest]
+            else:
+                out += [(p, prize, f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, "
+                                   "entered by the organizer")
+                        for p, prize in zip(ordered, block, strict=False)]
         else:
             label = "/".join(dict.fromkeys(block)) + "（待定 undecided）"
             out += [(p, label, f"{why}：由加赛或抽签决定，录入 paisai awards decide --rank {rank} "
@@ -198,10 +211,11 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
 
 
 def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, team_no: str,
-           decided_by: str) -> None:
+           decided_by: str) -> tuple[str, str] | None:
     """The organizer's play-off or lot between teams sharing place `rank` with equal records
     where one prize splits them: `team_no` takes the prize. Refused unless such a split
-    waits for it."""
+    waits for it. Deciding again replaces the earlier decision (a mistyped team corrected);
+    returns the decision replaced, (team, how), or None."""
     if event.ruleset.is_swiss:
         raise UsageError("积分编排的赛事由排名依据决定名次 a Swiss event's ranking keys "
                          "decide its places")
@@ -213,8 +227,10 @@ def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, team_no: str
     if team_no not in waiting["team_no"].to_list():
         raise UsageError(f"{team_no} 不在第 {rank} 名的待定队伍中 is not one of the teams "
                          f"waiting at place {rank}: {'、'.join(waiting['team_no'])}")
+    before = decisions(con, event).get(rank)
     con.execute("insert or replace into award_decisions (event_id, rank, team_no, decided_by)"
                 " values (?, ?, ?, ?)", [event.event_id, rank, team_no, decided_by])
+    return before
 
 
 def decisions(con: duckdb.DuckDBPyConnection, event: Event) -> dict[int, tuple[str, str]]:

@@ -30,13 +30,23 @@ def next_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
 
 
 def pairings(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> pl.DataFrame:
-    """A stored round's tables in order, the bye last, with names for lists and exports."""
+    """A stored round's tables in order, the bye last, with names for lists and exports;
+    `bye` says which kind of bye a table without an opponent is (a pairing bye, or one the
+    team asked for: `pair --bye`, zero points or other)."""
     found = db.frame(
         con,
         """
         select p.round, p.table_no as "table", p.ew_team, p.ns_team,
                e.team_name as ew_name, e.player1 as ew_player1, e.player2 as ew_player2,
-               n.team_name as ns_name, n.player1 as ns_player1, n.player2 as ns_player2
+               n.team_name as ns_name, n.player1 as ns_player1, n.player2 as ns_player2,
+               case when p.ns_team is not null then null
+                    when coalesce(p.bye_kind, 'allocated') = 'allocated' then '轮空 bye'
+                    when p.bye_points = 0 then '零分轮空（请求） zero-point bye (requested)'
+                    when p.bye_points is null
+                        then '请求轮空（平局分） requested bye (the draw points)'
+                    else '请求轮空（' || p.bye_points || ' 分） requested bye ('
+                         || p.bye_points || ' points)'
+               end as bye
         from pairings p
         left join teams e on e.event_id = p.event_id and e.team_no = p.ew_team
         left join teams n on n.event_id = p.event_id and n.team_no = p.ns_team

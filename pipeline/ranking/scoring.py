@@ -21,6 +21,10 @@ STANDINGS_COLUMNS = [
     "rank", "team_no", "team_name", "played", "wins", "draws", "losses",
     "match_points", "level_diff_score", "levels", "net_levels",
 ]
+# a Tractor event's group record as people read it (the table view, the phone page): group
+# points, game and level difference — Guandan's 级差分 and 升级数 mean nothing there
+TRACTOR_COLUMNS = ["rank", "team_no", "team_name", "played", "wins", "losses",
+                   "match_points", "game_diff", "level_diff", "status"]
 
 
 def compose(layers: list[str], final: str, order_by: str) -> str:
@@ -243,7 +247,8 @@ def bracket_ranking(con: duckdb.DuckDBPyConnection, event: Event,
     ).with_columns(
         pl.when(pl.col("status") == "disqualified").then(None).otherwise(pl.col("rank"))
         .alias("rank"),
-    ).sort(["rank", order, "team_order"], nulls_last=True).select(ranking.columns)
+    ).sort(["rank", order, "team_order"], nulls_last=True).select(
+        *ranking.columns, "game_diff", "level_diff")
 
 
 # points columns that are whole numbers when the ruleset's points are
@@ -256,7 +261,9 @@ def published(ranking: pl.DataFrame, event: Event) -> pl.DataFrame:
     ones, each extra key of the ruleset, carried points where there are any, the status."""
     keys = event.ruleset.ranking["keys"]
     carried = ["carried_points"] if ranking["carried_points"].is_not_null().any() else []
-    return ranking.select(STANDINGS_COLUMNS + key_columns(keys) + carried + ["status"])
+    record = [] if event.ruleset.is_swiss else ["game_diff", "level_diff"]  # Tractor groups
+    return ranking.select(STANDINGS_COLUMNS + record + key_columns(keys) + carried
+                          + ["status"])
 
 
 def key_columns(keys: list[str]) -> list[str]:

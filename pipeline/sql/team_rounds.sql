@@ -154,14 +154,15 @@ outcomes as (
 ),
 
 -- what the round's played games scored in levels (seed 000's level points): the winners'
--- average, else every played side's, rounded to a whole level — what a bye or a forfeit
+-- average, else every played side's, rounded DOWN to a whole level (a round not played
+-- never outscores the average it stands for: 12.5 → 12) — what a bye or a forfeit
 -- win scores with `scoring.unplayed_win = "round_winners_average"`, as bridge gives a bye
 -- the field's average (one row per round)
 round_levels as (
     select
         round,
-        round(avg(case when outcome = 'win' then own_levels end)) as winners_average,
-        round(avg(own_levels)) as played_average
+        floor(avg(case when outcome = 'win' then own_levels end)) as winners_average,
+        floor(avg(own_levels)) as played_average
     from outcomes
     where not (is_bye or forfeited or opponent_forfeited or ruled)
     group by round

@@ -4,7 +4,8 @@
 unless a third-place match is played: its winner is 3rd, its loser 4th); then teams by the
 knockout round they went out in, the later the better, and last the teams that went out in
 the group stage. Within one round, the group-stage record decides the order (points, game
-difference, level difference, then team number).
+difference, level difference); teams equal on it share the place (listed by team number,
+which decides nothing: docs/rules/general.md §8).
 
 >>> stages = [
 ...     {"name": "半决赛", "kind": "knockout", "matches": [
@@ -86,11 +87,26 @@ def knockout_places(stages: list[dict], records: dict[str, tuple]) -> list[Place
         elif stage is knockout[-2]:
             ordered = [(t, 3) for t in by_record(out)]  # both losing semi-finalists share 3rd
         else:
-            ordered = [(t, len(places) + 1 + i) for i, t in enumerate(by_record(out))]
+            ordered = _ranked(by_record(out), records, len(places) + 1)
         for team, rank in ordered:
             places.append(Place(team, rank, stage["name"], records.get(team, ())))
             placed.add(team)
     rest = by_record([t for t in records if t not in placed])
-    places += [Place(t, len(places) + 1 + i, "小组赛", records.get(t, ()))
-               for i, t in enumerate(rest)]
+    places += [Place(t, rank, "小组赛", records.get(t, ()))
+               for t, rank in _ranked(rest, records, len(places) + 1)]
     return places
+
+
+def _ranked(teams: list[str], records: dict[str, tuple], start: int) -> list[tuple[str, int]]:
+    """(team, place) from place `start` on, teams in order: teams with an equal group-stage
+    record share a place (the next team's place counts them all), never split by team number.
+
+    >>> _ranked(["T5", "T6", "T8", "T3"], {"T5": (2, 0, 0), "T6": (1, -2, -20),
+    ...         "T8": (1, -2, -20), "T3": (0, -4, -30)}, 5)
+    [('T5', 5), ('T6', 6), ('T8', 6), ('T3', 8)]
+    """
+    out: list[tuple[str, int]] = []
+    for i, team in enumerate(teams):
+        same = i and records.get(team, ()) == records.get(teams[i - 1], ())
+        out.append((team, out[-1][1] if same else start + i))
+    return out

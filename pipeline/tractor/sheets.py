@@ -51,28 +51,71 @@ def _upsert_games(con, event_id: str, games: pl.DataFrame, source: str, from_dea
     return counts
 
 
-def store_matches(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
-    """Games as reported, and matches decided without play (forfeit, disqualification)."""
+def store_matches(con, event_id: str, rows: pl.DataFrame, source: str) -> list[Stored]:
+    """Games as reported, and matches decided without play (forfeit, disqualification, the
+    clock's 到时领先方): the games and the decisions counted apart — a decision is no game."""
     decided = rows.filter(pl.col("_decision")).select("stage", "match_no", "team_no",
                                                        "decision")
     db.register(con, "incoming_decisions", decided)
     try:
+        decisions = db.rows(con, """
+            select count(*) filter (where d.match_no is null),
+                   count(*) filter (where d.match_no is not null and (d.team_no <> i.team_no
+                                    or d.decision <> i.decision)),
+                   count(*) filter (where d.team_no = i.team_no and d.decision = i.decision)
+            from incoming_decisions i left join tractor_decisions d on d.event_id = ?
+              and d.stage = i.stage and d.match_no = i.match_no""", [event_id])[0]
         con.execute("insert or replace into tractor_decisions select ?, stage, match_no, "
                     "team_no, decision, ? from incoming_decisions", [event_id, source])
     finally:
         con.unregister("incoming_decisions")
     games = rows.filter(~pl.col("_decision")).select("stage", "match_no", "game", "a_level",
                                                      "b_level", "winner")
-    new, replaced, unchanged = _upsert_games(con, event_id, games, source, False)
-    return Stored("matches", new + decided.height, replaced, unchanged)
+    stored = [Stored("matches", *_upsert_games(con, event_id, games, source, False))]
+    return stored + ([Stored("tractor_decisions", *decisions)] if decided.height else [])
+
+
+def _deal_counts(con, event_id: str, deals: pl.DataFrame, games: pl.DataFrame
+                 ) -> tuple[int, int, int]:
+    """(new, replaced, unchanged) games of a deal sheet, before it is stored: a game is
+    replaced where its levels or any of its deals (declarer, points, trump count) differ —
+    corrected even where the levels come out the same (310 → 300)."""
+    def by_game(found: list[tuple]) -> dict[tuple, set[tuple]]:
+        out: dict[tuple, set[tuple]] = {}
+        for row in found:
+            out.setdefault(tuple(row[:3]), set()).add(tuple(row[3:]))
+        return out
+
+    stored_deals = by_game(db.rows(
+        con, "select stage, match_no, game, deal, declarer_team, points, trump_cards from "
+             "tractor_deals where event_id = ?", [event_id]))
+    stored_games = {tuple(r[:3]): tuple(r[3:]) for r in db.rows(
+        con, "select stage, match_no, game, a_level, b_level from tractor_games "
+             "where event_id = ?", [event_id])}
+    incoming = by_game(deals.rows())
+    new = replaced = unchanged = 0
+    for stage, match_no, game, a_level, b_level in games.select(
+            "stage", "match_no", "game", "a_level", "b_level").rows():
+        key = (stage, match_no, game)
+        if key not in stored_games:
+            new += 1
+        elif stored_games[key] != (a_level, b_level) or stored_deals.get(key) != incoming[key]:
+            replaced += 1
+        else:
+            unchanged += 1
+    return new, replaced, unchanged
 
 
 def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     keys = rows.select("stage", "match_no", "game").unique()
+    incoming = rows.select("stage", "match_no", "game", "deal", "declarer_team", "points",
+                           pl.col("trump_cards").fill_null(1))
+    games = rows.unique(["stage", "match_no", "game"], keep="last").select(
+        "stage", "match_no", "game", pl.col("game_a_level").alias("a_level"),
+        pl.col("game_b_level").alias("b_level"), pl.col("game_winner").alias("winner"))
+    counts = _deal_counts(con, event_id, incoming, games)
     db.register(con, "replayed_games", keys)
-    db.register(con, "incoming_deals", rows.select(
-        "stage", "match_no", "game", "deal", "declarer_team", "points",
-        pl.col("trump_cards").fill_null(1)))
+    db.register(con, "incoming_deals", incoming)
     try:
         con.execute("delete from tractor_deals where event_id = ? and (stage, match_no, game) "
                     "in (select (stage, match_no, game) from replayed_games)", [event_id])
@@ -80,10 +123,8 @@ def store_deals(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:
     finally:
         con.unregister("replayed_games")
         con.unregister("incoming_deals")
-    games = rows.unique(["stage", "match_no", "game"], keep="last").select(
-        "stage", "match_no", "game", pl.col("game_a_level").alias("a_level"),
-        pl.col("game_b_level").alias("b_level"), pl.col("game_winner").alias("winner"))
-    return Stored("tractor_deals", *_upsert_games(con, event_id, games, source, True))
+    _upsert_games(con, event_id, games, source, True)
+    return Stored("tractor_deals", *counts)
 
 
 def store_point_penalties(con, event_id: str, rows: pl.DataFrame, source: str) -> Stored:

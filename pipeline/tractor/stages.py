@@ -210,7 +210,8 @@ def _decided_first(con: duckdb.DuckDBPyConnection, event: Event, found: list[Pla
                                    "event_id = ?", [event.event_id]):
         ahead = next((p for p in found if p.rank == rank), None)
         won = next((p for p in found if p.team_no == team and p.rank == rank), None)
-        if ahead is not None and won is not None and won.record == ahead.record:
+        if ahead is not None and won is not None and won is not ahead \
+                and won.record == ahead.record:
             found.remove(won)
             found.insert(found.index(ahead), won)
     return found

@@ -190,6 +190,7 @@ KIND_NAMES = {
     "deals": "逐副记分表 deal by deal",
     "fouls": "犯规记录 fouls",
     "matches": "拖拉机比赛结果 tractor match results",
+    "tractor_decisions": "拖拉机判定（弃权、取消资格、到时领先） tractor decisions",
     "tractor_deals": "拖拉机逐盘记分 tractor deals",
     "point_penalties": "拖拉机罚分 point penalties",
 }

@@ -26,7 +26,7 @@ def table_list(pairs: pl.DataFrame) -> pl.DataFrame:
         pl.col("ew_team"),
         pl.col("ew_name"),
         _players("ew"),
-        pl.col("ns_team").fill_null("轮空 bye"),
+        pl.col("ns_team").fill_null(pl.col("bye")),
         pl.col("ns_name"),
         _players("ns"),
     )
@@ -39,7 +39,7 @@ def seat_index(pairs: pl.DataFrame) -> pl.DataFrame:
         one = pairs.filter(pl.col(f"{side}_team").is_not_null()).select(
             pl.col(f"{side}_team").alias("team_no"), pl.col(f"{side}_name").alias("team_name"),
             "table",
-            pl.when(pl.col("ns_team").is_null()).then(pl.lit("轮空 bye")).otherwise(
+            pl.when(pl.col("ns_team").is_null()).then(pl.col("bye")).otherwise(
                 pl.lit(seat)).alias("seat"),
             pl.concat_list(f"{side}_team", f"{side}_name", f"{side}_player1",
                            f"{side}_player2").alias("find"))
