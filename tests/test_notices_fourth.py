@@ -102,6 +102,21 @@ def test_the_prize_quota_counts_registrations_not_those_left(cli, tmp_path):
     after = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
     assert [(p["award"], p["team_no"]) for p in after][4] == ("三等奖", lucky)
     assert [p["award"] for p in after][5:] == [third] * 3
+    # the lot drew two winners among the four, in order: both take the two 三等奖 and the
+    # other two none (entered again, the decision replaces the one before)
+    two = [prizes[6]["team_no"], prizes[4]["team_no"]]
+    again = cli("awards", "decide", "--event", "tr", "--rank", "5", "--team", two[0],
+                "--team", two[1], "--by", "lot")
+    assert again.code == 0 and "已改为" in again.err
+    settled = read_csv_output(cli("awards", "--event", "tr", "--format", "csv").out)
+    assert [(p["award"], p["team_no"]) for p in settled][4:] == [("三等奖", two[0]),
+                                                                 ("三等奖", two[1])]
+    assert cli("awards", "decide", "--event", "tr", "--rank", "3", "--team",
+               prizes[3]["team_no"], "--by", "playoff").code == 0  # the semi-final losers
+    assert cli("awards", "--event", "tr", "--certificates", tmp_path / "c.pdf").code == 0
+    same = cli("awards", "decide", "--event", "tr", "--rank", "5", "--team", two[0],
+               "--team", two[0], "--by", "lot")
+    assert same.code == 2 and "队号重复" in same.err
     assert "T20" not in [p["team_no"] for p in prizes]
     assert prizes[0]["team_no"] == "T01"
 

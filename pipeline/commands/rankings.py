@@ -147,23 +147,27 @@ def awards(ctx: click.Context, event: str | None, fmt: str, certificates: str | 
                                 "to one of the teams sharing a place on equal records")
 @event_option()
 @click.option("--rank", type=int, required=True, help="名次 the shared place (e.g. 3)")
-@click.option("--team", required=True, help="获奖的队号 the team that takes the prize")
+@click.option("--team", "teams", required=True, multiple=True,
+              help="获奖的队号，可重复，按名次先后 the team that takes the prize; repeated when "
+                   "the prizes split more teams (in order)")
 @click.option("--by", "decided_by", type=click.Choice(["playoff", "lot"]), required=True,
               help="加赛 playoff 或抽签 lot")
 @common
-def awards_decide(event: str, rank: int, team: str, decided_by: str) -> int:
+def awards_decide(event: str, rank: int, teams: tuple[str, ...], decided_by: str) -> int:
     from pipeline.ranking.awards import award_list, decide
 
     with db.writing(database()) as con:
         found = events.load(con, event)
-        replaced = decide(con, found, rank, team.strip().upper(), decided_by)
+        given = [team.strip().upper() for team in teams]
+        replaced = decide(con, found, rank, given, decided_by)
         prizes = award_list(con, found)
-    detail = f"place {rank} to {team.strip().upper()} by {decided_by}"
+    named = "、".join(given)
+    detail = f"place {rank} to {named} by {decided_by}"
     if replaced:
-        detail += f", replacing {replaced[0]} by {replaced[1]}"
-        err(f"注意 note: 第 {rank} 名原录入的 {replaced[0]}（{replaced[1]}）已改为 "
-            f"{team.strip().upper()} the earlier decision for place {rank} ({replaced[0]} by "
-            f"{replaced[1]}) is replaced\n")
+        before = "、".join(replaced[0])
+        detail += f", replacing {before} by {replaced[1]}"
+        err(f"注意 note: 第 {rank} 名原录入的 {before}（{replaced[1]}）已改为 {named} the "
+            f"earlier decision for place {rank} ({before} by {replaced[1]}) is replaced\n")
     oplog.write(database(), event, "award decided", detail)
     _print_awards(prizes, "table", f"{found.name} — 获奖名单 awards")
     return 0

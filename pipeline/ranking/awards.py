@@ -184,21 +184,20 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
         chosen = decided.get(rank)
         if equal_split == "shared":
             out += [(p, block[0], f"{why}：共享{block[0]} share the prize") for p in equal]
-        elif chosen and chosen[0] in [p.team_no for p in equal]:
+        elif chosen and set(chosen[0]) <= {p.team_no for p in equal}:
             said = BY.get(chosen[1], (chosen[1], chosen[1]))
-            ordered = sorted(equal, key=lambda p: p.team_no != chosen[0])
-            rest, left = ordered[1:], block[1:]
+            won = [p for team in chosen[0] for p in equal if p.team_no == team]
+            ordered = won + [p for p in equal if p not in won]
+            rest, left = ordered[len(won):], block[len(won):]
+            note = f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, entered by the organizer"
             if len(rest) > 1 and (len(set(left)) > 1 or 0 < len(left) < len(rest)):
-                # one decision settles one team; the others are still not separated: 待定
+                # the decision settles its teams; the others are still not separated: 待定
                 label = "/".join(dict.fromkeys(left)) + "（待定 undecided）"
-                out.append((ordered[0], block[0], f"{why}：{said[0]}决定（组织者录入） "
-                                                  f"decided by {said[1]}, entered by the organizer"))
+                out += [(p, prize, note) for p, prize in zip(won, block, strict=False)]
                 out += [(p, label, f"{why}：其余各队仍须由组织者加赛或抽签决定 the others still "
                                    "wait for the organizer's play-off or lot") for p in rest]
             else:
-                out += [(p, prize, f"{why}：{said[0]}决定（组织者录入） decided by {said[1]}, "
-                                   "entered by the organizer")
-                        for p, prize in zip(ordered, block, strict=False)]
+                out += [(p, prize, note) for p, prize in zip(ordered, block, strict=False)]
         else:
             label = "/".join(dict.fromkeys(block)) + "（待定 undecided）"
             out += [(p, label, f"{why}：由加赛或抽签决定，录入 paisai awards decide --rank {rank} "
@@ -210,12 +209,13 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
     return out
 
 
-def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, team_no: str,
-           decided_by: str) -> tuple[str, str] | None:
+def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, teams: list[str],
+           decided_by: str) -> tuple[tuple[str, ...], str] | None:
     """The organizer's play-off or lot between teams sharing place `rank` with equal records
-    where one prize splits them: `team_no` takes the prize. Refused unless such a split
-    waits for it. Deciding again replaces the earlier decision (a mistyped team corrected);
-    returns the decision replaced, (team, how), or None."""
+    where the prizes split them: `teams`, in order, take the prizes (one team where one prize
+    splits them; two where four teams contend for two). Refused unless such a split waits
+    for it. Deciding again replaces the earlier decision (a mistyped team corrected);
+    returns the decision replaced, (teams, how), or None."""
     if event.ruleset.is_swiss:
         raise UsageError("积分编排的赛事由排名依据决定名次 a Swiss event's ranking keys "
                          "decide its places")
@@ -224,20 +224,31 @@ def decide(con: duckdb.DuckDBPyConnection, event: Event, rank: int, team_no: str
     if waiting.is_empty():
         raise UsageError(f"第 {rank} 名没有需要加赛或抽签决定的奖项 no prize at place {rank} "
                          "waits for a play-off or a lot")
-    if team_no not in waiting["team_no"].to_list():
-        raise UsageError(f"{team_no} 不在第 {rank} 名的待定队伍中 is not one of the teams "
-                         f"waiting at place {rank}: {'、'.join(waiting['team_no'])}")
+    if len(set(teams)) < len(teams):
+        raise UsageError(f"队号重复 a team named twice: {'、'.join(teams)}")
+    for team_no in teams:
+        if team_no not in waiting["team_no"].to_list():
+            raise UsageError(f"{team_no} 不在第 {rank} 名的待定队伍中 is not one of the teams "
+                             f"waiting at place {rank}: {'、'.join(waiting['team_no'])}")
     before = decisions(con, event).get(rank)
-    con.execute("insert or replace into award_decisions (event_id, rank, team_no, decided_by)"
-                " values (?, ?, ?, ?)", [event.event_id, rank, team_no, decided_by])
+    con.execute("delete from award_decisions_ordered where event_id = ? and rank = ?",
+                [event.event_id, rank])
+    con.executemany("insert into award_decisions_ordered (event_id, rank, position, team_no, "
+                    "decided_by) values (?, ?, ?, ?, ?)",
+                    [[event.event_id, rank, i, team, decided_by]
+                     for i, team in enumerate(teams, start=1)])
     return before
 
 
-def decisions(con: duckdb.DuckDBPyConnection, event: Event) -> dict[int, tuple[str, str]]:
-    """The organizer's play-offs and lots: rank → (team, how)."""
-    return {r[0]: (r[1], r[2]) for r in db.rows(
-        con, "select rank, team_no, decided_by from award_decisions where event_id = ?",
-        [event.event_id])}
+def decisions(con: duckdb.DuckDBPyConnection, event: Event
+              ) -> dict[int, tuple[tuple[str, ...], str]]:
+    """The organizer's play-offs and lots: rank → (the teams given the prizes in order, how)."""
+    found: dict[int, tuple[tuple[str, ...], str]] = {}
+    for rank, team, how in db.rows(con, "select rank, team_no, decided_by from "
+                                        "award_decisions_ordered where event_id = ? "
+                                        "order by rank, position", [event.event_id]):
+        found[rank] = ((*found.get(rank, ((), how))[0], team), how)
+    return found
 
 
 def tractor_awards(con: duckdb.DuckDBPyConnection, event: Event,

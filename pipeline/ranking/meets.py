@@ -94,9 +94,10 @@ def _bracket_places(con: duckdb.DuckDBPyConnection, event: events.Event,
         teams = [team for _, _, team in run]
         chosen = decided.get(run[0][0])
         first = position
-        if len(teams) > 1 and chosen and chosen[0] in teams:  # the play-off or lot
-            rows.append((chosen[0], position))
-            teams, first = [t for t in teams if t != chosen[0]], position + 1
+        won = [t for t in chosen[0] if t in teams] if chosen and len(teams) > 1 else []
+        if won:  # the play-off or lot: its teams in order, the others after them
+            rows += [(t, position + i) for i, t in enumerate(won)]
+            teams, first = [t for t in teams if t not in won], position + len(won)
         if waiting & set(teams):  # still waiting for the organizer
             notes += teams
             rows += [(t, None) for t in teams]

@@ -206,14 +206,20 @@ def _decided_first(con: duckdb.DuckDBPyConnection, event: Event, found: list[Pla
                    ) -> list[Place]:
     """Teams sharing a place on an equal record, ordered as the organizer's play-off or lot
     gave it (`paisai awards decide`), so that a meet's placement points follow the prize."""
-    for rank, team in db.rows(con, "select rank, team_no from award_decisions where "
-                                   "event_id = ?", [event.event_id]):
-        ahead = next((p for p in found if p.rank == rank), None)
-        won = next((p for p in found if p.team_no == team and p.rank == rank), None)
-        if ahead is not None and won is not None and won is not ahead \
-                and won.record == ahead.record:
-            found.remove(won)
-            found.insert(found.index(ahead), won)
+    chosen: dict[int, list[str]] = {}
+    for rank, team in db.rows(con, "select rank, team_no from award_decisions_ordered where "
+                                   "event_id = ? order by rank, position", [event.event_id]):
+        chosen.setdefault(rank, []).append(team)
+    for rank, teams in chosen.items():
+        at = [i for i, p in enumerate(found) if p.rank == rank]
+        if not at:
+            continue
+        record = found[at[0]].record
+        won = [found[i] for team in teams for i in at
+               if found[i].team_no == team and found[i].record == record]
+        for i, place in zip(at, won + [found[i] for i in at if found[i] not in won],
+                            strict=True):
+            found[i] = place
     return found
 
 
