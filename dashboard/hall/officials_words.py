@@ -104,7 +104,7 @@ WORDS = {
            "from the chosen report", "ruling_context": "round {r}, table {t} · ruled by {by}",
            "withdrawn_mark": "withdrawn",
            "too_many_codes": "Too many wrong codes: try again in 10 minutes",
-           "cross_site": "This form was not sent from this site's page: nothing was recorded",
+           "cross_site": "This form was not sent from this site: nothing was recorded",
            "too_long": "The form is too long: nothing was recorded",
            "not_your_role": "This is not part of your role", "field_round": "Round",
            "field_table": "Table", "field_amount": "Levels", "field_ruling": "Ruling number",

@@ -221,8 +221,8 @@ def number(form: dict, name: str, said: str, low: int, high: int, default: int |
         return default
     found = int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else None  # not "１２", "1_0"
     if found is None:
-        zh, en = (f"{said}：应为整数，收到“{value}”",
-                  f"{said} must be a whole number, not “{value}”")
+        zh, en = (f"{said}：收到的“{value}”不是整数",  # the value inside: one_language
+                  f"{said} must be a whole number, not “{value}”")  # keeps it whole
     elif not low <= found <= high:
         zh, en = (f"{said}：应在 {low} 到 {high} 之间，收到 {found}",
                   f"{said} must be from {low} to {high}, not {found}")
