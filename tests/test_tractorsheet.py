@@ -354,8 +354,8 @@ def test_an_old_match_form_never_brings_back_a_deal_taken_off(match, db_file):
     _post(client, sheet["b"], action="dispute", number="2")
     tractorstore.decide(db_file, "tr", row["stage"], row["match"], 2, keep=False)
     again = client.post(sheet["a"][0], data=deal_two)
-    assert "记分表在这一副之前已有变化" in _outcome(again)
+    assert "记分表在这一盘之前已有变化" in _outcome(again)  # 盘, Tractor's word
     with db.reading(db_file) as con:
         assert db.scalar(con, "select count(*) from tractor_sheet_deals") == 1
     bad = _post(client, sheet["a"], **{**form(again.text), "points": "abc"})
-    assert "应为整数" in _outcome(bad) and "链接无效" not in bad.text
+    assert _outcome(bad) == "防家得分：收到的“abc”不是整数" and "链接无效" not in bad.text

@@ -12,10 +12,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from dashboard.hall.limits import LIMITS
+from dashboard.hall.limits import LIMITS, MAX_BODY, turned_away, wrong_code
 from dashboard.hall.officials import (
     WORDS,
-    number,
     page,
     read_form,
     ruling_word,
@@ -23,22 +22,25 @@ from dashboard.hall.officials import (
     same_origin,
 )
 from dashboard.hall.respond import HEADERS, database, page_lang
+from dashboard.hall.sheetdoor import number
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
 from pipeline.officials.ladder import local_time
 from pipeline.publishing.templating import render
 
+PER_TEAM = 10  # appeal forms a minute from one team's link
+
 
 async def appeal_route(request: Request) -> Response:
     """/a: a team leader's appeal by the team's signed link and its code (GET: the rulings
     the team may appeal and their deadline; POST: the appeal, refused when late)."""
-    from pipeline.day import selfreport
     from pipeline.officials import appeals, links
 
     lang = page_lang(request)
     w = WORDS[lang]
     params = request.query_params
-    event_id, team, sig = params.get("event", "")[:64], params.get("team", "")[:16], \
+    # the team's number as registered (no length limit there): the signature decides
+    event_id, team, sig = params.get("event", "")[:64], params.get("team", "")[:MAX_BODY], \
         params.get("sig", "")[:40]
 
     def view() -> dict:
@@ -67,32 +69,53 @@ async def appeal_route(request: Request) -> Response:
         return page(request, 403, message=said_in("链接无效 this link is not valid", lang))
     message = params.get("said", "")[:300]
     if request.method == "POST":
-        form = await read_form(request)
-        if form is None or not same_origin(request):
-            return page(request, 400, message=w["too_many"])
-        import time
-        if not LIMITS.allow(f"appeal:{event_id}:{team}", 10, time.monotonic()):
-            return page(request, 429, message=w["too_many"])
-
-        def file() -> str:
-            with db.reading(database()) as con:
-                links.check(con, event_id, team, sig, form.get("code", ""))
-            found = appeals.appeal(database(), event_id, number(form, "ruling"), team, "link",
-                                   None, form.get("fee", ""), form.get("statement", ""))
-            return f"#{found}: {w['filed']}"
-
-        try:
-            said = await run_in_threadpool(file)
-        except selfreport.WrongCode as exc:
-            said = said_in(str(exc), lang)
-        except BusyError:
-            said = w["busy"]
-        except (PaisaiError, ValueError) as exc:
-            said = said_in(str(exc), lang)
-        back = f"/a?{urlencode({'event': event_id, 'team': team, 'sig': sig, 'said': said})}"
+        said = await _filed(request, event_id, team, sig, lang)
+        kept = {"event": event_id, "team": team, "sig": sig, "said": said}
+        back = f"/a?{urlencode(kept | ({'lang': 'en'} if lang == 'en' else {}))}"
         return RedirectResponse(back, status_code=303,
                                 headers={**HEADERS, "Cache-Control": "no-store"})
     return _appeal_page(request, w, team, seen, message)
+
+
+async def _filed(request: Request, event_id: str, team: str, sig: str, lang: str) -> str:
+    """The appeal form of a genuine link taken, or why not (every answer a redirect): the
+    link's and the address's limits, and the team's wrong codes as on /t and /r (five in ten
+    minutes, then the link waits)."""
+    import time
+
+    from pipeline.day import selfreport
+    from pipeline.officials import appeals, links
+
+    w = WORDS[lang]
+    form = await read_form(request)
+    if form is None:
+        return w["too_long"]
+    if not same_origin(request):
+        return w["cross_site"]
+    link, now = f"a:{event_id}:{team}", time.monotonic()
+    refused = turned_away(LIMITS, link, PER_TEAM, request.client.host if request.client
+                          else "", now, coded=True)
+    if refused:
+        return w[refused]
+
+    def file() -> str:
+        with db.reading(database()) as con:
+            links.check(con, event_id, team, sig, form.get("code", ""))
+        found = appeals.appeal(database(), event_id,
+                               number(form, "ruling", w["field_ruling"], 1, 999_999, lang=lang),
+                               team, "link", None, form.get("fee", ""),
+                               form.get("statement", ""))
+        return f"#{found}: {w['filed']}"
+
+    try:
+        return await run_in_threadpool(file)
+    except selfreport.WrongCode as exc:  # counted: guessing the code is slow
+        wrong_code(LIMITS, link, now)
+        return said_in(str(exc), lang)
+    except BusyError:
+        return w["busy"]
+    except (PaisaiError, ValueError) as exc:
+        return said_in(str(exc), lang)
 
 
 def _deadline(at, minutes: float, w: dict) -> str:

@@ -80,6 +80,13 @@ async def form_body(request) -> bytes | None:
     return body
 
 
+def wrong_code(limits: Limits, link: str, now: float) -> None:
+    """A wrong code sent from `link` counted: after WRONG_CODES in CODE_WINDOW the link waits
+    (`turned_away(..., coded=True)` says "too_many_codes") — the table's report (/r), its
+    sheet (/t), a match's (/k) and a team's appeal link (/a) alike."""
+    limits.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
+
+
 def turned_away(limits: Limits, link: str, per_link: int, address: str, now: float,
                 coded: bool) -> str | None:
     """Why a link's form is not taken now — "too_many" (the link or the address sent too

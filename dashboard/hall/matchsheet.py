@@ -33,7 +33,7 @@ from pipeline.day.tablesheet import deal_stamp, stamp
 from pipeline.publishing.templating import render
 
 WORDS = {
-    "zh": {**TABLE_WORDS["zh"], "title": "{stage} 第 {n} 场 · 逐盘记分", "a": "A 方",
+    "zh": {**TABLE_WORDS["zh"], "title": "{stage} 第 {n} 场 · 逐盘记分", "a": "A 方", "number": "盘号",
            "b": "B 方", "game_no": "第 {n} 局", "games_won": "局分 {a}–{b}",
            "deals_played": "已记 {n} 盘", "deal": "盘", "game": "局", "declarer": "庄家",
            "points": "防家得分", "gain": "升级", "deal_no": "第 {n} 盘",
@@ -177,14 +177,14 @@ def _page(request: Request, view: dict, code: str, message: str = "",
 
 
 def _deal_no(form: dict, w: dict) -> int:
-    return number(form, "number", w["deal_no"].format(n="").strip(), 1, 999)
+    return number(form, "number", w["number"], 1, 999, lang=w["lang"])
 
 
 def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
     """The form's action and the page's view after it, in one transaction."""
     from pipeline.day import tractorstore
 
-    side = where[-1]
+    side, lang = where[-1], w["lang"]
     action, code = form.get("action", ""), form.get("code", "")
     with db.writing(database()) as con:
         message = w["ok"]
@@ -194,17 +194,18 @@ def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
         elif action == "enter":
             tractorstore.enter(con, *where[:4], side, code, _deal_no(form, w),
                                form.get("declarer", ""),
-                               number(form, "points", w["points"], 0, 1000, default=0),
-                               number(form, "bottom", w["bottom_field"], 0, 1000, default=0),
+                               number(form, "points", w["points"], 0, 1000, default=0, lang=lang),
+                               number(form, "bottom", w["bottom_field"], 0, 1000, default=0,
+                                      lang=lang),
                                number(form, "multiplier", w["multiplier_field"], 1, 64,
-                                      default=1),
-                               number(form, "trump", w["trump_field"], 1, 16, default=1),
+                                      default=1, lang=lang),
+                               number(form, "trump", w["trump_field"], 1, 16, default=1, lang=lang),
                                seen=form.get("seen"))
         elif action == "ruled":
             tractorstore.enter(con, *where[:4], side, code, _deal_no(form, w),
                                form.get("declarer", ""), 0, lost_by=form.get("lost_by", ""),
                                ruled_levels=number(form, "ruled_levels", w["ruled_levels"], 0,
-                                                   13, default=0),
+                                                   13, default=0, lang=lang),
                                seen=form.get("seen"))
         elif action in ("confirm", "dispute"):
             tractorstore.answer(con, *where[:4], side, code, _deal_no(form, w),

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from dashboard.hall.limits import LIMITS, form_body
-from dashboard.hall.officials_views import home, table, whole
+from dashboard.hall.officials_views import home, table
 from dashboard.hall.officials_words import (  # noqa: F401
     WORDS,
     one_language,
@@ -136,7 +136,7 @@ async def login_route(request: Request) -> Response:
     w = WORDS[page_lang(request)]
     form = await read_form(request)
     if form is None or not same_origin(request):
-        return _back("/o", w["bad_login"], page_lang(request))
+        return _back("/o", w["too_long" if form is None else "cross_site"], page_lang(request))
     address = request.client.host if request.client else ""
     name, password = " ".join(form.get("name", "").split()), form.get("password", "")
     import time
@@ -175,11 +175,19 @@ async def logout_route(request: Request) -> Response:
     return response
 
 
-def number(form: dict, name: str) -> int:
-    """A whole number from a form (0 when empty); ValueError with the right words when it
-    is not one (an official's form never passes `1e309`, `-5` or `１２` on)."""
-    value = form.get(name, "").strip()
-    return whole(value) if value else 0
+RANGES = {"round": (1, 999), "table": (1, 99_999), "amount": (0, 13), "minutes": (1, 120),
+          "ruling": (1, 999_999), "deal": (1, 999), "record": (1, 999_999),
+          "report": (1, 999_999), "appeal": (1, 999_999)}  # an official's form's numbers
+
+
+def field(form: dict, name: str, w: dict) -> int:
+    """A number of an official's form (0 when empty) within its range (`RANGES`), else
+    refused naming the field and what was typed, in the page's language (`w`)."""
+    from dashboard.hall.sheetdoor import number
+
+    low, high = RANGES[name]
+    return number(form, name, w["field_" + name], low, high, default=0,
+                  lang="en" if w is WORDS["en"] else "zh")
 
 
 def minutes_late(text: str) -> float | None:
@@ -207,7 +215,7 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
     from pipeline.officials import appeals, leave, records, rulings, votes
 
     action, event_id = form.get("action", ""), form.get("event", "")[:64]
-    round_no, table = number(form, "round"), form.get("table", "")
+    round_no, table = field(form, "round", w), field(form, "table", w)
     back = ("/o/table", {"event": event_id, "round": round_no, "table": table}) if table \
         else ("/o", {"event": event_id})
     with acting(official.label):
@@ -221,54 +229,54 @@ def _act(official, form: dict, w: dict) -> tuple[str, str, dict]:
         elif action == "propose":
             ruling = rulings.propose(database(), event_id, official, round_no,
                                      form.get("team", ""), form.get("kind", ""),
-                                     number(form, "amount"), form.get("reason", ""))
+                                     field(form, "amount", w), form.get("reason", ""))
             said = f"#{ruling} → {w['queue']}"
         elif action == "decide":
-            status = rulings.decide(database(), event_id, official, number(form, "ruling"),
+            status = rulings.decide(database(), event_id, official, field(form, "ruling", w),
                                     form.get("decision") == "confirm", form.get("kind") or None,
-                                    number(form, "amount"), form.get("note", ""))
-            said = f"#{number(form, 'ruling')} · {w['status_' + status]}"
+                                    field(form, "amount", w), form.get("note", ""))
+            said = f"#{field(form, 'ruling', w)} · {w['status_' + status]}"
         elif action == "leave":
             grace = leave.grant_leave(database(), event_id, official, round_no,
-                                        form.get("team", ""), number(form, "minutes") or None)
+                                        form.get("team", ""), field(form, "minutes", w) or None)
             said = f"{form.get('team', '')}: {w['on_leave'].format(m=grace)}"
         elif action == "deal":  # a disputed deal of one of the referee's tables (issue 42)
             from pipeline.day import tablestore
 
-            if not official.works_at(int(table or 0)) or official.role not in (
+            if not official.works_at(table) or official.role not in (
                     "referee", "chief", "organizer"):
                 raise PermissionError(w["not_yours"])
-            deal, keep = number(form, "deal"), form.get("keep") == "1"
-            tablestore.decide(database(), event_id, round_no, int(table), deal, keep,
+            deal, keep = field(form, "deal", w), form.get("keep") == "1"
+            tablestore.decide(database(), event_id, round_no, table, deal, keep,
                               by=official.label)
             said = w["deal_kept" if keep else "deal_off"].format(n=deal)
         elif action == "withdraw":  # a record of one's own, entered by mistake
-            records.withdraw(database(), event_id, official, number(form, "record"))
+            records.withdraw(database(), event_id, official, field(form, "record", w))
             said = w["withdrawn"]
         elif action == "report":  # a both-sides report chosen where the sides disagree
             from pipeline.day import selfreport
 
-            if not official.works_at(whole(table or "0")) or official.role not in (
+            if not official.works_at(table) or official.role not in (
                     "referee", "chief", "organizer"):
                 raise PermissionError(w["not_yours"])
-            report_id = number(form, "report")
+            report_id = field(form, "report", w)
             with db.reading(database()) as con:
                 found = db.scalar(con, "select count(*) from pending_reports where "
                                        "event_id = ? and round = ? and table_no = ? and "
                                        "report_id = ? and status = 'pending'",
-                                  [event_id, round_no, whole(table), report_id])
+                                  [event_id, round_no, table, report_id])
             if not found:
                 raise ValueError("这条桌报已处理 this report was dealt with already")
             selfreport.decide(database(), event_id, report_id, True)
             said = w["report_kept"]
         elif action == "vote":
-            status = votes.vote(database(), event_id, official, number(form, "appeal"),
+            status = votes.vote(database(), event_id, official, field(form, "appeal", w),
                                   form.get("vote") == "uphold")
-            said = f"#{number(form, 'appeal')} · {w['status_' + status]}"
+            said = f"#{field(form, 'appeal', w)} · {w['status_' + status]}"
         elif action == "appeal":
             if official.role not in ("desk", "organizer"):
-                raise PermissionError(w["not_yours"])
-            found = appeals.appeal(database(), event_id, number(form, "ruling"),
+                raise PermissionError(w["not_your_role"])
+            found = appeals.appeal(database(), event_id, field(form, "ruling", w),
                                    form.get("team", ""), "desk", official, form.get("fee", ""),
                                    form.get("statement", ""))
             said = f"#{found}: {w['filed']}"
@@ -285,21 +293,18 @@ async def act_route(request: Request) -> Response:
     if official is None:
         return _back("/o", w["bad_login"], page_lang(request))
     form = await read_form(request)
-    if form is None or not same_origin(request):
-        return page(request, 400, message=w["too_many"])
+    if form is None or not same_origin(request):  # nothing of it is read, nor shown
+        return _back("/o", w["too_long" if form is None else "cross_site"], page_lang(request))
     if not LIMITS.allow(f"official:{official.official_id}", PER_OFFICIAL, time.monotonic()):
         return _back("/o", w["too_many"], page_lang(request), event=form.get("event", ""))
     try:
         path, said, params = await run_in_threadpool(_act, official, form, w)
     except BusyError:
         return _back("/o", w["busy"], page_lang(request), event=form.get("event", ""))
-    except PermissionError as exc:
-        return page(request, 403, message=said_in(str(exc), page_lang(request)),
-                    me=official.label)
-    except (PaisaiError, ValueError) as exc:
-        table = form.get("table", "")
-        return _back("/o/table" if table else "/o", said_in(str(exc), page_lang(request)),
-                     page_lang(request),
-                     event=form.get("event", ""),
-                     round=form.get("round", ""), table=table)
+    except (PaisaiError, ValueError, PermissionError) as exc:
+        back = {k: form.get(k, "").strip()[:9] for k in ("round", "table")}
+        back = {k: v for k, v in back.items() if v.isascii() and v.isdigit()}  # as typed
+        path = "/o/table" if len(back) == 2 else "/o"
+        return _back(path, said_in(str(exc), page_lang(request)), page_lang(request),
+                     event=form.get("event", "")[:64], **(back if len(back) == 2 else {}))
     return _back(path, said, page_lang(request), **params)

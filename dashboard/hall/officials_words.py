@@ -44,7 +44,13 @@ WORDS = {
            "deal_recorded": "记录为：{winner}上游，对家{place}（{entered}记录，{answered}有异议）",
            "reports": "双方桌报（东西级数 – 南北级数）", "accept_report": "按此保存",
            "report_kept": "已按所选桌报保存本桌成绩", "ruling_context": "第 {r} 轮 {t} 号桌 · {by}裁定",
-           "withdrawn_mark": "已撤回"},
+           "withdrawn_mark": "已撤回",
+           "too_many_codes": "验证码错误太多次，请 10 分钟后再试",
+           "cross_site": "表单不是从本站页面提交的，没有记录", "too_long": "提交的内容太长，没有记录",
+           "not_your_role": "你的职责不包括这项操作", "field_round": "轮次", "field_table": "桌号",
+           "field_amount": "级数", "field_ruling": "裁定编号", "field_deal": "副号",
+           "field_minutes": "宽限分钟", "field_record": "记录编号", "field_report": "桌报编号",
+           "field_appeal": "申诉编号"},
     "en": {"title": "Officials", "name": "Name (empty: the organizer)", "password": "Password",
            "sign_in": "Sign in", "sign_out": "Sign out", "bad_login": "Wrong name or password",
            "projector": "Open the projector", "my_tables": "Round {n}: my tables",
@@ -96,7 +102,15 @@ WORDS = {
            "reports": "Both sides' reports (East–West level – North–South level)",
            "accept_report": "Store this one", "report_kept": "The table's result stored "
            "from the chosen report", "ruling_context": "round {r}, table {t} · ruled by {by}",
-           "withdrawn_mark": "withdrawn"},
+           "withdrawn_mark": "withdrawn",
+           "too_many_codes": "Too many wrong codes: try again in 10 minutes",
+           "cross_site": "This form was not sent from this site: nothing was recorded",
+           "too_long": "The form is too long: nothing was recorded",
+           "not_your_role": "This is not part of your role", "field_round": "Round",
+           "field_table": "Table", "field_amount": "Levels", "field_ruling": "Ruling number",
+           "field_deal": "Deal number", "field_minutes": "Grace minutes",
+           "field_record": "Record number", "field_report": "Report number",
+           "field_appeal": "Appeal number"},
 }
 
 

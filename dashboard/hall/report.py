@@ -10,12 +10,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from dashboard.hall.limits import (
-    CODE_WINDOW,
     LIMITS,
     PER_LINK,
-    WRONG_CODES,
     form_body,
     turned_away,
+    wrong_code,
 )
 from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
 from pipeline.base import db, events
@@ -180,7 +179,7 @@ async def report_route(request: Request) -> Response:
             return report_page(language, title, 409, lines=[str(exc)])
         except PaisaiError as exc:
             if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
-                LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
+                wrong_code(LIMITS, link, now)
             # which field and why, the form as it was filled (never "1 error", never cleared)
             return report_page(language, title, 400, note=explained(exc),
                                 form=_report_form(ew, ns, format_level, side, decider, typed))

@@ -10,6 +10,7 @@ follows the table by itself: a small same-origin script asks the sheet's mark (`
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import threading
 import time
@@ -24,12 +25,11 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from dashboard.hall.limits import (
-    CODE_WINDOW,
     LIMITS,
     PER_LINK,
-    WRONG_CODES,
     form_body,
     turned_away,
+    wrong_code,
 )
 from dashboard.hall.respond import HALL_WAIT, HEADERS, database, page_lang
 from pipeline.base import db
@@ -198,7 +198,7 @@ async def handle_sheet(request: Request, door: SheetDoor, words: dict) -> Respon
         return _simple(request, w["busy"], 503)
     except PaisaiError as exc:
         if isinstance(exc, selfreport.WrongCode):  # counted: guessing the code is slow
-            LIMITS.allow(f"code:{link}", WRONG_CODES, now, CODE_WINDOW)
+            wrong_code(LIMITS, link, now)
             remember = None
         message = str(exc)
         typed = {k: v for k, v in form.items() if k not in ("code", "seen", "action")}
@@ -210,22 +210,25 @@ async def handle_sheet(request: Request, door: SheetDoor, words: dict) -> Respon
     return answer
 
 
-def number(form: dict, name: str, said: str, low: int, high: int, default: int | None = None
-           ) -> int:
+def number(form: dict, name: str, said: str, low: int, high: int, default: int | None = None,
+           lang: str = "") -> int:
     """A whole number from a form's field, within [low, high]; else refused saying which
-    field and why (`said`: the field as the page names it, both languages)."""
+    field, what was typed and why, in the page's language (`said`: the field as the page
+    names it; `lang` "zh" or "en", or "" for both) — the sheets' and the officials' forms
+    alike."""
     value = form.get(name, "").strip()
     if not value and default is not None:
         return default
-    try:
-        found = int(value)
-    except ValueError:
-        raise UsageError(f"{said}：应为整数，收到“{value}” must be a whole number, not "
-                         f"“{value}”") from None
-    if not low <= found <= high:
-        raise UsageError(f"{said}：应在 {low} 到 {high} 之间，收到 {found} must be from {low} "
-                         f"to {high}, not {found}")
-    return found
+    found = int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else None  # not "１２", "1_0"
+    if found is None:
+        zh, en = (f"{said}：收到的“{value}”不是整数",  # the value inside: one_language
+                  f"{said} must be a whole number, not “{value}”")  # keeps it whole
+    elif not low <= found <= high:
+        zh, en = (f"{said}：应在 {low} 到 {high} 之间，收到 {found}",
+                  f"{said} must be from {low} to {high}, not {found}")
+    else:
+        return found
+    raise UsageError({"zh": zh, "en": en}.get(lang, f"{zh} {en}"))
 
 
 MARKS: OrderedDict[tuple, str] = OrderedDict()

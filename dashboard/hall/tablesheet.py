@@ -51,7 +51,7 @@ WORDS = {
            "decided": "本桌成绩已保存：{r}", "unlocked": "验证码正确",
            "left": "本轮剩余 {m} 分钟", "time_up": "本轮时间到：正在打的一副打完为最后一副",
            "stopped": "本轮已结束", "changed": "对方已作答或裁判已裁定：本副提交后记分表随即更新",
-           "number": "副号", "finish_field": "搭档名次"},
+           "number": "副号", "finish_field": "搭档名次", "lang": "zh"},
     "en": {"title": "Round {r}, table {n}: deal by deal", "ew": "East-West",
            "ns": "North-South", "deals_played": "{n} deals recorded", "deal": "Deal",
            "winner_short": "First out", "state": "State", "winner": "The side first out (上游)",
@@ -77,7 +77,7 @@ WORDS = {
            "time_up": "Time is up: the deal in play is the last", "stopped": "The round is over",
            "changed": "The other side answered (or the referee ruled): the sheet shows it once "
                       "this deal is sent", "number": "Deal number",
-           "finish_field": "Its partner finished"},
+           "finish_field": "Its partner finished", "lang": "en"},
 }
 
 
@@ -217,13 +217,14 @@ def _act(form: dict, where: tuple, w: dict) -> tuple[str, dict]:
         message = w["ok"]
         if action == "enter":
             tablestore.enter(con, *where[:4], side, code,
-                             number(form, "number", w["number"], 1, 999),
+                             number(form, "number", w["number"], 1, 999, lang=w["lang"]),
                              form.get("winner", ""),
-                             number(form, "finish", w["finish_field"], 0, 9, default=0),
+                             number(form, "finish", w["finish_field"], 0, 9, default=0,
+                                    lang=w["lang"]),
                              form.get("seen"))
         elif action in ("confirm", "dispute"):
             tablestore.answer(con, *where[:4], side, code,
-                              number(form, "number", w["number"], 1, 999),
+                              number(form, "number", w["number"], 1, 999, lang=w["lang"]),
                               action == "confirm", form.get("seen"))
         elif action == "result":
             message = w[tablestore.confirm_result(con, *where[:4], side, code)]

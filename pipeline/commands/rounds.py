@@ -199,7 +199,8 @@ def phone_base(base_url: str | None) -> str:
         checked_base_url,
         is_loopback,
         lan_addresses,
-        running_port,
+        loopback_only,
+        running_hall,
     )
 
     if base_url is not None:
@@ -209,9 +210,15 @@ def phone_base(base_url: str | None) -> str:
         if not addresses:
             raise UsageError("找不到本机的局域网地址，请用 --base-url 给出手机能打开的看板地址 no "
                              "network address found: give --base-url")
-        port = running_port(database())
+        hall = running_hall(database())
+        port = hall[1] if hall else None
         base_url = f"http://{addresses[0]}:{port or 8501}"
-        if port:
+        if hall and loopback_only(hall[0]):
+            err(f"注意 note: 正在运行的看板只监听 {hall[0]}，手机打不开 {base_url}：请用 paisai "
+                f"dashboard --hall 启动看板，或用 --base-url 指定 the running dashboard listens "
+                f"on {hall[0]} only: phones cannot reach {base_url}; start it with `paisai "
+                "dashboard --hall`, or give --base-url")
+        elif port:
             err(f"链接指向正在运行的看板 links point to the running dashboard: {base_url}"
                 "（可用 --base-url 指定 set it with --base-url）")
         else:

@@ -49,7 +49,7 @@ def answer(con: duckdb.DuckDBPyConnection, place: Place, side: str, side_name: s
     row = db.rows(con, f"select status, entered_at from {place.deals} where {where} and "
                        "deal = ?", [*params, number])
     if seen and row and seen != deal_stamp(number, row[0][1]):
-        raise UsageError(ANSWER_STALE)
+        raise UsageError(ANSWER_STALE.format(unit=place.unit))
     found = row[0][0] if row else None
     if found is None:
         raise UsageError(f"没有第 {number} {place.unit} no deal {number}")

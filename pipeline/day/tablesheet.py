@@ -123,13 +123,13 @@ def deal_stamp(number: int, entered_at: dt.datetime | None) -> str:
     return hashlib.sha256(seen.encode()).hexdigest()[:10]
 
 
-STALE = ("记分表在这一副之前已有变化（裁判撤下了一副，或另一部手机已记了这一副），请看清后重新填写 "
-         "the sheet changed before this deal (the referee took a deal off, or another phone "
-         "entered it): check it and enter the deal again")
+STALE = ("记分表在这一{unit}之前已有变化（裁判撤下了一{unit}，或另一部手机已记了这一{unit}），请看清后"
+         "重新填写 the sheet changed before this deal (the referee took a deal off, or another "
+         "phone entered it): check it and enter the deal again")  # .format(unit=副 or 盘)
 
 
-ANSWER_STALE = ("这一副已被撤下并重新记录，请看清后再确认 this deal was taken off and entered "
-                "again since the form was shown: check it before answering")
+ANSWER_STALE = ("这一{unit}已被撤下并重新记录，请看清后再确认 this deal was taken off and entered "
+                "again since the form was shown: check it before answering")  # the same
 
 
 def next_deal_refusal(disputed: int | None, over: str | None, recorded: int, number: int,

@@ -119,7 +119,7 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int, table_no
         raise UsageError(why)
     place = _place(event_id, round_no, table_no)
     if seen and seen != stamp(found.lines, sheetdeals.takeoffs(con, place)):
-        raise UsageError(STALE)
+        raise UsageError(STALE.format(unit="副"))
     con.execute("insert into table_sheet_deals (event_id, round, table_no, deal, "
                 "winner_side, partner_finish, entered_side, entered_at) values "
                 "(?, ?, ?, ?, ?, ?, ?, ?)", [event_id, round_no, table_no, number, winner,

@@ -190,7 +190,7 @@ def enter(con: duckdb.DuckDBPyConnection, event_id: str, stage: str, match_no: i
     if why:  # not the deal due (entered from another phone), a dispute, the match over
         raise UsageError(why)
     if seen and seen != stamp(found.lines, takeoffs(con, event_id, stage, match_no)):
-        raise UsageError(STALE)
+        raise UsageError(STALE.format(unit="盘"))
     con.execute("insert into tractor_sheet_deals (event_id, stage, match_no, deal, declarer, "
                 "points, bottom_points, multiplier, trump_cards, lost_by, ruled_levels, "
                 "entered_side, entered_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

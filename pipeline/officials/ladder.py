@@ -109,3 +109,10 @@ def parse_tables(text: str | None) -> set[int] | None:
             raise ValueError(f"桌号范围写法不对 not a table range: {part}")
         found.update(range(a, b + 1))
     return found
+
+
+# a ruling's and an appeal's status as said (the officials' report, a refusal)
+STATUS_WORDS = {"proposed": "待裁定 proposed", "confirmed": "已裁定 confirmed",
+                "rejected": "驳回 rejected", "reversed": "申诉成立已撤销 reversed on appeal",
+                "open": "待仲裁 open", "upheld": "申诉成立 upheld",
+                "dismissed": "驳回 dismissed", "refused_late": "逾期不受理 refused: late"}

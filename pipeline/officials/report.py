@@ -13,12 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.base import db, events, oplog
-from pipeline.officials.ladder import RULING_WORDS, WORDS, count
-
-STATUS_WORDS = {"proposed": "待裁定 proposed", "confirmed": "已裁定 confirmed",
-                "rejected": "驳回 rejected", "reversed": "申诉成立已撤销 reversed on appeal",
-                "open": "待仲裁 open", "upheld": "申诉成立 upheld",
-                "dismissed": "驳回 dismissed", "refused_late": "逾期不受理 refused: late"}
+from pipeline.officials.ladder import RULING_WORDS, STATUS_WORDS, WORDS, count
 
 
 def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame]]:

@@ -15,7 +15,7 @@ from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
 from pipeline.officials import effects
 from pipeline.officials.common import log, now, require_table, ruling_row, table_of
-from pipeline.officials.ladder import RULING_WORDS, RULINGS, suspends
+from pipeline.officials.ladder import RULING_WORDS, RULINGS, STATUS_WORDS, suspends
 from pipeline.officials.people import Official
 
 DECIDES = ("chief", "organizer")  # who rules on a proposal
@@ -60,7 +60,9 @@ def decide(database: Path, event_id: str, official: Official, ruling_id: int, co
         event = events.load(con, event_id)
         found = ruling_row(con, event_id, ruling_id)
         if found["status"] != "proposed":
-            raise UsageError(f"#{ruling_id} 已{found['status']} is {found['status']} already")
+            zh, _, en = STATUS_WORDS[found["status"]].partition(" ")
+            raise UsageError(f"裁定 #{ruling_id} 已是“{zh}”，不能再裁定 ruling #{ruling_id} is "
+                             f"{en} already: it cannot be ruled again")
         if found["proposed_by"] == official.official_id and official.role != "chief":
             raise UsageError("提议人不能裁定自己的提议（裁判长除外） who proposed may not confirm it "
                              "(unless the chief)")

@@ -232,17 +232,29 @@ def serving(database: Path, host: str, port: int) -> Iterator[None]:
         mark.unlink(missing_ok=True)
 
 
-def running_port(database: Path) -> int | None:
-    """The port of the dashboard running on `database`, else None (none running, or the
-    one that wrote it down is gone)."""
+def running_hall(database: Path) -> tuple[str, int] | None:
+    """The address and port the dashboard running on `database` listens on, else None (none
+    running, or the one that wrote it down is gone)."""
     import json
 
     try:
         said = json.loads(hall_file(database).read_text(encoding="utf-8"))
         os.kill(int(said["pid"]), 0)  # still running (signal 0 only asks)
-        return int(said["port"])
+        return str(said.get("host", "")), int(said["port"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def running_port(database: Path) -> int | None:
+    """The port of the dashboard running on `database`, else None."""
+    found = running_hall(database)
+    return found[1] if found else None
+
+
+def loopback_only(host: str) -> bool:
+    """A server listening on `host` is reachable from this machine only (the default
+    `paisai dashboard`, 127.0.0.1; not --hall's 0.0.0.0)."""
+    return bool(host) and host not in ("0.0.0.0", "::") and is_loopback(f"http://{host}")
 
 
 def run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "") -> int:
