@@ -220,3 +220,25 @@ def test_a_team_page_follows_a_table_deleted_and_stored_again(client, cli, tmp_p
     assert last.format("J") in english  # A5 reached J now
     chinese = _until(team, last.format("J"), seconds=10)
     assert last.format("J") in chinese and last.format("8") not in chinese
+
+
+def test_a_team_page_speaks_one_language(client):
+    """Issue 51: the Chinese team page said "win/loss", "0.0" points and "below A4 on
+    level_diff_score", the English one "排在 A4 之后：…". Round 1: every lower number won
+    10–8, so the eight winners are equal on points (3) and level difference, and stand in
+    team-number order: A5 third, below A3 and above A7; A6 lost (0 points)."""
+    games = client.get("/m/e/teams/A6").text
+    assert '<td class="">负</td><td class="n">0</td>' in games
+    assert not any(w in games for w in ("loss", "win", ".0<", "below", "above"))
+    chinese = client.get("/m/e/teams/A5").text
+    assert '<td class="">胜</td><td class="n">3</td>' in chinese
+    assert "排在 A3 之后：队号 A5 对 A3；排在 A7 之前：队号 A5 对 A7" in chinese
+    assert not any(w in chinese for w in ("win", "loss", ".0<", "below", "above",
+                                          "team_no"))
+    english = client.get("/m/e/teams/A5?lang=en").text
+    assert '<td class="">Win</td><td class="n">3</td>' in english
+    assert "below A3 on team number: A5 to A3; above A7 on team number: A5 to A7" in english
+    page = english.replace("队伍", "")  # the teams' names are as registered
+    assert not any(w in page for w in ("排在", "之后", "之前", "胜", "负", "积分", "队号"))
+    loser = client.get("/m/e/teams/A6?lang=en").text
+    assert '<td class="">Loss</td><td class="n">0</td>' in loser

@@ -36,7 +36,7 @@ from dashboard.hall.respond import (
 )
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
-from pipeline.base.output import HEADERS_ZH
+from pipeline.base.output import HEADERS_ZH, cell_text
 from pipeline.publishing.publish import RESULT_COLUMNS
 from pipeline.publishing.templating import environment, render, table_rows
 
@@ -144,14 +144,15 @@ def team_page(request: Request) -> Response:
         if row is None:
             raise LookupError(team)
         page = environment().get_template("site/team.html")
+        lang = "en" if language == "en" else "zh"
         return page.render(
             title=f"{team} {row['team_name'] or ''}", seat=seen.seats.get(team),
             live=seen.in_play.get((seen.seats.get(team) or {}).get("table")),
-            latest=seen.latest, rank=row["rank"], match_points=row["match_points"],
-            level_diff_score=row["level_diff_score"], results=seen.results.get(team),
+            latest=seen.latest, rank=row["rank"], match_points=cell_text(row["match_points"]),
+            level_diff_score=cell_text(row["level_diff_score"]), results=seen.results[lang].get(team),
             headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
                      for c in RESULT_COLUMNS],
-            why=seen.why.get(team, ""), **_common(event, language))
+            why=seen.why[lang].get(team, ""), **_common(event, language))
 
     return _event_page(request, "team", make, live=True)
 
