@@ -183,3 +183,62 @@ def test_the_phones_style_sheet_is_served(client):
     assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/css")
     moved = client.get("/m/e", follow_redirects=False)
     assert moved.status_code == 308 and moved.headers["location"] == "/m/e/"
+
+
+def _until(read, wanted: str, seconds: float = 30) -> str:
+    """A page read again until it shows `wanted` (the pages follow a change within seconds:
+    the version is asked once a second, the next snapshot made in the background)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        text = read()
+        if wanted in text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.05)
+
+
+def test_a_team_page_follows_a_table_deleted_and_stored_again(client, cli, tmp_path):
+    """Issue 51: after a table was deleted and stored again, the Chinese team page kept the
+    state from before for 80 s and more while the ranking and the English page showed the
+    new one: a page made from the snapshot still shown while the next was made was kept by
+    the event's new version. Read all along, every page shows the new result within
+    seconds, in both languages."""
+    def team(lang: str = "") -> str:
+        return client.get(f"/m/e/teams/A5{lang}").text
+
+    last = "<td class=\"\">{}</td></tr></tbody>"  # the levels A5 reached, its last game
+    rows = [RESULT_HEADER, [2, 1, "A1", "A5", "10", "8"]]  # round 2 table 1: A1–A5 10–8
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "t1.csv", rows)).code == 0
+    assert last.format("8") in _until(team, last.format("8"))
+    assert last.format("8") in _until(lambda: team("?lang=en"), last.format("8"))
+    assert cli("results", "delete", "--event", "e", "--round", "2", "--table", "1").code == 0
+    rows = [RESULT_HEADER, [2, 1, "A1", "A5", "8", "J"]]  # stored again: A5 wins J–8
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "t1b.csv", rows)).code == 0
+    # a phone reading the Chinese page all the while, as in the hall
+    for _ in range(3):
+        team()
+    english = _until(lambda: team("?lang=en"), last.format("J"))
+    assert last.format("J") in english  # A5 reached J now
+    chinese = _until(team, last.format("J"), seconds=10)
+    assert last.format("J") in chinese and last.format("8") not in chinese
+
+
+def test_a_team_page_speaks_one_language(client):
+    """Issue 51: the Chinese team page said "win/loss", "0.0" points and "below A4 on
+    level_diff_score", the English one "排在 A4 之后：…". Round 1: every lower number won
+    10–8, so the eight winners are equal on points (3) and level difference, and stand in
+    team-number order: A5 third, below A3 and above A7; A6 lost (0 points)."""
+    games = client.get("/m/e/teams/A6").text
+    assert '<td class="">负</td><td class="n">0</td>' in games
+    assert not any(w in games for w in ("loss", "win", ".0<", "below", "above"))
+    chinese = client.get("/m/e/teams/A5").text
+    assert '<td class="">胜</td><td class="n">3</td>' in chinese
+    assert "排在 A3 之后：队号 A5 对 A3；排在 A7 之前：队号 A5 对 A7" in chinese
+    assert not any(w in chinese for w in ("win", "loss", ".0<", "below", "above",
+                                          "team_no"))
+    english = client.get("/m/e/teams/A5?lang=en").text
+    assert '<td class="">Win</td><td class="n">3</td>' in english
+    assert "below A3 on team number: A5 to A3; above A7 on team number: A5 to A7" in english
+    page = english.replace("队伍", "")  # the teams' names are as registered
+    assert not any(w in page for w in ("排在", "之后", "之前", "胜", "负", "积分", "队号"))
+    loser = client.get("/m/e/teams/A6?lang=en").text
+    assert '<td class="">Loss</td><td class="n">0</td>' in loser

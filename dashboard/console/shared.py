@@ -118,11 +118,17 @@ def listens_for(base: str) -> bool:
 
 
 def undo_last(event_id: str, language: str) -> None:
-    """Undo the console's last stored action while no later round is paired."""
+    """Undo the console's last stored action; where that would be refused (a table it
+    stored was changed since, a later round is paired), the button is off and says why."""
     found = _undo_offer(str(database()), event_id, event_version(event_id))
     if found is None:
         return
-    if st.button(f"{t('undo', language)}{colon(language)}{one_language(found[1], language)}"):
+    refused = found[2]
+    pressed = st.button(f"{t('undo', language)}{colon(language)}"
+                        f"{one_language(found[1], language)}", disabled=refused is not None)
+    if refused:
+        st.caption(one_language(refused, language))
+    if pressed:
         try:
             label = undo.undo_last(database(), event_id)
         except PaisaiError as exc:
@@ -144,7 +150,8 @@ def undo_label(report_id: int, accept: bool) -> str:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _undo_offer(path: str, event_id: str, version: tuple) -> tuple[int, str] | None:
+def _undo_offer(path: str, event_id: str,
+                version: tuple) -> tuple[int, str, str | None] | None:
     """What an undo would take back, asked again only when the event changes."""
     return undo.last(Path(path), event_id)
 

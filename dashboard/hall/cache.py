@@ -158,10 +158,10 @@ class Snapshot:
     ranking: pl.DataFrame
     latest: int | None
     pairs: pl.DataFrame | None
-    why: dict
+    why: dict  # language ("zh", "en") → team → why it sits where it does
     places: dict  # team → its row of the ranking
     seats: dict  # team → its table this round: {table, side, opponent}
-    results: dict  # team → its games as table rows
+    results: dict  # language → team → its games as table rows
     in_play: dict = field(default_factory=dict)  # table → its own sheet (live pages only)
 
 
@@ -179,9 +179,10 @@ def _snapshot(event, current_version: str) -> Snapshot:
             seats[r["ns_team"]] = {"table": r["table"], "side": "南北 NS",
                                    "opponent": r["ew_team"]}
     return Snapshot(current_version, after, ranking, latest, pairs,
-                    why_here(ranking, scoring.published_keys(event, after)),
+                    {lang: why_here(ranking, scoring.published_keys(event, after), lang)
+                     for lang in ("zh", "en")},
                     {r["team_no"]: r for r in ranking.iter_rows(named=True)}, seats,
-                    results_by_team(played))
+                    {lang: results_by_team(played, lang) for lang in ("zh", "en")})
 
 
 class Snapshots:

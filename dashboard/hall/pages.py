@@ -36,7 +36,7 @@ from dashboard.hall.respond import (
 )
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
-from pipeline.base.output import HEADERS_ZH
+from pipeline.base.output import HEADERS_ZH, cell_text
 from pipeline.publishing.publish import RESULT_COLUMNS
 from pipeline.publishing.templating import environment, render, table_rows
 
@@ -60,7 +60,10 @@ def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = (),
     except PaisaiError:
         return problem(request, 404, "no_event", event_id)
     extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
-    key = (page, event_id, current_version if live else seen.version, language, extra,
+    # kept by the snapshot it is made of — a live page by the tables' sheets too: keyed by
+    # the event's newest version alone, a page made from the snapshot the pages go on
+    # showing while the next one is made would be kept past the change (issue 51)
+    key = (page, event_id, seen.version, current_version if live else "", language, extra,
            request.path_params.get("team", ""))
     memo = SEARCHES if any(value for _, value in extra) else PAGES
 
@@ -141,14 +144,15 @@ def team_page(request: Request) -> Response:
         if row is None:
             raise LookupError(team)
         page = environment().get_template("site/team.html")
+        lang = "en" if language == "en" else "zh"
         return page.render(
             title=f"{team} {row['team_name'] or ''}", seat=seen.seats.get(team),
             live=seen.in_play.get((seen.seats.get(team) or {}).get("table")),
-            latest=seen.latest, rank=row["rank"], match_points=row["match_points"],
-            level_diff_score=row["level_diff_score"], results=seen.results.get(team),
+            latest=seen.latest, rank=row["rank"], match_points=cell_text(row["match_points"]),
+            level_diff_score=cell_text(row["level_diff_score"]), results=seen.results[lang].get(team),
             headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
                      for c in RESULT_COLUMNS],
-            why=seen.why.get(team, ""), **_common(event, language))
+            why=seen.why[lang].get(team, ""), **_common(event, language))
 
     return _event_page(request, "team", make, live=True)
 

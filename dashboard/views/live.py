@@ -252,7 +252,7 @@ def podium(prizes) -> None:
 
 ranking()
 if not projector():
-    why = queries.why_here(database(), event_id)
+    why = queries.why_here(database(), event_id, language)
     team = None
     if why:
         team = st.selectbox(t("why_here", language), list(why), index=None,

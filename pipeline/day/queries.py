@@ -139,15 +139,16 @@ def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:
     return [t for t in text.split(",") if t]
 
 
-def why_here(database: Path, event_id: str) -> dict[str, str]:
-    """For every team of the latest ranking: why it sits where it does (pipeline.ranking.explain)."""
+def why_here(database: Path, event_id: str, language: str = "zh") -> dict[str, str]:
+    """For every team of the latest ranking: why it sits where it does, in one language
+    (pipeline.ranking.explain)."""
     from pipeline.ranking.explain import why_here as explain_places
 
     with db.reading(database) as con:
         event = events.load(con, event_id)
         after = scoring.latest_round(con, event_id)
         ranking = scoring.standings(con, event, after)
-    return explain_places(ranking, scoring.published_keys(event, after))
+    return explain_places(ranking, scoring.published_keys(event, after), language)
 
 
 def rank_progression(database: Path, event_id: str) -> pl.DataFrame:

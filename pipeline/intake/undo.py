@@ -1,16 +1,24 @@
 """Undoing the organizer console's last stored action (a table entry, an accepted report, an
-upload): the event's results are put back as they were just before it, each change audited
-like a correction. Refused once a round later than the changed ones is paired."""
+upload): exactly the tables that action stored are put back as they were just before it,
+each change audited like a correction — and nothing stored after it is touched.
+
+An action remembers (in `console_actions.before`, as JSON) the tables it changed: each one's
+row before it and the row it stored, each with the time it was stored (an undo puts the
+old row back as it was, time and all, so the action before it can be undone in turn). The undo is refused, with
+the reason, when any of those tables has since been changed, deleted or stored again by any
+path (the CLI, a phone, a sheet, an official, another console action), or when a round later
+than the changed ones is paired or has results — what came after was built on the action.
+An action that changed no table (an upload of registrations) is not remembered."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import polars as pl
-
 from pipeline.base import db, oplog
+from pipeline.base.chinese import one_language
 from pipeline.base.errors import UsageError
 
 COLUMNS = ["round", "table_no", "ew_team", "ns_team", "ew_level", "ns_level", "deals",
@@ -18,86 +26,120 @@ COLUMNS = ["round", "table_no", "ew_team", "ns_team", "ew_level", "ns_level", "d
 KEY = ["round", "table_no"]
 
 
-def _results(con, event_id: str) -> pl.DataFrame:
-    return db.frame(con, f"select {', '.join(COLUMNS)} from results where event_id = $e",
-                    {"e": event_id})
+def _results(con, event_id: str) -> dict[tuple[int, int], list]:
+    """The event's tables: (round, table) → the row's COLUMNS and its storing time."""
+    found = db.rows(con, f"select {', '.join(COLUMNS)}, updated_at::varchar from results "
+                         "where event_id = ?", [event_id])
+    return {(row[0], row[1]): list(row) for row in found}
 
 
 @contextmanager
 def undoable(database: Path, event_id: str, label: str) -> Iterator[None]:
-    """Run a console action; once it is stored, remember the results from before it."""
+    """Run a console action; once it is stored, remember the tables it changed."""
     with db.reading(database) as con:
-        before = _results(con, event_id).write_json()
+        before = _results(con, event_id)
     yield
     with db.writing(database) as con:
+        after = _results(con, event_id)
+        keys = sorted(key for key in before.keys() | after.keys()
+                      if (before.get(key) or [None])[:-1] != (after.get(key) or [None])[:-1])
+        if not keys:
+            return
+        stored = {"keys": [list(key) for key in keys],
+                  "before": [before[key] for key in keys if key in before],
+                  "after": [after[key] for key in keys if key in after]}
         con.execute("insert into console_actions (event_id, label, before) values (?, ?, ?)",
-                    [event_id, label, before])
+                    [event_id, label, json.dumps(stored, ensure_ascii=False)])
 
 
-def last(database: Path, event_id: str) -> tuple[int, str] | None:
-    """The action an undo would take back: (id, label); None when there is none, or when
-    undoing it would change nothing (an upload of registrations: undo puts results back,
-    not teams) or is refused (a later round is paired)."""
+def last(database: Path, event_id: str) -> tuple[int, str, str | None] | None:
+    """The action an undo would take back: (id, label, why it is refused — None when it is
+    not); None when there is none."""
     with db.reading(database) as con:
-        try:
-            found = _plan(con, event_id)
-        except UsageError:
+        found = _last_action(con, event_id)
+        if found is None:
             return None
-    return (found[0], found[1]) if found and found[3].height else None
+        try:
+            _check(con, event_id, found)
+        except UsageError as refused:
+            return found[0], found[1], str(refused)
+    return found[0], found[1], None
 
 
-def _plan(con, event_id: str) -> tuple[int, str, pl.DataFrame, pl.DataFrame] | None:
-    """The last action not undone: its id, label, the results before it and the tables an
-    undo would change; UsageError when a later round is paired."""
+def _last_action(con, event_id: str) -> tuple[int, str, dict | None] | None:
+    """The last action not undone: its id, label and what it stored (None: remembered by an
+    older paisai, as the whole results before it — what it stored cannot be told)."""
     found = db.rows(con, "select action_id, label, before from console_actions where "
                          "event_id = ? and not undone order by action_id desc limit 1",
                     [event_id])
     if not found:
         return None
-    action_id, label, before_json = found[0]
+    action_id, label, stored = found[0]
+    stored = json.loads(stored)
+    return action_id, label, stored if isinstance(stored, dict) else None
+
+
+def _refused(label: str, zh: str, en: str) -> UsageError:
+    return UsageError(f"不能撤销“{one_language(label, 'zh')}”：{zh} "
+                      f"cannot undo “{one_language(label, 'en')}”: {en}")
+
+
+def _check(con, event_id: str, action: tuple[int, str, dict | None]) -> None:
+    """UsageError naming why the action can no longer be undone, if it cannot."""
+    _, label, stored = action
+    if stored is None:
+        raise _refused(label, "此操作由旧版本记录，无法核对其后的更改",
+                       "it was recorded by an older version, later changes cannot be checked")
     now = _results(con, event_id)
-    before = pl.read_json(before_json.encode(), schema=now.schema) \
-        if before_json.strip() != "[]" else now.head(0)
-    changed = now.join(before, on=COLUMNS, how="anti", nulls_equal=True).select(KEY).vstack(
-        before.join(now, on=COLUMNS, how="anti", nulls_equal=True).select(KEY)).unique()
-    if changed.height:
-        latest = db.scalar(con, "select max(round) from pairings where event_id = ?",
-                           [event_id]) or 0
-        if latest > changed["round"].max():
-            raise UsageError(f"第 {latest} 轮已编排，不能再撤销 round {latest} is paired "
-                             f"already: “{label}” can no longer be undone")
-    return action_id, label, before, changed
+    after = {(row[0], row[1]): row for row in stored["after"]}
+    for r, t in (tuple(key) for key in stored["keys"]):
+        mine, current = after.get((r, t)), now.get((r, t))
+        if mine == current:
+            continue
+        where_zh, where_en = f"第 {r} 轮 {t} 号桌", f"round {r} table {t}"
+        if current is None:
+            raise _refused(label, f"{where_zh}此后已被删除", f"{where_en} was deleted since")
+        if mine is not None and mine[2:10] == current[2:10]:  # the same figures
+            raise _refused(label, f"{where_zh}此后已被重新录入",
+                           f"{where_en} was stored again since")
+        raise _refused(label, f"{where_zh}此后已被更改", f"{where_en} was changed since")
+    rounds = max(key[0] for key in stored["keys"])
+    paired = db.scalar(con, "select max(round) from pairings where event_id = ?",
+                       [event_id]) or 0
+    if paired > rounds:
+        raise _refused(label, f"第 {paired} 轮已编排", f"round {paired} is paired already")
+    later = max((key[0] for key in now), default=0)
+    if later > rounds:
+        raise _refused(label, f"第 {later} 轮已有成绩", f"round {later} has results already")
 
 
 def undo_last(database: Path, event_id: str) -> str:
-    """Put the results back as they were before the last action; returns its label."""
+    """Put back the tables the last action stored as they were before it; returns its
+    label. UsageError (nothing changed) when there is none or it can no longer be undone."""
     with db.writing(database) as con:
-        found = _plan(con, event_id)
+        found = _last_action(con, event_id)
         if not found:
             raise UsageError("没有可撤销的操作 nothing to undo")
-        action_id, label, before, changed = found
-        db.register(con, "undo_keys", changed)
-        db.register(con, "undo_rows", before.join(changed, on=KEY, how="semi"))
-        try:
+        _check(con, event_id, found)
+        action_id, label, stored = found
+        keys = [tuple(key) for key in stored["keys"]]
+        before = {(row[0], row[1]): row for row in stored["before"]}
+        now = _results(con, event_id)
+        for key in keys:
+            old, new = now.get(key), before.get(key)
             con.execute(
                 "insert into result_audit (event_id, round, table_no, source_file, reason, "
                 "old_ew_team, old_ns_team, old_ew_level, old_ns_level, old_deals, old_forfeit, "
                 "new_ew_team, new_ns_team, new_ew_level, new_ns_level, new_deals, new_forfeit) "
-                "select ?, k.round, k.table_no, ?, 'undo', r.ew_team, r.ns_team, r.ew_level, "
-                "r.ns_level, r.deals, r.forfeit, b.ew_team, b.ns_team, b.ew_level, b.ns_level, "
-                "b.deals, b.forfeit from undo_keys k "
-                "left join results r on r.event_id = ? and r.round = k.round "
-                "and r.table_no = k.table_no "
-                "left join undo_rows b on b.round = k.round and b.table_no = k.table_no",
-                [event_id, f"撤销 undo: {label}", event_id])
-            con.execute("delete from results where event_id = ? and (round, table_no) in "
-                        "(select (round, table_no) from undo_keys)", [event_id])
-            con.execute(f"insert into results (event_id, {', '.join(COLUMNS)}, updated_at) "
-                        f"select ?, {', '.join(COLUMNS)}, current_timestamp from undo_rows",
-                        [event_id])
-        finally:
-            con.unregister("undo_keys")
-            con.unregister("undo_rows")
+                "values (?, ?, ?, ?, 'undo', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [event_id, *key, f"撤销 undo: {label}",
+                 *(old[2:8] if old else [None] * 6), *(new[2:8] if new else [None] * 6)])
+            con.execute("delete from results where event_id = ? and round = ? and "
+                        "table_no = ?", [event_id, *key])
+            if new:
+                con.execute(f"insert into results (event_id, {', '.join(COLUMNS)}, updated_at)"
+                            f" values (?, {', '.join('?' * len(COLUMNS))}, ?::timestamp)",
+                            [event_id, *new])  # as it was, time and all
         con.execute("update console_actions set undone = true where action_id = ?", [action_id])
-    oplog.write(database, event_id, "undone", f"{label} ({changed.height} table(s))")
+    oplog.write(database, event_id, "undone", f"{label} ({len(keys)} table(s))")
     return label

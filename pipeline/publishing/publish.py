@@ -51,13 +51,25 @@ def _headers(frame: pl.DataFrame) -> list[str]:
 RESULT_COLUMNS = ["round", "opponent", "outcome", "match_points", "level_diff_score", "levels"]
 
 
-def results_by_team(played: pl.DataFrame) -> dict[str, Markup]:
-    """Each team's results so far as table rows, for all teams in one grouped query."""
+OUTCOME_WORDS = {"zh": {"win": "胜", "loss": "负", "draw": "平"},
+                 "en": {"win": "Win", "loss": "Loss", "draw": "Draw"}}
+
+
+def results_by_team(played: pl.DataFrame, language: str = "zh") -> dict[str, Markup]:
+    """Each team's results so far as table rows, for all teams in one grouped query, in one
+    language ("zh" or "en"): the outcome in its words, points whole where they are (3, not
+    3.0)."""
     if played.is_empty():
         return {}
     spelled = {v: format_level(v) for v in played["levels"].drop_nulls().unique().to_list()}
+    points = pl.col("match_points")
+    if played.schema["match_points"].is_float() and \
+            (played["match_points"].drop_nulls() % 1 == 0).all():
+        points = points.cast(pl.Int64)
     games = played.sort("team_no", "round").select(
-        "team_no", *RESULT_COLUMNS[:-1],
+        "team_no", "round", "opponent",
+        pl.col("outcome").replace(OUTCOME_WORDS["en" if language == "en" else "zh"]),
+        points, "level_diff_score",
         pl.col("levels").replace_strict(spelled, default=None, return_dtype=pl.String))
     rows = games.group_by("team_no", maintain_order=True).agg(
         row_html(games.select(RESULT_COLUMNS).schema).str.join("").alias("rows"))

@@ -48,27 +48,40 @@ def deciding_key(a: dict, b: dict, keys: list[str]) -> tuple[str | None, list[di
     return None, values
 
 
-def why_here(ranking: pl.DataFrame, keys: list[str]) -> dict[str, str]:
-    """For every team, one line on why it sits where it does: the key that puts it below
-    the team above it and above the team below it (all teams in one pass)."""
+def why_here(ranking: pl.DataFrame, keys: list[str], language: str = "zh") -> dict[str, str]:
+    """For every team, one line on why it sits where it does, in one language ("zh" or
+    "en"): the key that puts it below the team above it and above the team below it (all
+    teams in one pass).
+
+    >>> ranking = pl.DataFrame({"team_no": ["A4", "A5"], "match_points": [3, 0],
+    ...                         "sort_key": [[-3], [0]]})
+    >>> why_here(ranking, ["match_points"])["A5"]
+    '排在 A4 之后：积分 0 对 3'
+    >>> why_here(ranking, ["match_points"], "en")["A5"]
+    'below A4 on points: 0 to 3'
+    """
+    english = language == "en"
     rows = list(ranking.iter_rows(named=True))
     lines: dict[str, list[str]] = {r["team_no"]: [] for r in rows}
     for upper, lower in zip(rows, rows[1:], strict=False):
         key, values = deciding_key(upper, lower, keys)
+        a, b = upper["team_no"], lower["team_no"]
         if key is None:
-            text = f"与 {lower['team_no']} 并列 shares the rank with {lower['team_no']}"
-            lines[upper["team_no"]].append(text)
-            lines[lower["team_no"]].append(text.replace(lower["team_no"], upper["team_no"]))
+            words = "shares the rank with {}" if english else "与 {} 并列"
+            lines[a].append(words.format(b))
+            lines[b].append(words.format(a))
             continue
         last = values[-1]
-        name = KEY_NAMES.get(key, key)
-        lines[upper["team_no"]].append(
-            f"排在 {lower['team_no']} 之前：{name} {last[upper['team_no']]} 对 "
-            f"{last[lower['team_no']]} above {lower['team_no']} on {key}")
-        lines[lower["team_no"]].append(
-            f"排在 {upper['team_no']} 之后：{name} {last[lower['team_no']]} 对 "
-            f"{last[upper['team_no']]} below {upper['team_no']} on {key}")
-    return {team: "；".join(parts) for team, parts in lines.items()}
+        if english:
+            name = KEY_NAMES_EN.get(key, key)
+            lines[a].append(f"above {b} on {name}: {last[a]} to {last[b]}")
+            lines[b].append(f"below {a} on {name}: {last[b]} to {last[a]}")
+        else:
+            name = KEY_NAMES.get(key, key)
+            lines[a].append(f"排在 {b} 之前：{name} {last[a]} 对 {last[b]}")
+            lines[b].append(f"排在 {a} 之后：{name} {last[b]} 对 {last[a]}")
+    joint = "; " if english else "；"
+    return {team: joint.join(parts) for team, parts in lines.items()}
 
 
 KEY_NAMES = {
@@ -79,6 +92,16 @@ KEY_NAMES = {
     "opponents_level_diff": "对手级差分", "progressive": "累进分", "levels_gained": "累积小分",
     "games_won": "胜局数", "quiz_score": "测试题得分", "quiz_seconds": "答题用时",
     "lot": "抽签", "team_no": "队号",
+}
+KEY_NAMES_EN = {
+    "match_points": "points", "level_diff_score": "level diff. score", "vp": "victory points",
+    "levels": "levels", "level_points": "level points", "net_levels": "net levels",
+    "head_to_head": "head-to-head", "wins": "wins", "buchholz": "Buchholz",
+    "buchholz_cut1": "Buchholz cut 1", "median_buchholz": "median Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger", "opponents_level_diff": "opponents' level diff.",
+    "progressive": "progressive score", "levels_gained": "levels gained",
+    "games_won": "games won", "quiz_score": "quiz score", "quiz_seconds": "quiz time",
+    "lot": "lot", "team_no": "team number",
 }
 
 

@@ -296,6 +296,15 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
     with store.reading(database) as con:
         assert con.execute("select table_no, ew_level, ns_level from results order by "
                            "table_no").fetchall() == [(1, 13, 9), (2, 10, 9)]
+    # issue 51: the accepted report's table deleted since through the CLI: the undo of that
+    # decision is offered no more — its button is off and says why
+    assert main(["results", "delete", "--event", "e", "--round", "1", "--table", "2",
+                 *db_args]) == 0
+    at = console()
+    undo_button = next(b for b in at.button if b.label.startswith("撤销上一步"))
+    assert undo_button.label.endswith("已接受") and undo_button.disabled
+    assert any("第 1 轮 2 号桌此后已被删除" in c.value for c in at.caption), \
+        [c.value for c in at.caption]
 
 
 def test_two_events_in_one_hall_rotate_across_both(monkeypatch, tmp_path):
