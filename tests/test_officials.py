@@ -291,11 +291,13 @@ def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
     assert "第 1 副按记录保留" in kept.text
     with db.reading(db_file) as con:
         assert tablestore.disputed(con, "j") == []
-    assert "kept as entered, by 裁判甲（临场裁判）" in cli("log", "--event", "j").out
+    log = cli("log", "--event", "j").out
+    assert "kept as entered · 由 by 裁判甲（临场裁判）" in log and log.count("由 by") == 1
     report = db_file.parent / "o.html"  # the officials' report holds the dispute and its decision
     assert cli("officials", "report", "--event", "j", "--out", report).code == 0
     shown = report.read_text(encoding="utf-8")
-    assert "异议 disputed" in shown and "kept as entered, by 裁判甲" in shown
+    assert "异议 disputed" in shown and "kept as entered · 由 by 裁判甲（临场裁判）" in shown
+    assert shown.count("由 by") == 1  # named once, never "by X · 由 by X"
 
 
 def test_paisai_late_applies_the_leave_the_chief_granted(cli, db_file, hall):
