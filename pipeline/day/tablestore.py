@@ -185,9 +185,12 @@ def _place(event_id: str, round_no: int, table_no: int) -> sheetdeals.Place:
 
 
 def disputed(con: duckdb.DuckDBPyConnection, event_id: str) -> list[tuple[int, int, int]]:
-    """(round, table, deal) of every disputed deal waiting for a decision."""
-    return db.rows(con, "select round, table_no, deal from table_sheet_deals where event_id "
-                        "= ? and status = 'disputed' order by 1, 2, 3", [event_id])
+    """(round, table, deal) of every disputed deal waiting for a decision: a table whose
+    result is stored (a score sheet, the console, a decision) has nothing left to decide."""
+    return db.rows(con, "select round, table_no, deal from table_sheet_deals d where event_id "
+                        "= ? and status = 'disputed' and not exists (select 1 from results r "
+                        "where r.event_id = d.event_id and r.round = d.round and "
+                        "r.table_no = d.table_no) order by 1, 2, 3", [event_id])
 
 
 def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
