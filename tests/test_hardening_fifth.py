@@ -437,3 +437,17 @@ def test_paisai_late_refuses_non_finite_minutes(cli, hall, minutes):
     done = cli("late", "--event", "j", "--round", "1", "A1", "--minutes", minutes)
     assert done.code == 2 and "迟到分钟数应为 0–1440 之间的数字" in done.err
     assert "未覆盖" not in done.out
+
+
+def test_the_officials_landing_bar_leads_back_to_the_ranking(phones):
+    """Issue 51 acceptance: /o (the address officials are given, no event in it) had only
+    "裁判 | English" in its bar; it leads back to the ranking, signed in or not."""
+    def ranking(text: str) -> str:
+        found = re.search(r'<a href="([^"]*)" data-testid="nav-ranking">([^<]*)</a>', text)
+        assert found, text.split("</nav>")[0]
+        return found.group(1) + " " + found.group(2)
+
+    assert ranking(phones(None).get("/o").text) == "/m/ 排名"  # the sign-in: the events
+    referee = phones("裁判甲")
+    assert ranking(referee.get("/o").text) == "/m/j/ 排名"
+    assert ranking(referee.get("/o?lang=en").text) == "/m/j/?lang=en Ranking"
