@@ -60,10 +60,7 @@ def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = (),
     except PaisaiError:
         return problem(request, 404, "no_event", event_id)
     extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
-    # kept by the snapshot it is made of — a live page by the tables' sheets too: keyed by
-    # the event's newest version alone, a page made from the snapshot the pages go on
-    # showing while the next one is made would be kept past the change (issue 51)
-    key = (page, event_id, seen.version, current_version if live else "", language, extra,
+    key = (page, event_id, current_version if live else seen.version, language, extra,
            request.path_params.get("team", ""))
     memo = SEARCHES if any(value for _, value in extra) else PAGES
 

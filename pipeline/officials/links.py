@@ -13,6 +13,7 @@ import polars as pl
 
 from pipeline.base import db
 from pipeline.base.errors import UsageError
+from pipeline.base.order import natural_key
 from pipeline.day import selfreport
 
 
@@ -28,11 +29,11 @@ def code(secret: str, event_id: str, team_no: str) -> str:
 
 
 def listing(database: Path, event_id: str, base_url: str) -> pl.DataFrame:
-    """Every team's appeal link and code."""
+    """Every team's appeal link and code, the teams in natural order (A2 before A10)."""
     with db.writing(database) as con:
         secret = selfreport.ensure_secret(con, event_id)
-        teams = db.rows(con, "select team_no, team_name from teams where event_id = ? order by "
-                             "team_no", [event_id])
+        teams = sorted(db.rows(con, "select team_no, team_name from teams where event_id = ?",
+                               [event_id]), key=lambda row: natural_key(row[0]))
     base = f"{base_url.rstrip('/')}/a?event={quote(event_id)}"
     return pl.DataFrame([(t, n, f"{base}&team={quote(t)}&sig={sign(secret, event_id, t)}",
                           code(secret, event_id, t)) for t, n in teams],
