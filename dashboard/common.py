@@ -76,6 +76,18 @@ def lang() -> str:
     return "en" if st.query_params.get("lang") == "en" else "zh"
 
 
+def switch_language(place=st) -> None:
+    """The other language a click away (the login and the event stay: only the address's
+    `lang` changes), as a button in `place` (the sidebar, or the page itself where the
+    sidebar is hidden: /clock)."""
+    if place.button("English" if lang() == "zh" else "中文", key="lang-switch"):
+        if lang() == "zh":
+            st.query_params["lang"] = "en"
+        else:
+            del st.query_params["lang"]
+        st.rerun()
+
+
 def projector() -> bool:
     return st.query_params.get("projector") == "1"
 
