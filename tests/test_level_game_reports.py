@@ -123,6 +123,8 @@ def test_the_console_s_one_table_entry_asks_the_decider_and_keeps_what_was_typed
     at.selectbox(key="entry-ew").select("K")
     at.selectbox(key="entry-ns").select("K")
     assert "末副上游方" in at.selectbox(key="entry-decider").label
+    # in the page's language, as every other box (Streamlit's own is "Choose an option")
+    assert at.selectbox(key="entry-decider").proto.placeholder == "请选择"
     save = next(b for b in at.button if b.label == "保存")
     save.click().run()
     assert any("末副上游方" in e.value for e in at.error)
@@ -170,3 +172,20 @@ def test_the_pre_filled_score_sheet_and_the_template_carry_the_decider(cli, tmp_
     assert cli("template", "results", "--event", "e", "--out", template).code == 0
     first = CalamineWorkbook.from_path(str(template))
     assert "末副上游方" in first.get_sheet_by_index(0).to_python()[1]
+
+
+def test_every_drop_down_of_the_dashboard_says_choose_in_the_page_s_language():
+    """Issue 51 acceptance: a selectbox without `placeholder=` shows Streamlit's English
+    "Choose an option" on a Chinese page (the decider's did); every one passes the page's."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "dashboard"
+    bare = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("selectbox", "multiselect") and \
+                    not any(k.arg == "placeholder" for k in node.keywords):
+                bare.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert len(list(root.rglob("*.py"))) > 20 and not bare, bare
