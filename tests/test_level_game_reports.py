@@ -38,6 +38,11 @@ def _send(client, row, side, **form):
     return client.post(row[f"{side}_url"], data={"code": row[f"{side}_code"], **form})
 
 
+def _sent(page: str) -> str:
+    found = re.search(r"data-testid='sent'>(.*?)</p>", page)
+    return found.group(1) if found else ""
+
+
 def _note(page: str) -> str:
     found = re.search(r'data-testid="note">(.*?)</p>', page)
     return found.group(1) if found else ""
@@ -53,9 +58,14 @@ def test_a_level_game_is_reported_from_both_phones(hall, cli, db_file):
     assert "处错误" not in refused.text
     # the form as it was filled: both levels still chosen
     assert refused.text.count("<option selected>K</option>") == 2
-    assert _send(client, row, "ew", ew_level="K", ns_level="K", decider="ew").status_code == 200
+    first = _send(client, row, "ew", ew_level="K", ns_level="K", decider="ew")
+    assert first.status_code == 200
+    # the confirmation repeats the side chosen as the level game's decider (#51 acceptance)
+    assert "K – 南北" in _sent(first.text)
+    assert re.search(r"；末副上游方[^；：]*：东西$", _sent(first.text)), _sent(first.text)
     stored = _send(client, row, "ns", ew_level="K", ns_level="K", decider="ew")
     assert "双方一致，成绩已保存" in stored.text
+    assert re.search(r"；末副上游方[^；：]*：东西$", _sent(stored.text))
     with db.reading(db_file) as con:
         assert db.rows(con, "select ew_level, ns_level, last_deal_side from results where "
                             "event_id = 'e'") == [(13, 13, "ew")]
@@ -87,8 +97,9 @@ def test_sides_naming_different_deciders_wait_for_the_organizer(hall, db_file):
 def test_levels_that_differ_need_no_decider_and_a_draw_preset_asks_none(hall, cli, tmp_path,
                                                                        db_file):
     client, row = hall
-    _send(client, row, "ew", ew_level="K", ns_level="9")
-    assert "双方一致" in _send(client, row, "ns", ew_level="K", ns_level="9").text
+    _send(client, row, "ew", ew_level="K", ns_level="9", decider="ew")
+    agreed = _send(client, row, "ns", ew_level="K", ns_level="9")
+    assert "双方一致" in agreed.text and "末副上游方" not in _sent(agreed.text)
     # suzhou-2025 scores equal levels as a draw: its form has no such field
     from pipeline.day import selfreport
 
