@@ -448,6 +448,7 @@ def test_the_officials_landing_bar_leads_back_to_the_ranking(phones):
         return found.group(1) + " " + found.group(2)
 
     assert ranking(phones(None).get("/o").text) == "/m/ 排名"  # the sign-in: the events
+    assert ranking(phones(None).get("/o?event=j").text) == "/m/j/ 排名"  # or the address's
     referee = phones("裁判甲")
     assert ranking(referee.get("/o").text) == "/m/j/ 排名"
     assert ranking(referee.get("/o?lang=en").text) == "/m/j/?lang=en Ranking"

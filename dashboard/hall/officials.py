@@ -48,7 +48,8 @@ def page(request: Request, status: int = 200, **parts) -> Response:
                 "screen": False, "tables": None, "table": None, "queue": None, "appeals": None,
                 "desk": None, "round": 0, "kinds": [], "ruling_kinds": [], "all_teams": [],
                 "leave_minutes": 15}
-    event = parts.get("event") or ""  # the bar leads back to the event's ranking (or the list)
+    # the bar leads back to the event's ranking (the page's, or the address's), else the list
+    event = parts.get("event") or request.query_params.get("event", "")[:64]
     ranking = f"/m/{quote(event, safe='')}/" if event else "/m/"
     page = render("site/officials.html", title=parts.pop("title", w["title"]), up="", w=w,
                   lang_q="?lang=en" if language == "en" else "",
