@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.common import lang, page_style, projector
+from dashboard.common import lang, page_style, projector, switch_language
 from dashboard.i18n import t
 from pipeline.base.errors import BusyError
 
@@ -32,20 +32,8 @@ page = st.navigation([*hidden, *pages], position="hidden" if projector() else "s
 page_style()
 
 
-def language_switch() -> None:
-    """Every page in one language, the other one a click away (the login and the event
-    stay: only the address's `lang` changes)."""
-    if projector():
-        return
-    if st.sidebar.button("English" if _lang == "zh" else "中文", key="lang-switch"):
-        if _lang == "zh":
-            st.query_params["lang"] = "en"
-        else:
-            del st.query_params["lang"]
-        st.rerun()
-
-
-language_switch()
+if not projector() and page.url_path != "clock":  # /clock hides the sidebar: its own switch
+    switch_language(st.sidebar)  # every page in one language, the other one a click away
 try:
     page.run()
 except BusyError:  # another process holds the file: a note, then the page tries again

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import time
 from pathlib import Path
 
@@ -74,6 +75,18 @@ def database() -> Path:
 
 def lang() -> str:
     return "en" if st.query_params.get("lang") == "en" else "zh"
+
+
+def switch_language(place=st) -> None:
+    """The other language a click away (the login and the event stay: only the address's
+    `lang` changes), as a button in `place` (the sidebar, or the page itself where the
+    sidebar is hidden: /clock)."""
+    if place.button("English" if lang() == "zh" else "中文", key="lang-switch"):
+        if lang() == "zh":
+            st.query_params["lang"] = "en"
+        else:
+            del st.query_params["lang"]
+        st.rerun()
 
 
 def projector() -> bool:
@@ -158,6 +171,23 @@ def html_table(frame: pl.DataFrame, language: str, test_id: str,
             if any(optional) else "")
     return (f'<div class="paisai-wrap"><table class="paisai" data-testid="{test_id}"><thead>'
             f"<tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{hint}")
+
+
+def uploader_words(language: str, types: list[str]) -> None:
+    """Streamlit's file uploader takes no words of its own ("Upload", "200MB per file •
+    CSV"; streamlit/streamlit#13500 asks for them): on a Chinese page a style draws the
+    page's words over them — its limit as the server has it, the types it takes."""
+    if language != "zh":
+        return
+    limit = (f"每个文件不超过 {st.get_option('server.maxUploadSize')}MB · "
+             + "、".join(kind.upper() for kind in types))
+    button = "[data-testid=stFileUploaderDropzone] button [data-testid=stMarkdownContainer] p"
+    note = "[data-testid=stFileUploaderDropzoneInstructions] span"
+    said = {button: ("上传文件", "1rem"), note: (limit, ".875rem")}
+    st.html("<style>" + "".join(
+        f"{where} {{ font-size: 0 !important; }} {where}::after {{ content: "
+        f"{json.dumps(words, ensure_ascii=False)}; font-size: {size}; }}"
+        for where, (words, size) in said.items()) + "</style>")
 
 
 def page_style() -> None:

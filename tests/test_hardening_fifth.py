@@ -333,7 +333,7 @@ def test_a_referee_withdraws_their_own_record(phones, db_file, hall, cli):
     assert "official record withdrawn" in log and f"由 by {mine}" in log
 
 
-def test_a_disagreement_reaches_the_referee_and_the_chief(phones, db_file, hall):
+def test_a_disagreement_reaches_the_referee_and_the_chief(phones, db_file, hall, cli):
     from pipeline.day import selfreport
 
     table, ew, ns = _table_of(db_file, "A1")
@@ -362,6 +362,12 @@ def test_a_disagreement_reaches_the_referee_and_the_chief(phones, db_file, hall)
     with db.reading(db_file) as con:
         assert db.rows(con, "select ew_level, ns_level from results where table_no = ?",
                        [table]) == [(13, 5)]
+    report = db_file.parent / "o.html"  # the officials' report keeps the disagreement
+    assert cli("officials", "report", "--event", "j", "--out", report).code == 0
+    shown = report.read_text(encoding="utf-8")
+    assert "桌报分歧 disagreement" in shown
+    assert (f"第 1 轮 {table} 号桌：东西报 K – 5，南北报 Q – 5；按东西所报保存 kept the EW "
+            f"report · 由 by {mine}") in shown
 
 
 def test_the_committee_s_card_carries_the_ruling_s_context(phones, db_file, hall):
@@ -431,3 +437,18 @@ def test_paisai_late_refuses_non_finite_minutes(cli, hall, minutes):
     done = cli("late", "--event", "j", "--round", "1", "A1", "--minutes", minutes)
     assert done.code == 2 and "迟到分钟数应为 0–1440 之间的数字" in done.err
     assert "未覆盖" not in done.out
+
+
+def test_the_officials_landing_bar_leads_back_to_the_ranking(phones):
+    """Issue 51 acceptance: /o (the address officials are given, no event in it) had only
+    "裁判 | English" in its bar; it leads back to the ranking, signed in or not."""
+    def ranking(text: str) -> str:
+        found = re.search(r'<a href="([^"]*)" data-testid="nav-ranking">([^<]*)</a>', text)
+        assert found, text.split("</nav>")[0]
+        return found.group(1) + " " + found.group(2)
+
+    assert ranking(phones(None).get("/o").text) == "/m/ 排名"  # the sign-in: the events
+    assert ranking(phones(None).get("/o?event=j").text) == "/m/j/ 排名"  # or the address's
+    referee = phones("裁判甲")
+    assert ranking(referee.get("/o").text) == "/m/j/ 排名"
+    assert ranking(referee.get("/o?lang=en").text) == "/m/j/?lang=en Ranking"

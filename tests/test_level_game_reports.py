@@ -38,6 +38,11 @@ def _send(client, row, side, **form):
     return client.post(row[f"{side}_url"], data={"code": row[f"{side}_code"], **form})
 
 
+def _sent(page: str) -> str:
+    found = re.search(r"data-testid='sent'>(.*?)</p>", page)
+    return found.group(1) if found else ""
+
+
 def _note(page: str) -> str:
     found = re.search(r'data-testid="note">(.*?)</p>', page)
     return found.group(1) if found else ""
@@ -53,9 +58,14 @@ def test_a_level_game_is_reported_from_both_phones(hall, cli, db_file):
     assert "处错误" not in refused.text
     # the form as it was filled: both levels still chosen
     assert refused.text.count("<option selected>K</option>") == 2
-    assert _send(client, row, "ew", ew_level="K", ns_level="K", decider="ew").status_code == 200
+    first = _send(client, row, "ew", ew_level="K", ns_level="K", decider="ew")
+    assert first.status_code == 200
+    # the confirmation repeats the side chosen as the level game's decider (#51 acceptance)
+    assert "K – 南北" in _sent(first.text)
+    assert re.search(r"；末副上游方[^；：]*：东西$", _sent(first.text)), _sent(first.text)
     stored = _send(client, row, "ns", ew_level="K", ns_level="K", decider="ew")
     assert "双方一致，成绩已保存" in stored.text
+    assert re.search(r"；末副上游方[^；：]*：东西$", _sent(stored.text))
     with db.reading(db_file) as con:
         assert db.rows(con, "select ew_level, ns_level, last_deal_side from results where "
                             "event_id = 'e'") == [(13, 13, "ew")]
@@ -87,8 +97,9 @@ def test_sides_naming_different_deciders_wait_for_the_organizer(hall, db_file):
 def test_levels_that_differ_need_no_decider_and_a_draw_preset_asks_none(hall, cli, tmp_path,
                                                                        db_file):
     client, row = hall
-    _send(client, row, "ew", ew_level="K", ns_level="9")
-    assert "双方一致" in _send(client, row, "ns", ew_level="K", ns_level="9").text
+    _send(client, row, "ew", ew_level="K", ns_level="9", decider="ew")
+    agreed = _send(client, row, "ns", ew_level="K", ns_level="9")
+    assert "双方一致" in agreed.text and "末副上游方" not in _sent(agreed.text)
     # suzhou-2025 scores equal levels as a draw: its form has no such field
     from pipeline.day import selfreport
 
@@ -123,6 +134,8 @@ def test_the_console_s_one_table_entry_asks_the_decider_and_keeps_what_was_typed
     at.selectbox(key="entry-ew").select("K")
     at.selectbox(key="entry-ns").select("K")
     assert "末副上游方" in at.selectbox(key="entry-decider").label
+    # in the page's language, as every other box (Streamlit's own is "Choose an option")
+    assert at.selectbox(key="entry-decider").proto.placeholder == "请选择"
     save = next(b for b in at.button if b.label == "保存")
     save.click().run()
     assert any("末副上游方" in e.value for e in at.error)
@@ -170,3 +183,20 @@ def test_the_pre_filled_score_sheet_and_the_template_carry_the_decider(cli, tmp_
     assert cli("template", "results", "--event", "e", "--out", template).code == 0
     first = CalamineWorkbook.from_path(str(template))
     assert "末副上游方" in first.get_sheet_by_index(0).to_python()[1]
+
+
+def test_every_drop_down_of_the_dashboard_says_choose_in_the_page_s_language():
+    """Issue 51 acceptance: a selectbox without `placeholder=` shows Streamlit's English
+    "Choose an option" on a Chinese page (the decider's did); every one passes the page's."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "dashboard"
+    bare = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("selectbox", "multiselect") and \
+                    not any(k.arg == "placeholder" for k in node.keywords):
+                bare.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert len(list(root.rglob("*.py"))) > 20 and not bare, bare

@@ -291,11 +291,13 @@ def test_a_disputed_deal_calls_the_table_s_referee(phones, db_file, cli):
     assert "第 1 副按记录保留" in kept.text
     with db.reading(db_file) as con:
         assert tablestore.disputed(con, "j") == []
-    assert "kept as entered, by 裁判甲（临场裁判）" in cli("log", "--event", "j").out
+    log = cli("log", "--event", "j").out
+    assert "kept as entered · 由 by 裁判甲（临场裁判）" in log and log.count("由 by") == 1
     report = db_file.parent / "o.html"  # the officials' report holds the dispute and its decision
     assert cli("officials", "report", "--event", "j", "--out", report).code == 0
     shown = report.read_text(encoding="utf-8")
-    assert "异议 disputed" in shown and "kept as entered, by 裁判甲" in shown
+    assert "异议 disputed" in shown and "kept as entered · 由 by 裁判甲（临场裁判）" in shown
+    assert shown.count("由 by") == 1  # named once, never "by X · 由 by X"
 
 
 def test_paisai_late_applies_the_leave_the_chief_granted(cli, db_file, hall):
@@ -326,3 +328,16 @@ def test_the_officials_pages_stay_in_english(phones, db_file):
                                                 "kind": "verbal"})
     assert "Recorded" in done.text and "Warnings 0 · violations 0" in done.text
     assert "Sign in" in TestClient(referee.app).get("/o?lang=en").text
+
+
+def test_officials_links_lists_the_teams_in_natural_order(cli, tmp_path):
+    """Issue 51 acceptance: `paisai officials links` listed A1, A10, A11, A2…; the desk
+    hands the slips out as people count, A2 before A10."""
+    assert cli("event", "create", "--id", "n", "--name", "十二队", "--ruleset",
+               "jinling-2023-pairs").code == 0
+    assert cli("ingest", "--event", "n", write_csv(tmp_path / "e.csv", entries(12))).code == 0
+    listed = cli("officials", "links", "--event", "n", "--base-url", "http://hall:8501",
+                 "--format", "csv")
+    assert listed.code == 0
+    assert [r["team_no"] for r in read_csv_output(listed.out)] == [
+        "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12"]

@@ -242,3 +242,28 @@ def test_a_team_page_speaks_one_language(client):
     assert not any(w in page for w in ("排在", "之后", "之前", "胜", "负", "积分", "队号"))
     loser = client.get("/m/e/teams/A6?lang=en").text
     assert '<td class="">Loss</td><td class="n">0</td>' in loser
+
+
+def test_the_hall_s_address_leaves_out_a_finished_event(client, cli, tmp_path, db_file):
+    """Issue 51 acceptance: /m/ listed a finished event (its last planned round reported) as
+    in play. A one-round event counts while its round is open, not once it is reported."""
+    from pipeline.base import db
+
+    rules = tmp_path / "one.toml"
+    rules.write_text('name = "one"\nrounds = 1\n', encoding="utf-8")
+    assert cli("event", "create", "--id", "f", "--name", "一轮赛", "--ruleset", rules).code == 0
+    assert cli("ingest", "--event", "f", write_csv(tmp_path / "f.csv", [
+        ["队号"], ["B1"], ["B2"], ["B3"], ["B4"]])).code == 0
+    assert cli("pair", "--event", "f").code == 0
+    listed = client.get("/m/", follow_redirects=False)
+    assert listed.status_code == 200 and "/m/f/" in listed.text and "/m/e/" in listed.text
+    with db.reading(db_file) as con:
+        tables = db.rows(con, "select table_no, ew_team, ns_team from pairings where "
+                              "event_id = 'f' order by 1")
+    assert len(tables) == 2
+    rows = [RESULT_HEADER] + [[1, *table, "10", "8"] for table in tables]
+    assert cli("ingest", "--event", "f", write_csv(tmp_path / "f1.csv", rows[:2])).code == 0
+    assert "/m/f/" in client.get("/m/", follow_redirects=False).text  # one table still open
+    assert cli("ingest", "--event", "f", write_csv(tmp_path / "f1.csv", rows)).code == 0
+    only = client.get("/m/", follow_redirects=False)  # f is over: e is the one in play
+    assert only.status_code == 307 and only.headers["location"] == "/m/e/"

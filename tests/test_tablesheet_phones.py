@@ -120,6 +120,25 @@ def test_a_dispute_freezes_the_sheet_until_the_organizer_decides(table, db_file,
     assert "taken off" in cli("log", "--event", "e").out
 
 
+def test_a_result_stored_from_a_score_sheet_settles_the_sheet_s_dispute(table, db_file, cli,
+                                                                       tmp_path):
+    """Issue 51 acceptance: the console kept saying 桌上记分有异议 after the round's score
+    sheet stored the table; a stored result leaves nothing to decide."""
+    from conftest import RESULT_HEADER, write_csv
+
+    from pipeline.day import tablestore
+
+    client, sheet = table
+    _deal(client, sheet["ns"], 1, "ew", 2)
+    assert "第 1 副有异议" in _post(client, sheet["ew"], action="dispute", number="1").text
+    with db.reading(db_file) as con:
+        assert tablestore.disputed(con, "e") == [(1, 1, 1)]
+    paper = write_csv(tmp_path / "r1.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "10", "8"]])
+    assert cli("ingest", "--event", "e", paper).code == 0
+    with db.reading(db_file) as con:
+        assert tablestore.disputed(con, "e") == []
+
+
 def test_a_wrong_code_a_forged_link_and_an_impossible_deal_are_refused(table):
     client, sheet = table
     url, _ = sheet["ns"]

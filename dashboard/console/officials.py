@@ -41,6 +41,7 @@ def officials_panel(event_id: str, language: str, official) -> None:
             cols = st.columns([2, 1, 1, 1])
             kind = cols[0].selectbox(t("officials_chosen", language), RULINGS,
                                      index=RULINGS.index(p["kind"]),
+                                     placeholder=t("choose", language),
                                      format_func=lambda k: _said(k, language),
                                      key=f"kind-{p['ruling_id']}")
             amount = cols[1].number_input(t("officials_levels", language), 0, 13,
@@ -52,7 +53,8 @@ def officials_panel(event_id: str, language: str, official) -> None:
                             language)
     if round_no and teams:
         with st.expander(t("officials_leave", language, n=round_no)):
-            team = st.selectbox(t("team_no", language), teams, key="leave-team")
+            team = st.selectbox(t("team_no", language), teams, key="leave-team",
+                                placeholder=t("choose", language))
             minutes = st.number_input(t("officials_grace", language), 1, 120,
                                       int(event.ruleset.officials["leave_minutes"]),
                                       key="leave-minutes")

@@ -124,7 +124,7 @@ def enter_table(event_id: str, language: str) -> None:
         if decider:  # the preset decides equal levels by a side (seed 001: 末副上游方)
             named = decider[1] if language == "zh" else decider[2]
             decided_by = st.selectbox(f"{named}（{t('decider_note', language)}）",
-                                      ["", "东西", "南北"],
+                                      ["", "东西", "南北"], placeholder=t("choose", language),
                                       format_func=lambda side: sides.get(side, ""),
                                       key="entry-decider")
         ew_team = ns_team = ""

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboard.common import database, html_table, lang
+from dashboard.common import database, html_table, lang, uploader_words
 from dashboard.console.shared import done, event_version, problems, republish, uploader_key
 from dashboard.i18n import one_language, t
 from pipeline.base import db, events
@@ -74,8 +74,10 @@ def upload(event_id: str, language: str, entries: bool) -> None:
     confirmation; a registration without any player column must be confirmed as such."""
     st.subheader(t("upload_entries" if entries else "upload_round", language))
     key = "entries" if entries else "round"
-    files = st.file_uploader("CSV / Excel", type=["csv", "xlsx", "xls", "txt"],
-                             accept_multiple_files=True, key=uploader_key(key))
+    types = ["csv", "xlsx", "xls", "txt"]
+    uploader_words(language, types)
+    files = st.file_uploader("CSV / Excel", type=types, accept_multiple_files=True,
+                             key=uploader_key(key))
     if not files:
         return
     ready, needs_players = [], False

@@ -10,7 +10,7 @@ table not theirs is refused. The team leader's appeal link is /a
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -48,10 +48,14 @@ def page(request: Request, status: int = 200, **parts) -> Response:
                 "screen": False, "tables": None, "table": None, "queue": None, "appeals": None,
                 "desk": None, "round": 0, "kinds": [], "ruling_kinds": [], "all_teams": [],
                 "leave_minutes": 15}
+    # the bar leads back to the event's ranking (the page's, or the address's), else the list
+    event = parts.get("event") or request.query_params.get("event", "")[:64]
+    ranking = f"/m/{quote(event, safe='')}/" if event else "/m/"
     page = render("site/officials.html", title=parts.pop("title", w["title"]), up="", w=w,
                   lang_q="?lang=en" if language == "en" else "",
                   lang="en" if language == "en" else "zh-CN",
-                  nav={"ranking": "/o", "pairings": "/o", "teams": "/o", "style": "/m/style.css"},
+                  nav={"ranking": ranking, "pairings": "/o", "teams": "/o",
+                       "style": "/m/style.css"},
                   words={"ranking": "", "pairings": "", "teams": ""}, refresh=None,
                   **(defaults | parts))
     return HTMLResponse(page, status_code=status, headers={**HEADERS, "Cache-Control": "no-store"})

@@ -134,7 +134,7 @@ async def report_route(request: Request) -> Response:
     import time
     from urllib.parse import parse_qs
 
-    from pipeline.base.levels import format_level
+    from pipeline.base.levels import format_level, parse_level
     from pipeline.day import selfreport
 
     language = page_lang(request)
@@ -186,6 +186,10 @@ async def report_route(request: Request) -> Response:
         said = words["sent"] if side is None else words[outcome]
         sent = (f"{words['you_sent']}：{words['ew']} {ew} {form.get('ew_level', [''])[0][:8]} – "
                 f"{words['ns']} {ns or ''} {form.get('ns_level', [''])[0][:8]}")
+        chosen = typed["decider"] if typed["decider"] in ("ew", "ns") else None
+        if decider and chosen and parse_level(typed["ew_level"]) == \
+                parse_level(typed["ns_level"]):  # the level game's decider, as it was chosen
+            sent += f"；{decider[1] if language == 'zh' else decider[2]}：{words[chosen]}"
         return report_page(language, title, lines=[said], sent=sent, again=str(request.url))
     sheet_url = None
     if side and by_deal:  # a side's link: the table's deal-by-deal sheet (Guandan)

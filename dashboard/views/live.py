@@ -158,9 +158,10 @@ def in_play(view, page: int = 0) -> None:
         chunks = math.ceil(len(shown) / IN_PLAY_ROWS)
         start = page % chunks * IN_PLAY_ROWS
         shown = shown[start:start + IN_PLAY_ROWS]
-    frame = pl.DataFrame([{"table": r["table"], "ew_team": r["ew_team"],
+    frame = pl.DataFrame([{"table": r["table"], "ew_team": r["ew_team"], "ew_name": r["ew_name"],
                            "play_ew_level": r["ew_level"], "ns_team": r["ns_team"],
-                           "play_ns_level": r["ns_level"], "deals_recorded": r["deals"],
+                           "ns_name": r["ns_name"], "play_ns_level": r["ns_level"],
+                           "deals_recorded": r["deals"],
                            "sheet_state": state(r)} for r in shown])
     total = t("in_play", language, tables=len(view.in_play),
               deals=sum(r["deals"] for r in view.in_play))

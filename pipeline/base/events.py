@@ -115,10 +115,26 @@ def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 def in_play(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
-    """(event_id, name) of every event not closed, the most recent first (the hall's
-    phones choose among them at /m/)."""
-    return db.rows(con, "select event_id, name from events where closed_at is null order by "
-                        "event_date desc nulls last, created_at desc")
+    """(event_id, name) of every event not closed and not finished, the most recent first
+    (the hall's phones choose among them at /m/). A Swiss event is finished once every table
+    of its last planned round is reported (as the prizes read it, `awards.unfinished`)."""
+    found = db.rows(con, "select event_id, name, ruleset_name, ruleset_toml from events "
+                         "where closed_at is null order by event_date desc nulls last, "
+                         "created_at desc")
+    return [(event_id, name) for event_id, name, ruleset_name, toml_text in found
+            if not _finished(con, event_id, parse_ruleset(toml_text, ruleset_name))]
+
+
+def _finished(con: duckdb.DuckDBPyConnection, event_id: str, rules: Ruleset) -> bool:
+    """Every table of the last planned round reported (a Swiss event with planned rounds)."""
+    if not rules.is_swiss or not rules.rounds:
+        return False
+    return bool(db.scalar(con, """
+        select count(*) > 0 and count(*) filter (where not exists (
+            select 1 from results r where r.event_id = p.event_id and r.round = p.round
+              and r.table_no = p.table_no)) = 0
+        from pairings p where p.event_id = ? and p.round = ? and p.table_no is not null""",
+                          [event_id, rules.rounds]))
 
 
 def most_recent(con: duckdb.DuckDBPyConnection) -> str | None:

@@ -91,4 +91,4 @@ def decide(database: Path, place: Place, number: int, keep: bool, by: str) -> No
         con.execute(f"delete from {place.results} where {where}", params)
         oplog.write_on(con, place.event_id, "deal decided",
                        f"{place.label} deal {number}: "
-                       f"{'kept as entered' if keep else 'taken off, entered again'}, by {by}")
+                       f"{'kept as entered' if keep else 'taken off, entered again'} · 由 by {by}")

@@ -185,21 +185,27 @@ def _place(event_id: str, round_no: int, table_no: int) -> sheetdeals.Place:
 
 
 def disputed(con: duckdb.DuckDBPyConnection, event_id: str) -> list[tuple[int, int, int]]:
-    """(round, table, deal) of every disputed deal waiting for a decision."""
-    return db.rows(con, "select round, table_no, deal from table_sheet_deals where event_id "
-                        "= ? and status = 'disputed' order by 1, 2, 3", [event_id])
+    """(round, table, deal) of every disputed deal waiting for a decision: a table whose
+    result is stored (a score sheet, the console, a decision) has nothing left to decide."""
+    return db.rows(con, "select round, table_no, deal from table_sheet_deals d where event_id "
+                        "= ? and status = 'disputed' and not exists (select 1 from results r "
+                        "where r.event_id = d.event_id and r.round = d.round and "
+                        "r.table_no = d.table_no) order by 1, 2, 3", [event_id])
 
 
 def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
                    round_no: int | None) -> list[dict]:
     """The round's tables keeping their own sheet and not yet stored, for the projector and
-    the phones: table, teams, deals recorded, both levels, who leads, a dispute waiting."""
+    the phones: table, teams (numbers and names), deals recorded, both levels, who leads, a dispute waiting."""
     if round_no is None:
         return []
     found = db.rows(con, """
-        select d.table_no, p.ew_team, p.ns_team from table_sheet_deals d
+        select d.table_no, p.ew_team, p.ns_team, coalesce(e.team_name, ''),
+               coalesce(n.team_name, '') from table_sheet_deals d
         join pairings p on p.event_id = d.event_id and p.round = d.round
           and p.table_no = d.table_no
+        left join teams e on e.event_id = p.event_id and e.team_no = p.ew_team
+        left join teams n on n.event_id = p.event_id and n.team_no = p.ns_team
         where d.event_id = ? and d.round = ? and not exists (
             select 1 from results r where r.event_id = d.event_id and r.round = d.round
               and r.table_no = d.table_no)
@@ -208,14 +214,15 @@ def tables_in_play(con: duckdb.DuckDBPyConnection, event: Event,
     up = time_up(con, event, round_no)
     every = entries_by_table(con, event.event_id, round_no)
     out = []
-    for table_no, ew, ns in found:
+    for table_no, ew, ns, ew_name, ns_name in found:
         entered = every.get(table_no, [])
         shown = read(entered, rules, rules["confirm_minutes"], now,
                      last_deal_allowed(event, up, entered))
         levels = shown.state.levels
         leader = None if levels["ew"] == levels["ns"] else \
             "ew" if levels["ew"] > levels["ns"] else "ns"
-        out.append({"table": table_no, "ew_team": ew, "ns_team": ns,
+        out.append({"table": table_no, "ew_team": ew, "ns_team": ns, "ew_name": ew_name,
+                    "ns_name": ns_name,
                     "deals": len(shown.lines), "ew_level": format_level(levels["ew"]),
                     "ns_level": format_level(levels["ns"]), "leader": leader,
                     "disputed": shown.disputed is not None, "over": shown.over is not None,

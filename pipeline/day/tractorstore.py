@@ -264,9 +264,15 @@ def _place(event_id: str, stage: str, match_no: int) -> sheetdeals.Place:
 
 
 def disputed(con: duckdb.DuckDBPyConnection, event_id: str) -> list[tuple[str, int, int]]:
-    """(stage, match, deal) of every disputed deal waiting for a decision."""
-    return db.rows(con, "select stage, match_no, deal from tractor_sheet_deals where event_id "
-                        "= ? and status = 'disputed' order by 1, 2, 3", [event_id])
+    """(stage, match, deal) of every disputed deal waiting for a decision: a match whose
+    games or decision are stored has nothing left to decide."""
+    return db.rows(con, """
+        select stage, match_no, deal from tractor_sheet_deals d where event_id = ?
+          and status = 'disputed' and not exists (select 1 from tractor_games g where
+          g.event_id = d.event_id and g.stage = d.stage and g.match_no = d.match_no)
+          and not exists (select 1 from tractor_decisions x where x.event_id = d.event_id
+          and x.stage = d.stage and x.match_no = d.match_no)
+        order by 1, 2, 3""", [event_id])
 
 
 def matches_in_play(con: duckdb.DuckDBPyConnection, event: Event) -> list[dict]:

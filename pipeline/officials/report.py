@@ -8,12 +8,15 @@ formula; numbers are numbers) and a printable HTML page from a template."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
 
 from pipeline.base import db, events, oplog
+from pipeline.base.levels import format_level
 from pipeline.officials.ladder import RULING_WORDS, STATUS_WORDS, WORDS, count
+from pipeline.ranking.deals import SIDE_WORDS
 
 
 def sections(database: Path, event_id: str) -> tuple[str, dict[str, pl.DataFrame]]:
@@ -94,16 +97,67 @@ def derived(database: Path, event_id: str) -> pl.DataFrame:
 
 def disputes(database: Path, event_id: str) -> pl.DataFrame:
     """Each disputed deal and its decision, as `paisai log` kept them (who disputed, who
-    decided and how)."""
+    decided and how), and each table whose two sides reported differently (on `/r`) with the
+    report the referee or chief chose."""
+    with db.reading(database) as con:
+        split = {row[0]: row[1:] for row in db.rows(con, _DISAGREEMENTS, [event_id])}
     rows = []
     for line in oplog.read(database, event_id):
         parts = line.split("\t")
-        if len(parts) >= 4 and parts[2] in ("deal disputed", "deal decided"):
+        if len(parts) < 4:
+            continue
+        if parts[2] in ("deal disputed", "deal decided"):
             rows.append({"时间 time": parts[0],
                          "事项 what": "异议 disputed" if parts[2] == "deal disputed"
-                         else "裁定 decided", "详情 detail": parts[3]})
+                         else "裁定 decided", "详情 detail": _once(parts[3])})
+        elif parts[2] == "self-report accepted":
+            found = re.match(r"#(\d+)\b", parts[3])
+            if found and int(found.group(1)) in split:
+                rows.append({"时间 time": parts[0], "事项 what": "桌报分歧 disagreement",
+                             "详情 detail": _disagreement(split[int(found.group(1))],
+                                                        parts[3])})
     return pl.DataFrame(rows, schema={"时间 time": pl.String, "事项 what": pl.String,
                                       "详情 detail": pl.String})
+
+
+# A report accepted where the table's other side had reported differently: the chosen one and
+# what each side said (the other's report is rejected when the table is decided).
+_DISAGREEMENTS = """
+    select a.report_id, a.round, a.table_no, a.side, a.ew_level, a.ns_level, a.decider,
+           o.ew_level, o.ns_level, o.decider
+    from pending_reports a join pending_reports o
+      on o.event_id = a.event_id and o.round = a.round and o.table_no = a.table_no
+     and o.side is not null and a.side is not null and o.side <> a.side
+     and o.status = 'rejected' and o.note like '裁判已裁定%'
+    where a.event_id = ? and a.status = 'accepted'
+      and (a.ew_level, a.ns_level, coalesce(a.decider, ''))
+          <> (o.ew_level, o.ns_level, coalesce(o.decider, ''))"""
+
+
+def _disagreement(found: tuple, logged: str) -> str:
+    """`第 1 轮 3 号桌：东西报 K – 5，南北报 Q – 5；按东西所报保存 · 由 by 裁判长`."""
+    round_no, table_no, side, ew, ns, decider, other_ew, other_ns, other_decider = found
+    other = "ns" if side == "ew" else "ew"
+    said = {side: (ew, ns, decider), other: (other_ew, other_ns, other_decider)}
+
+    def told(key: str) -> str:
+        e, n, d = said[key]
+        mark = f"（平级：{SIDE_WORDS.get(d, d)}）" if d else ""
+        return f"{SIDE_WORDS[key]}报 {format_level(e)} – {format_level(n)}{mark}"
+
+    who = logged.split("由 by", 1)[1].strip() if "由 by" in logged else ""
+    return (f"第 {round_no} 轮 {table_no} 号桌：{told('ew')}，{told('ns')}；"
+            f"按{SIDE_WORDS[side]}所报保存 kept the {side.upper()} report"
+            + (f" · 由 by {who}" if who else ""))
+
+
+def _once(detail: str) -> str:
+    """A decision logged before the fix named its official twice (`, by X · 由 by X`):
+    once is enough."""
+    found = re.search(r", by (.+?) · 由 by (.+)$", detail)
+    if found and found.group(1).startswith(found.group(2)):
+        return detail[:found.start()] + f" · 由 by {found.group(1)}"
+    return detail
 
 
 def write(database: Path, event_id: str, path: Path) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from pipeline.cli import main
 from tests.ui.conftest import Server, shot
@@ -34,6 +35,18 @@ def test_projector_header_counts_down_and_turns_to_the_reminder(tmp_path, page, 
         page.goto(f"{server.url}/clock?event=c")
         page.wait_for_selector("[data-testid=clock][data-state=reminder]", timeout=30_000)
         shot(page, "clock-page")
+        # /clock hides the sidebar: its own switch to the other language, and back (#51)
+        expect(page.locator("[data-testid=clock]").first).to_contain_text("第 1 轮")
+        page.get_by_role("button", name="English").click()
+        expect(page.locator("[data-testid=clock]").first).to_contain_text("Round 1",
+                                                                          timeout=30_000)
+        assert "lang=en" in page.url and "event=c" in page.url
+        page.get_by_role("button", name="中文").click()
+        expect(page.locator("[data-testid=clock]").first).to_contain_text("第 1 轮",
+                                                                          timeout=30_000)
+        page.goto(f"{server.url}/clock?event=c&projector=1")  # none on the projector itself
+        page.wait_for_selector("[data-testid=clock][data-state=reminder]", timeout=30_000)
+        expect(page.get_by_role("button", name="English")).to_have_count(0)
     finally:
         server.stop()
     capsys.readouterr()

@@ -163,3 +163,24 @@ def test_standings_match_after_console_upload(event_server, capsys, tmp_path):
     assert main(["standings", "--event", "big", "--format", "csv", "--db",
                  str(event_server.database)]) == 0
     assert len(read_csv_output(capsys.readouterr().out)) == 60
+
+
+def test_the_uploader_speaks_the_page_s_language(event_server, page):
+    """Issue 51 acceptance: the Chinese console showed Streamlit's "Upload" and "20MB per
+    file" (the uploader takes no words of its own): a style draws the page's words over them;
+    the English page keeps Streamlit's."""
+    _login(page, event_server.url)
+    drawn = """([where, text]) => [...document.querySelectorAll(where)].some(e =>
+        getComputedStyle(e, '::after').content.includes(text)
+        && getComputedStyle(e).fontSize === '0px')"""
+    button = "[data-testid=stFileUploaderDropzone] button [data-testid=stMarkdownContainer] p"
+    note = "[data-testid=stFileUploaderDropzoneInstructions] span"
+    page.wait_for_function(drawn, arg=[button, "上传文件"], timeout=30_000)
+    page.wait_for_function(drawn, arg=[note, "MB · CSV、XLSX、XLS、TXT"], timeout=30_000)
+    assert page.evaluate(drawn, [note, "每个文件不超过 "])
+    page.locator("[data-testid=stFileUploader]").first.scroll_into_view_if_needed()
+    shot(page, "console-uploader-zh")
+    page.get_by_role("button", name="English").click()  # Streamlit's own words in English
+    expect(page.locator(button).first).to_have_text("Upload", timeout=30_000)
+    page.wait_for_function(f"() => getComputedStyle(document.querySelector('{button}'))"
+                           ".fontSize !== '0px'", timeout=30_000)

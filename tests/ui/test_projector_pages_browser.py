@@ -68,6 +68,12 @@ def test_the_tables_in_play_and_every_rank_a_page_at_a_time(tmp_path, browser, c
         expect(page.locator("[data-testid=in-play-total]")).to_contain_text("10 桌",
                                                                             timeout=60_000)
         expect(page.locator("table[data-testid=in-play] tbody tr")).to_have_count(10)
+        with db.reading(database) as con:  # the teams by name too (entries(): A7 is 队伍7)
+            table_1 = rounds.pairings(con, "e", 2).row(0, named=True)
+        first_row = page.locator("table[data-testid=in-play] tbody tr").first
+        for team in (table_1["ew_team"], table_1["ns_team"]):
+            expect(first_row).to_contain_text(f"队伍{team[1:]}", timeout=30_000)
+        expect(page.locator("table[data-testid=in-play] thead")).to_contain_text("东西队名")
         progress = page.locator("[data-testid=progress]")
         expect(progress).to_contain_text("页", timeout=30_000)
         seen: set[str] = set()
