@@ -123,13 +123,14 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: Event) -> str | None:
 BY = {"playoff": ("加赛", "a play-off"), "lot": ("抽签", "a lot")}
 
 
-def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str, str]] | None
+def assign(places: list[Place], prizes: list[str],
+           decided: dict[int, tuple[tuple[str, ...], str]] | None
            = None, equal_split: str = "organizer") -> list[tuple[Place, str, str]]:
     """Prizes in order to places in order. Where teams sharing a place are split by a quota
     (two losing semi-finalists, one third prize), the group-stage record decides and a note
     says so; where that record is equal too, nothing the ruleset reads separates them: with
     `awards.equal_split = "shared"` each takes the prize, else the organizer's play-off or
-    lot decides (`decided`: rank → (team, "playoff" | "lot")) and until it is entered each
+    lot decides (`decided`: rank → (the teams given the prizes in order, "playoff" | "lot")) and until it is entered each
     is listed with the prize marked 待定 undecided — never one picked by team number.
 
     >>> a, b = Place("T1", 1, "", ()), Place("T4", 3, "半决赛", (3, 2, 9))
@@ -139,14 +140,17 @@ def assign(places: list[Place], prizes: list[str], decided: dict[int, tuple[str,
     >>> d = Place("T5", 3, "半决赛", (3, 2, 9))
     >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"])]
     [('T1', '一'), ('T4', '三（待定 undecided）'), ('T5', '三（待定 undecided）')]
-    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"], {3: ("T5", "lot")})]
+    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"], {3: (("T5",), "lot")})]
     [('T1', '一'), ('T5', '三')]
     >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d], ["一", "三"], equal_split="shared")]
     [('T1', '一'), ('T4', '三'), ('T5', '三')]
     >>> e, f = Place("T6", 3, "半决赛", (3, 2, 9)), Place("T7", 3, "半决赛", (3, 2, 9))
     >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d, e, f], ["一", "三", "三"],
-    ...                                               {3: ("T6", "lot")})]
+    ...                                               {3: (("T6",), "lot")})]
     [('T1', '一'), ('T6', '三'), ('T4', '三（待定 undecided）'), ('T5', '三（待定 undecided）'), ('T7', '三（待定 undecided）')]
+    >>> [(p.team_no, prize) for p, prize, _ in assign([a, b, d, e, f], ["一", "三", "三"],
+    ...                                               {3: (("T7", "T4"), "lot")})]
+    [('T1', '一'), ('T7', '三'), ('T4', '三')]
     """
     decided = decided or {}
     out = []
