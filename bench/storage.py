@@ -25,10 +25,7 @@ from pathlib import Path
 
 import polars as pl
 
-from bench.turnaround import prepare
-from pipeline.base import db, events
-from pipeline.intake.ingest import ingest_file
-from pipeline.pairing import event_round
+from bench.publish import three_publishes
 from pipeline.publishing import bundle
 from pipeline.publishing.objectstore import Location, Store
 from pipeline.publishing.remote import publish_to_store
@@ -70,23 +67,11 @@ def local_store():
 
 
 def publishing(endpoint: str, teams: int) -> list[dict]:
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch)
-        database, sheet = prepare(folder, teams)
-        place = Location("site", "national", endpoint)
-        Store(place).s3.create_bucket(Bucket="site")
-        started = time.perf_counter()
-        first = publish_to_store(database, "bench", place, "https://cdn.example.org/q/")
-        full = time.perf_counter() - started
-        started = time.perf_counter()
-        again = publish_to_store(database, "bench", place, "https://cdn.example.org/q/")
-        unchanged = time.perf_counter() - started
-        ingest_file(database, "bench", sheet)
-        with db.writing(database) as con:
-            event_round.pair(con, events.load(con, "bench"), 8)
-        started = time.perf_counter()
-        after = publish_to_store(database, "bench", place, "https://cdn.example.org/q/")
-        next_round = time.perf_counter() - started
+    place = Location("site", "national", endpoint)
+    Store(place).s3.create_bucket(Bucket="site")
+    (first, again, after), (full, unchanged, next_round) = three_publishes(
+        teams, lambda database: publish_to_store(database, "bench", place,
+                                                 "https://cdn.example.org/q/"))
     label = f"{teams:,} teams"
     return [
         {"case": f"storage: publish to the local store, {label}", "seconds": full,
