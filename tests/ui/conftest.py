@@ -129,3 +129,38 @@ def idle(page, timeout: float = 60_000) -> None:
     page.wait_for_function(
         "() => { const app = document.querySelector('[data-testid=stApp]');"
         " return app && app.dataset.testScriptState !== 'running'; }", timeout=timeout)
+
+
+@pytest.fixture
+def jinling_hall(tmp_path, capsys):
+    """A pairs event of four teams (jinling-2023-pairs) paired for round 1, served."""
+    from conftest import entries, write_csv
+
+    from pipeline.cli import main
+
+    database = tmp_path / "t.duckdb"
+    args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "金陵双人赛", "--ruleset",
+                 "jinling-2023-pairs", *args]) == 0
+    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(4))),
+                 *args]) == 0
+    assert main(["pair", "--event", "e", *args]) == 0
+    capsys.readouterr()
+    server = Server(database)
+    yield server
+    server.stop()
+
+
+def sheet_phone(browser, url: str, code: str | None = None, wait: float = 30_000):
+    """A 360-px phone on a table's sheet (`/t`, `/k`), its side's code entered if given."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="zh-CN")
+    page = context.new_page()
+    page.goto(url)
+    if code:
+        page.locator("input[name=code]").fill(code)
+        page.get_by_role("button", name="开始记分/确认").click()
+        expect(page.locator("[data-testid=message]")).to_contain_text("验证码正确",
+                                                                      timeout=wait)
+    return page

@@ -13,7 +13,7 @@ from conftest import write_csv
 from playwright.sync_api import expect
 
 from pipeline.cli import main
-from tests.ui.conftest import Server, guide_shot, shot
+from tests.ui.conftest import Server, guide_shot, sheet_phone, shot
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000
@@ -37,16 +37,6 @@ def hall(tmp_path, capsys):
     server.stop()
 
 
-def _phone(browser, url: str, code: str):
-    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="zh-CN")
-    page = context.new_page()
-    page.goto(url)
-    page.locator("input[name=code]").fill(code)
-    page.get_by_role("button", name="开始记分/确认").click()
-    expect(page.locator("[data-testid=message]")).to_contain_text("验证码正确", timeout=WAIT)
-    return page
-
-
 def _enter(page, number: int, points: int, declarer: str | None = None, trump: str = "1",
            bottom: int = 0, multiplier: int = 1) -> None:
     form = page.locator("[data-testid=enter]")
@@ -65,7 +55,7 @@ def test_a_tractor_match_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     from pipeline.day import tractorstore
 
     row = tractorstore.links(hall.database, "tr", hall.url).row(0, named=True)
-    recorder = _phone(browser, row["a_url"], row["a_code"])
+    recorder = sheet_phone(browser, row["a_url"], row["a_code"])
     recorder.get_by_role("button", name="开始本场计时").click()
     expect(recorder.locator("[data-testid=clock]")).to_contain_text("本场剩余 90 分钟",
                                                                     timeout=WAIT)
@@ -75,7 +65,7 @@ def test_a_tractor_match_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     _enter(recorder, 2, 170)
     _enter(recorder, 3, 0, trump="2")
     _enter(recorder, 4, 80)  # a slip: 80 (+3 as well), disputed below
-    checker = _phone(browser, row["b_url"], row["b_code"])
+    checker = sheet_phone(browser, row["b_url"], row["b_code"])
     for number in (1, 2, 3):
         checker.locator(f"[data-testid=answer-{number}]").get_by_role(
             "button", name=f"确认 {number}").click()

@@ -8,42 +8,14 @@ the event, not a blank page."""
 from __future__ import annotations
 
 import pytest
-from conftest import entries, write_csv
 from playwright.sync_api import expect
 
 from pipeline.base import db
 from pipeline.cli import main
-from tests.ui.conftest import Server, shot
+from tests.ui.conftest import sheet_phone, shot
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000
-
-
-@pytest.fixture
-def hall(tmp_path, capsys):
-    database = tmp_path / "t.duckdb"
-    args = ["--db", str(database)]
-    assert main(["event", "create", "--id", "e", "--name", "金陵双人赛", "--ruleset",
-                 "jinling-2023-pairs", *args]) == 0
-    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(4))),
-                 *args]) == 0
-    assert main(["pair", "--event", "e", *args]) == 0
-    capsys.readouterr()
-    server = Server(database)
-    yield server
-    server.stop()
-
-
-def _phone(browser, url: str, code: str | None = None):
-    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="zh-CN")
-    page = context.new_page()
-    page.goto(url)
-    if code:
-        page.locator("input[name=code]").fill(code)
-        page.get_by_role("button", name="开始记分/确认").click()
-        expect(page.locator("[data-testid=message]")).to_contain_text("验证码正确",
-                                                                      timeout=WAIT)
-    return page
 
 
 def _row_state(page, number: int):
@@ -51,12 +23,12 @@ def _row_state(page, number: int):
         has=page.locator(f"td:first-child:text-is('{number}')"))
 
 
-def test_south_never_enters_a_deal_twice_and_the_sheets_follow_the_table(hall, browser):
+def test_south_never_enters_a_deal_twice_and_the_sheets_follow_the_table(jinling_hall, browser):
     from pipeline.day import selfreport
 
-    row = selfreport.links(hall.database, "e", 1, hall.url).row(0, named=True)
-    south = _phone(browser, row["ns_url"].replace("/r?", "/t?"), row["ns_code"])
-    east = _phone(browser, row["ew_url"].replace("/r?", "/t?"), row["ew_code"])
+    row = selfreport.links(jinling_hall.database, "e", 1, jinling_hall.url).row(0, named=True)
+    south = sheet_phone(browser, row["ns_url"].replace("/r?", "/t?"), row["ns_code"])
+    east = sheet_phone(browser, row["ew_url"].replace("/r?", "/t?"), row["ew_code"])
     plan = [("ew", "2"), ("ns", "3"), ("ew", "4"), ("ns", "2"), ("ew", "3")]
     for number, (winner, finish) in enumerate(plan, start=1):
         enter = south.locator("[data-testid=enter]")
@@ -92,18 +64,18 @@ def test_south_never_enters_a_deal_twice_and_the_sheets_follow_the_table(hall, b
     # a reload reads the page again: it sends no form, nothing is entered twice
     south.reload()
     expect(south.locator("[data-testid=levels]")).to_contain_text("已记 5 副", timeout=WAIT)
-    with db.reading(hall.database) as con:
+    with db.reading(jinling_hall.database) as con:
         assert db.rows(con, "select deal, winner_side, partner_finish, status from "
                             "table_sheet_deals where event_id = 'e' and table_no = 1 order "
                             "by deal") == [(n, w, int(f), "confirmed")
                                            for n, (w, f) in enumerate(plan, start=1)]
 
 
-def test_a_level_game_is_reported_on_the_phone_form(hall, browser):
+def test_a_level_game_is_reported_on_the_phone_form(jinling_hall, browser):
     from pipeline.day import selfreport
 
-    row = selfreport.links(hall.database, "e", 1, hall.url).row(1, named=True)
-    phones = {side: _phone(browser, row[f"{side}_url"]) for side in ("ew", "ns")}
+    row = selfreport.links(jinling_hall.database, "e", 1, jinling_hall.url).row(1, named=True)
+    phones = {side: sheet_phone(browser, row[f"{side}_url"]) for side in ("ew", "ns")}
     east = phones["ew"]
     east.locator("input[name=code]").fill(row["ew_code"])
     east.locator("select[name=ew_level]").select_option("K")
@@ -125,21 +97,21 @@ def test_a_level_game_is_reported_on_the_phone_form(hall, browser):
     south.locator("select[name=decider]").select_option("ns")
     south.get_by_role("button", name="提交").click()
     expect(south.locator("body")).to_contain_text("双方一致，成绩已保存", timeout=WAIT)
-    with db.reading(hall.database) as con:
+    with db.reading(jinling_hall.database) as con:
         assert db.rows(con, "select ew_level, ns_level, last_deal_side from results where "
                             "event_id = 'e' and table_no = 2") == [(13, 13, "ns")]
 
 
-def test_the_printed_hall_address_lands_on_the_event(hall, browser, capsys):
+def test_the_printed_hall_address_lands_on_the_event(jinling_hall, browser, capsys):
     phone = browser.new_page(viewport={"width": 360, "height": 780})
     for address in ("/m/", "/m"):
-        phone.goto(hall.url + address)
+        phone.goto(jinling_hall.url + address)
         expect(phone.locator("h1")).to_contain_text("排名", timeout=WAIT)
         assert phone.url.endswith("/m/e/")
     # two events in play: the address lists both to choose from
     assert main(["event", "create", "--id", "f", "--name", "第二个赛事", "--ruleset",
-                 "suzhou-2025", "--db", str(hall.database)]) == 0
-    phone.goto(hall.url + "/m/")
+                 "suzhou-2025", "--db", str(jinling_hall.database)]) == 0
+    phone.goto(jinling_hall.url + "/m/")
     listed = phone.locator("[data-testid=events]")
     expect(listed).to_contain_text("第二个赛事", timeout=WAIT)
     expect(listed).to_contain_text("金陵双人赛", timeout=WAIT)

@@ -6,40 +6,14 @@ stores the result as the ranking counts it (jinling-2023-pairs: A three times �
 from __future__ import annotations
 
 import pytest
-from conftest import entries, write_csv
 from playwright.sync_api import expect
 
 from pipeline.base import db
 from pipeline.cli import main
-from tests.ui.conftest import Server, guide_shot, shot
+from tests.ui.conftest import guide_shot, sheet_phone, shot
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000
-
-
-@pytest.fixture
-def hall(tmp_path, capsys):
-    database = tmp_path / "t.duckdb"
-    args = ["--db", str(database)]
-    assert main(["event", "create", "--id", "e", "--name", "金陵双人赛", "--ruleset",
-                 "jinling-2023-pairs", *args]) == 0
-    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(4))),
-                 *args]) == 0
-    assert main(["pair", "--event", "e", *args]) == 0
-    capsys.readouterr()
-    server = Server(database)
-    yield server
-    server.stop()
-
-
-def _phone(browser, url: str, code: str):
-    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="zh-CN")
-    page = context.new_page()
-    page.goto(url)
-    page.locator("input[name=code]").fill(code)
-    page.get_by_role("button", name="开始记分/确认").click()
-    expect(page.locator("[data-testid=message]")).to_contain_text("验证码正确", timeout=WAIT)
-    return page
 
 
 def _enter(page, number: int, winner: str, finish: str) -> None:
@@ -50,27 +24,27 @@ def _enter(page, number: int, winner: str, finish: str) -> None:
                                                                  timeout=WAIT)
 
 
-def test_a_table_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
+def test_a_table_kept_deal_by_deal_on_two_phones(jinling_hall, browser, capsys):
     from pipeline.day import selfreport, tablestore
 
-    row = selfreport.links(hall.database, "e", 1, hall.url).row(0, named=True)
-    south = _phone(browser, row["ns_url"].replace("/r?", "/t?"), row["ns_code"])
+    row = selfreport.links(jinling_hall.database, "e", 1, jinling_hall.url).row(0, named=True)
+    south = sheet_phone(browser, row["ns_url"].replace("/r?", "/t?"), row["ns_code"])
     # East-West (row's ew team) reaches A in four deals, its partner second each time
     for number in range(1, 5):
         _enter(south, number, "ew", "2")
     expect(south.locator("[data-testid=levels]")).to_contain_text("A", timeout=WAIT)
     _enter(south, 5, "ew", "4")  # at its A with its partner last: a failed attempt
-    east = _phone(browser, row["ew_url"].replace("/r?", "/t?"), row["ew_code"])
+    east = sheet_phone(browser, row["ew_url"].replace("/r?", "/t?"), row["ew_code"])
     east.locator("[data-testid=answer-5]").get_by_role("button", name="有异议").click()
     expect(east.locator("[data-testid=disputed]")).to_contain_text("第 5 副有异议",
                                                                    timeout=WAIT)
     south.reload()
     expect(south.locator("[data-testid=disputed]")).to_be_visible(timeout=WAIT)
     assert south.locator("[data-testid=enter]").count() == 0  # frozen until decided
-    tablestore.decide(hall.database, "e", 1, 1, 5, keep=True)  # the referee: as entered
+    tablestore.decide(jinling_hall.database, "e", 1, 1, 5, keep=True)  # the referee: as entered
     # time is up while deal 6 is in play: it is the last (deals.after_time = finish_deal)
-    assert main(["clock", "start", "--event", "e", "--db", str(hall.database)]) == 0
-    assert main(["clock", "stop", "--event", "e", "--db", str(hall.database)]) == 0
+    assert main(["clock", "start", "--event", "e", "--db", str(jinling_hall.database)]) == 0
+    assert main(["clock", "stop", "--event", "e", "--db", str(jinling_hall.database)]) == 0
     south.reload()
     _enter(south, 6, "ns", "2")  # NS wins at EW's A: EW's second failure, NS 2 → 5
     expect(south.locator("[data-testid=over]")).to_contain_text("时间到", timeout=WAIT)
@@ -84,7 +58,7 @@ def test_a_table_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
         expect(east.locator(f"[data-testid=answer-{number}]")).to_have_count(0, timeout=WAIT)
     shot(east, "table-sheet-east-west")
     projector = browser.new_page(viewport={"width": 1920, "height": 1080})
-    projector.goto(f"{hall.url}/live?event=e&projector=1")
+    projector.goto(f"{jinling_hall.url}/live?event=e&projector=1")
     expect(projector.locator("table[data-testid=in-play]")).to_contain_text("待双方确认",
                                                                            timeout=60_000)
     expect(projector.locator("[data-testid=in-play-total]")).to_contain_text(
@@ -101,7 +75,7 @@ def test_a_table_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     south.get_by_role("button", name="确认本桌结果").click()
     expect(south.locator("[data-testid=message]")).to_contain_text("本桌成绩已保存",
                                                                    timeout=WAIT)
-    with db.reading(hall.database) as con:
+    with db.reading(jinling_hall.database) as con:
         assert db.rows(con, "select table_no, ew_level, ns_level, deals from results "
                             "where event_id = 'e'") == [(1, 14, 5, 6)]
     expect(projector.locator("table[data-testid=in-play] tbody tr")).to_have_count(
