@@ -158,3 +158,44 @@ def run_page(monkeypatch, database: Path, page: str, **params):
         at.query_params[key] = value
     at.switch_page(str(app_path().parent / "views" / f"{page}.py"))
     return at.run()
+
+
+MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
+
+
+def bracket_json(cli, event: str) -> dict:
+    """`paisai bracket --format json` of a Tractor event, read."""
+    import json
+
+    return json.loads(cli("bracket", "--event", event, "--format", "json").out)
+
+
+def two_tractor_teams(cli, tmp_path: Path, event: str, ruleset: str) -> tuple[str, str, str]:
+    """T1 and T2 drawn into one group of a Tractor event, both through: (group, A, B)."""
+    assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
+               ruleset).code == 0
+    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
+    assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}-e.csv",
+                                                     teams)).code == 0
+    assert cli("bracket", "draw", "--event", event, "--groups", "1", "--advance", "2",
+               "--seed", "1").code == 0
+    (group,) = bracket_json(cli, event)["stages"]
+    (match,) = group["matches"]
+    return group["name"], match["team_a"], match["team_b"]
+
+
+def sheet_post(client, link: tuple[str, str], **form):
+    """A side's form sent to its sheet (`/t`, `/k`) with its code."""
+    url, code = link
+    return client.post(url, data={"code": code, **form})
+
+
+def sheet_outcome(response) -> str:
+    """What the sheet said after a form: every form is answered with a redirect (303) to the
+    sheet read by GET (issue 49), which shows the outcome."""
+    import re
+
+    assert [r.status_code for r in response.history] == [303], response.text
+    assert response.request.method == "GET" and response.status_code == 200
+    found = re.search(r'data-testid="message">(.*?)</p>', response.text)
+    return found.group(1) if found else ""

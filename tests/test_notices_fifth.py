@@ -4,32 +4,24 @@ notice's words (quoted where they decide) and from the rules as docs/rules/ stat
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
-from tests.conftest import read_csv_output, write_csv
+from tests.conftest import (
+    MATCH_SHEET,
+    bracket_json,
+    read_csv_output,
+    sheet_outcome,
+    sheet_post,
+    two_tractor_teams,
+    write_csv,
+)
 
-MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
 DEAL_SHEET = ["阶段", "场次", "局", "盘", "庄家", "得分"]
 
 
-def _bracket(cli, event: str) -> dict:
-    return json.loads(cli("bracket", "--event", event, "--format", "json").out)
 
 
-def _two_teams(cli, tmp_path, event: str, ruleset: str) -> tuple[str, str, str]:
-    """T1 and T2 drawn into one group of a Tractor event, both through: (group, A, B)."""
-    assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
-               ruleset).code == 0
-    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
-    assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}-e.csv",
-                                                     teams)).code == 0
-    assert cli("bracket", "draw", "--event", event, "--groups", "1", "--advance", "2",
-               "--seed", "1").code == 0
-    (group,) = _bracket(cli, event)["stages"]
-    (match,) = group["matches"]
-    return group["name"], match["team_a"], match["team_b"]
 
 
 # 1. a match decided by the clock, in the bracket's text views -------------------------------
@@ -39,7 +31,7 @@ def test_a_clock_decided_match_shows_in_the_bracket_s_text_views(cli, paisai, tm
     clock ends game 2: T1 wins the group match, T2 is behind at time-up. `paisai bracket`
     and `paisai bracket next` (the organizer's text views, run as the installed command)
     say so, and go on to the final, instead of failing for the rest of the event."""
-    stage, a, b = _two_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
+    stage, a, b = two_tractor_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
     game1 = [stage, 1, 1, a, b, *(("过A", "9") if a == "T1" else ("9", "过A")), ""]
     sheet = write_csv(tmp_path / "m.csv", [MATCH_SHEET, game1,
                                            [stage, 1, "", a, b, "", "", "T1"]])
@@ -50,7 +42,7 @@ def test_a_clock_decided_match_shows_in_the_bracket_s_text_views(cli, paisai, tm
     drawn = paisai("bracket", "next", "--event", "tr")
     assert drawn.code == 0, drawn.err
     assert "决赛" in drawn.out and "到时落后" in drawn.out and "KeyError" not in drawn.err
-    final = _bracket(cli, "tr")["stages"][-1]
+    final = bracket_json(cli, "tr")["stages"][-1]
     assert {final["matches"][0]["team_a"], final["matches"][0]["team_b"]} == {"T1", "T2"}
 
 
@@ -74,13 +66,13 @@ def _union_levels(cli, tmp_path, name: str, third_deal: int) -> list:
     """Seed 002 (3 decks, 120 to take over, a level per 40, from 2): T1 declares deal 1 and
     the defenders take 0 (+4: 2 → 6), T1 declares deal 2, 0 again (+4: 6 → 10), T1 declares
     deal 3 and the defenders take `third_deal`."""
-    stage, a, b = _two_teams(cli, tmp_path, name, "union-tractor")
+    stage, a, b = two_tractor_teams(cli, tmp_path, name, "union-tractor")
     rows = [[stage, 1, 1, 1, "T1", 0], [stage, 1, 1, 2, "T1", 0],
             [stage, 1, 1, 3, "T1", third_deal]]
     run = cli("ingest", "--event", name, write_csv(tmp_path / f"{name}.csv",
                                                    [DEAL_SHEET, *rows]))
     assert run.code == 0, run.err
-    (match,) = _bracket(cli, name)["stages"][0]["matches"]
+    (match,) = bracket_json(cli, name)["stages"][0]["matches"]
     return [tuple(g) if a == "T1" else tuple(reversed(g)) for g in match["games"]]
 
 
@@ -103,12 +95,12 @@ def test_the_paper_sheet_refuses_what_no_bottom_can_make(cli, tmp_path):
     """The most a deal can score in seed 002: the decks' 300, with the bottom's 6 cards
     ("留底6张": at most 60 points) counted again up to the preset's multiplier 8: 300 + 60 ×
     7 = 720. 725 is refused with the limit and why, 303 as no multiple of 5; nothing kept."""
-    stage, a, b = _two_teams(cli, tmp_path, "u", "union-tractor")
+    stage, a, b = two_tractor_teams(cli, tmp_path, "u", "union-tractor")
     for points, said in ((725, "不超过 720"), (303, "5 的倍数")):
         run = cli("ingest", "--event", "u", write_csv(tmp_path / f"x{points}.csv", [
             DEAL_SHEET, [stage, 1, 1, 1, "T1", points]]))
         assert run.code == 2 and said in run.err, run.err
-    assert _bracket(cli, "u")["stages"][0]["matches"][0]["games"] == []
+    assert bracket_json(cli, "u")["stages"][0]["matches"][0]["games"] == []
 
 
 @pytest.fixture
@@ -121,7 +113,7 @@ def union_match(cli, tmp_path, db_file, monkeypatch):
 
     cache.forget_versions()
     monkeypatch.setattr(sheetdoor, "LIMITS", limits.Limits())
-    _two_teams(cli, tmp_path, "u", "union-tractor")
+    two_tractor_teams(cli, tmp_path, "u", "union-tractor")
     monkeypatch.setenv("PAISAI_DB", str(db_file))
     run = cli("bracket", "links", "--event", "u", "--base-url", "http://testserver",
               "--format", "json")
@@ -130,15 +122,8 @@ def union_match(cli, tmp_path, db_file, monkeypatch):
         yield client, {s: (row[f"{s}_url"], row[f"{s}_code"]) for s in "ab"}, row
 
 
-def _post(client, link, **form):
-    return client.post(link[0], data={"code": link[1], **form})
 
 
-def _outcome(response) -> str:
-    """What the sheet said after a form, read by GET after its redirect (303, issue 49)."""
-    assert [r.status_code for r in response.history] == [303], response.text
-    found = re.search(r'data-testid="message">(.*?)</p>', response.text)
-    return found.group(1) if found else ""
 
 
 def test_a_multiplied_bottom_on_the_phone_match_sheet(union_match):
@@ -150,22 +135,22 @@ def test_a_multiplied_bottom_on_the_phone_match_sheet(union_match):
     hold at most 60)."""
     client, sheet, row = union_match
     a_side = "a"
-    _post(client, sheet[a_side], action="unlock")
-    _post(client, sheet["b"], action="unlock")
+    sheet_post(client, sheet[a_side], action="unlock")
+    sheet_post(client, sheet["b"], action="unlock")
     for n in (1, 2):
-        done = _post(client, sheet["a"], action="enter", number=str(n), declarer="a",
+        done = sheet_post(client, sheet["a"], action="enter", number=str(n), declarer="a",
                      points="0", bottom="0", multiplier="1")
-        assert _outcome(done) == "已记录", done.text
-        assert _outcome(_post(client, sheet["b"], action="confirm", number=str(n))) != ""
-    too_many = _post(client, sheet["a"], action="enter", number="3", declarer="a",
+        assert sheet_outcome(done) == "已记录", done.text
+        assert sheet_outcome(sheet_post(client, sheet["b"], action="confirm", number=str(n))) != ""
+    too_many = sheet_post(client, sheet["a"], action="enter", number="3", declarer="a",
                      points="280", bottom="30", multiplier="2")
-    assert "不超过 300" in _outcome(too_many)
-    too_big = _post(client, sheet["a"], action="enter", number="3", declarer="a",
+    assert "不超过 300" in sheet_outcome(too_many)
+    too_big = sheet_post(client, sheet["a"], action="enter", number="3", declarer="a",
                     points="235", bottom="65", multiplier="2")
-    assert "不超过 60" in _outcome(too_big)
-    done = _post(client, sheet["a"], action="enter", number="3", declarer="a", points="250",
+    assert "不超过 60" in sheet_outcome(too_big)
+    done = sheet_post(client, sheet["a"], action="enter", number="3", declarer="a", points="250",
                  bottom="30", multiplier="2")
-    assert _outcome(done) == "已记录", done.text
+    assert sheet_outcome(done) == "已记录", done.text
     assert "310" in done.text
     levels = done.text.split('data-testid="levels">')[1].split("</div>")[0]
     assert "<strong>10</strong>" in levels and "<strong>6</strong>" in levels
@@ -178,7 +163,7 @@ GAMES = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方�
 
 def _play(cli, tmp_path, name: str, winner_of) -> None:
     """Every match of stage `name` won 2–0 (过A against 5) by `winner_of(team_a, team_b)`."""
-    view = _bracket(cli, "tr")
+    view = bracket_json(cli, "tr")
     rows = []
     for stage in view["stages"]:
         if stage["name"] != name:
@@ -204,7 +189,7 @@ def _equal_semi_losers(cli, tmp_path, ruleset: str) -> tuple[list[str], list[dic
     assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
     assert cli("bracket", "draw", "--event", "tr", "--groups", "2", "--advance", "2",
                "--seed", "7").code == 0
-    groups = _bracket(cli, "tr")["stages"]
+    groups = bracket_json(cli, "tr")["stages"]
     for group in groups:
         members = sorted({t for m in group["matches"] for t in (m["team_a"], m["team_b"])},
                          key=lambda t: int(t[1:]))
@@ -212,13 +197,13 @@ def _equal_semi_losers(cli, tmp_path, ruleset: str) -> tuple[list[str], list[dic
         beats = {(low, mid), (mid, high), (high, low)}
         _play(cli, tmp_path, group["name"],
               lambda a, b, beats=beats: a if (a, b) in beats else b)
-    records = {r["team_no"]: r for r in _bracket(cli, "tr")["groups"]}
+    records = {r["team_no"]: r for r in bracket_json(cli, "tr")["groups"]}
     assert {(r["points"], r["game_diff"], r["level_diff"]) for r in records.values()} == \
         {(1, 0, 0)}
     lower = lambda a, b: min(a, b, key=lambda t: int(t[1:]))  # noqa: E731
     assert cli("bracket", "next", "--event", "tr", "--seed", "3").code == 0
     _play(cli, tmp_path, "半决赛", lower)
-    semis = [m for s in _bracket(cli, "tr")["stages"] if s["name"] == "半决赛"
+    semis = [m for s in bracket_json(cli, "tr")["stages"] if s["name"] == "半决赛"
              for m in s["matches"]]
     losers = sorted((m["team_b"] if m["winner"] == m["team_a"] else m["team_a"]
                      for m in semis), key=lambda t: int(t[1:]))

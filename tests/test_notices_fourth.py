@@ -8,28 +8,14 @@ import json
 
 import pytest
 
-from tests.conftest import RESULT_HEADER, read_csv_output, write_csv
-
-MATCH_SHEET = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数", "到时领先方"]
-
-
-def _bracket(cli, event: str) -> dict:
-    return json.loads(cli("bracket", "--event", event, "--format", "json").out)
-
-
-def _two_teams(cli, tmp_path, event: str, ruleset: str) -> tuple[str, str, str]:
-    """T1 and T2 drawn into one group of a Tractor event: (group, team A, team B)."""
-    assert cli("event", "create", "--id", event, "--name", event, "--ruleset",
-               ruleset).code == 0
-    teams = [["队号", "队名"], ["T1", "一队"], ["T2", "二队"]]
-    assert cli("ingest", "--event", event, write_csv(tmp_path / f"{event}-e.csv",
-                                                     teams)).code == 0
-    assert cli("bracket", "draw", "--event", event, "--groups", "1", "--advance", "2",
-               "--seed", "1").code == 0
-    (group,) = _bracket(cli, event)["stages"]
-    (match,) = group["matches"]
-    return group["name"], match["team_a"], match["team_b"]
-
+from tests.conftest import (
+    MATCH_SHEET,
+    RESULT_HEADER,
+    bracket_json,
+    read_csv_output,
+    two_tractor_teams,
+    write_csv,
+)
 
 # 2. a Tractor match decided by the clock ---------------------------------------------------
 
@@ -39,7 +25,7 @@ def test_a_tractor_match_decided_by_the_clock_needs_no_invented_game(cli, tmp_pa
     still in play: T1 is ahead (one game to none) and wins the match. Its group record: one
     match won, one game won (the unfinished game counts nothing), level difference
     15 − 9 = 6. Naming T2 — a game behind — is refused with the reason."""
-    stage, a, b = _two_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
+    stage, a, b = two_tractor_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
     t1_is_a = a == "T1"
     game1 = [stage, 1, 1, a, b, "过A" if t1_is_a else "9", "9" if t1_is_a else "过A", ""]
     wrong = write_csv(tmp_path / "wrong.csv", [MATCH_SHEET, game1,
@@ -51,10 +37,10 @@ def test_a_tractor_match_decided_by_the_clock_needs_no_invented_game(cli, tmp_pa
                                                                 "T1"]])
     done = cli("ingest", "--event", "tr", sheet)
     assert done.code == 0, done.err
-    (group,) = _bracket(cli, "tr")["stages"]
+    (group,) = bracket_json(cli, "tr")["stages"]
     (decided,) = group["matches"]
     assert decided["winner"] == "T1" and decided["games"] == [[15, 9] if t1_is_a else [9, 15]]
-    records = {g["team_no"]: g for g in _bracket(cli, "tr")["groups"]}
+    records = {g["team_no"]: g for g in bracket_json(cli, "tr")["groups"]}
     assert records["T1"]["points"] == 1 and records["T2"]["points"] == 0
 
 
@@ -75,7 +61,7 @@ def test_the_prize_quota_counts_registrations_not_those_left(cli, tmp_path):
         rows = [[stage["name"], m["match"], m["team_a"], m["team_b"],
                  "" if "T20" in (m["team_a"], m["team_b"]) else max(m["team_a"], m["team_b"]),
                  "T20" if "T20" in (m["team_a"], m["team_b"]) else ""]
-                for stage in _bracket(cli, "tr")["stages"] for m in stage["matches"]
+                for stage in bracket_json(cli, "tr")["stages"] for m in stage["matches"]
                 if m["team_b"] and not m["winner"]]
         if rows:
             done = cli("ingest", "--event", "tr", write_csv(tmp_path / f"s{step}.csv",
@@ -203,7 +189,7 @@ def test_hengquan_a_forfeit_win_scores_a_won_game(cli, tmp_path):
 # 6, 7. seed 002: 藏张's points option, and no trump bonus of seed 000 -----------------------
 
 def _union_match(cli, tmp_path) -> tuple[str, str, str]:
-    return _two_teams(cli, tmp_path, "u", "union-tractor")
+    return two_tractor_teams(cli, tmp_path, "u", "union-tractor")
 
 
 def _sheet(cli, tmp_path, name: str, header: list, rows: list) -> None:
@@ -223,7 +209,7 @@ def test_hidden_card_with_the_points_option_keeps_the_deal(cli, tmp_path):
            [[stage, 1, 1, 1, a, 60, "是", "分", "藏张"]])
     _sheet(cli, tmp_path, "d.csv", ["阶段", "场次", "局", "盘", "庄家", "得分"],
            [[stage, 1, 1, 1, a, 40], [stage, 1, 1, 2, a, 120]])
-    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    (match,) = bracket_json(cli, "u")["stages"][0]["matches"]
     assert match["games"] == [[3, 2]] and match["winner"] == a
 
 
@@ -234,7 +220,7 @@ def test_seed_002_gives_no_trump_bonus(cli, tmp_path):
     stage, a, b = _union_match(cli, tmp_path)
     _sheet(cli, tmp_path, "d.csv", ["阶段", "场次", "局", "盘", "庄家", "得分", "报主张数"],
            [[stage, 1, 1, 1, a, 0, 2]])
-    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    (match,) = bracket_json(cli, "u")["stages"][0]["matches"]
     assert match["games"] == [[6, 2]]
     from python_calamine import CalamineWorkbook
 
@@ -407,7 +393,7 @@ def test_a_three_way_group_tie_reduced_to_two_returns_to_their_match(cli, tmp_pa
     assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
     assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
                "--seed", "1").code == 0
-    (group,) = _bracket(cli, "tr")["stages"]
+    (group,) = bracket_json(cli, "tr")["stages"]
     score = {frozenset(p): (w, games) for p, w, games in [
         (("T1", "T2"), "T2", (2, 1)), (("T1", "T3"), "T1", (2, 1)),
         (("T2", "T3"), "T3", (2, 0)), (("T1", "T4"), "T1", (2, 1)),
@@ -424,11 +410,11 @@ def test_a_three_way_group_tie_reduced_to_two_returns_to_their_match(cli, tmp_pa
     header = ["阶段", "场次", "局", "甲方", "乙方", "甲方级数", "乙方级数"]
     done = cli("ingest", "--event", "tr", write_csv(tmp_path / "g.csv", [header, *rows]))
     assert done.code == 0, done.err
-    table = sorted(_bracket(cli, "tr")["groups"], key=lambda r: r["rank"])
+    table = sorted(bracket_json(cli, "tr")["groups"], key=lambda r: r["rank"])
     assert [(r["team_no"], r["points"]) for r in table] == [
         ("T3", 2), ("T2", 2), ("T1", 2), ("T4", 0)]
     assert cli("bracket", "next", "--event", "tr").code == 0
-    final = _bracket(cli, "tr")["stages"][-1]["matches"][0]
+    final = bracket_json(cli, "tr")["stages"][-1]["matches"][0]
     assert {final["team_a"], final["team_b"]} == {"T2", "T3"}
 
 
@@ -445,9 +431,9 @@ def test_union_a_level_game_at_the_end_goes_to_the_last_deal_s_winner(cli, tmp_p
         header, [stage, 1, 1, a, b, "7", "7", ""]]))
     assert missing.code == 2 and "最后一副的赢家" in missing.err
     _sheet(cli, tmp_path, "m2.csv", header, [[stage, 1, 1, a, b, "7", "7", b]])
-    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    (match,) = bracket_json(cli, "u")["stages"][0]["matches"]
     assert match["games"] == [[7, 7]] and match["winner"] == b
-    stage, a, b = _two_teams(cli, tmp_path, "h", "hengquan-2025-tractor")
+    stage, a, b = two_tractor_teams(cli, tmp_path, "h", "hengquan-2025-tractor")
     level = cli("ingest", "--event", "h", write_csv(tmp_path / "hm.csv", [
         header, [stage, 1, 1, a, b, "7", "7", b]]))
     assert level.code == 2 and "继续打到一方领先" in level.err

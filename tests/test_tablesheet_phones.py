@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import read_csv_output
+from conftest import read_csv_output, sheet_outcome, sheet_post
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -33,22 +33,12 @@ def table(cli, event16, db_file, monkeypatch):
         yield client, sheet
 
 
-def _post(client, link, **form):
-    url, code = link
-    return client.post(url, data={"code": code, **form})
 
 
-def _outcome(response) -> str:
-    """What the sheet said after a form: every form is answered with a redirect (303) to the
-    sheet read by GET (issue 49), which shows the outcome."""
-    assert [r.status_code for r in response.history] == [303], response.text
-    assert response.request.method == "GET" and response.status_code == 200
-    found = re.search(r'data-testid="message">(.*?)</p>', response.text)
-    return found.group(1) if found else ""
 
 
 def _deal(client, link, number, winner, finish):
-    return _post(client, link, action="enter", number=str(number), winner=winner,
+    return sheet_post(client, link, action="enter", number=str(number), winner=winner,
                  finish=str(finish))
 
 
@@ -63,12 +53,12 @@ def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db
     assert "no-store" in shown.headers["cache-control"]
     assert 'data-testid="clock"' not in shown.text  # the clock not started: nothing said
     assert cli("clock", "start", "--event", "e").code == 0
-    unlocked = _post(client, sheet["ns"], action="unlock")
+    unlocked = sheet_post(client, sheet["ns"], action="unlock")
     assert "记录第 1 副" in unlocked.text and "本轮剩余 45 分钟" in unlocked.text
     # A1 (EW) takes four deals with its partner second: 2 → 5 → 8 → J → A; then passes A
     for number in range(1, 6):
         answer = _deal(client, sheet["ns"], number, "ew", 2 if number < 5 else 3)
-        assert _outcome(answer) == "已记录", answer.text
+        assert sheet_outcome(answer) == "已记录", answer.text
     assert "过A" in answer.text and 'data-testid="enter"' not in answer.text
     levels = re.search(r'data-testid="levels">(.*?)</div>', answer.text).group(1)
     assert "<strong>过A</strong>" in levels and "<strong>2</strong>" in levels
@@ -76,16 +66,16 @@ def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db
     team = client.get("/m/e/teams/A1")
     assert "桌上实况：东西 过A · 南北 2，已记 5 副" in team.text
     # East-West may not enter, only answer; South may not answer
-    assert "本方负责复查" in _outcome(_deal(client, sheet["ew"], 6, "ns", 2))
-    assert "本方负责记录" in _outcome(_post(client, sheet["ns"], action="confirm", number="1"))
+    assert "本方负责复查" in sheet_outcome(_deal(client, sheet["ew"], 6, "ns", 2))
+    assert "本方负责记录" in sheet_outcome(sheet_post(client, sheet["ns"], action="confirm", number="1"))
     for number in range(1, 6):
-        assert _outcome(_post(client, sheet["ew"], action="confirm", number=str(number))) \
+        assert sheet_outcome(sheet_post(client, sheet["ew"], action="confirm", number=str(number))) \
             == "已记录"
-    first = _post(client, sheet["ns"], action="result")
+    first = sheet_post(client, sheet["ns"], action="result")
     assert "等待对方确认本桌结果" in first.text
     with db.reading(db_file) as con:
         assert not db.scalar(con, "select count(*) from results where event_id = 'e'")
-    second = _post(client, sheet["ew"], action="result")
+    second = sheet_post(client, sheet["ew"], action="result")
     assert "本桌成绩已保存" in second.text
     with db.reading(db_file) as con:
         assert db.rows(con, "select ew_team, ns_team, ew_level, ns_level, deals from results "
@@ -96,7 +86,7 @@ def test_south_enters_east_west_confirms_and_the_result_is_stored(table, cli, db
     assert (table_["A1"]["match_points"], table_["A1"]["levels"]) == ("3", "15")
     # stored: read-only from now on
     late = _deal(client, sheet["ns"], 6, "ns", 2)
-    assert "已裁定" in _outcome(late)
+    assert "已裁定" in sheet_outcome(late)
     assert "本桌成绩已保存" in client.get(sheet["ew"][0]).text
     assert "table sheet stored" in cli("log", "--event", "e").out
 
@@ -107,15 +97,15 @@ def test_a_dispute_freezes_the_sheet_until_the_organizer_decides(table, db_file,
     client, sheet = table
     _deal(client, sheet["ns"], 1, "ew", 2)
     _deal(client, sheet["ns"], 2, "ns", 4)
-    disputed = _post(client, sheet["ew"], action="dispute", number="2")
+    disputed = sheet_post(client, sheet["ew"], action="dispute", number="2")
     assert "第 2 副有异议" in disputed.text
     frozen = _deal(client, sheet["ns"], 3, "ew", 2)
-    assert "等待裁判裁定" in _outcome(frozen)
+    assert "等待裁判裁定" in sheet_outcome(frozen)
     with db.reading(db_file) as con:
         assert tablestore.disputed(con, "e") == [(1, 1, 2)]
     tablestore.decide(db_file, "e", 1, 1, 2, keep=False)  # taken off: entered again
     again = _deal(client, sheet["ns"], 2, "ns", 2)
-    assert _outcome(again) == "已记录" and "记录第 3 副" in again.text
+    assert sheet_outcome(again) == "已记录" and "记录第 3 副" in again.text
     assert "deal disputed" in cli("log", "--event", "e").out
     assert "taken off" in cli("log", "--event", "e").out
 
@@ -130,7 +120,7 @@ def test_a_result_stored_from_a_score_sheet_settles_the_sheet_s_dispute(table, d
 
     client, sheet = table
     _deal(client, sheet["ns"], 1, "ew", 2)
-    assert "第 1 副有异议" in _post(client, sheet["ew"], action="dispute", number="1").text
+    assert "第 1 副有异议" in sheet_post(client, sheet["ew"], action="dispute", number="1").text
     with db.reading(db_file) as con:
         assert tablestore.disputed(con, "e") == [(1, 1, 1)]
     paper = write_csv(tmp_path / "r1.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "10", "8"]])
@@ -145,16 +135,16 @@ def test_a_wrong_code_a_forged_link_and_an_impossible_deal_are_refused(table):
     wrong = client.post(url, data={"code": "0000" if sheet["ns"][1] != "0000" else "1111",
                                    "action": "enter", "number": "1", "winner": "ew",
                                    "finish": "2"})
-    assert "验证码不对" in _outcome(wrong)
+    assert "验证码不对" in sheet_outcome(wrong)
     assert client.get(url.replace("table=1", "table=2")).status_code == 403
     skipped = _deal(client, sheet["ns"], 2, "ew", 2)
-    assert "下一副应是第 1 副" in _outcome(skipped)
+    assert "下一副应是第 1 副" in sheet_outcome(skipped)
     # eight deals end a round of seed 004: a ninth is refused with the reason
     for number in range(1, 9):
-        assert _outcome(_deal(client, sheet["ns"], number, "ew" if number % 2 else "ns", 4)) \
+        assert sheet_outcome(_deal(client, sheet["ns"], number, "ew" if number % 2 else "ns", 4)) \
             == "已记录"
     ninth = _deal(client, sheet["ns"], 9, "ew", 2)
-    assert "最多 8 副" in _outcome(ninth)
+    assert "最多 8 副" in sheet_outcome(ninth)
 
 
 def test_the_ranking_if_the_round_ended_now_counts_the_tables_in_play(table, cli, db_file,
@@ -168,7 +158,7 @@ def test_the_ranking_if_the_round_ended_now_counts_the_tables_in_play(table, cli
     from pipeline.day import queries
 
     client, sheet = table
-    assert _outcome(_deal(client, sheet["ns"], 1, "ew", 2)) == "已记录"
+    assert sheet_outcome(_deal(client, sheet["ns"], 1, "ew", 2)) == "已记录"
     rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(2, 9)]
     assert cli("ingest", "--event", "e", write_csv(tmp_path / "r.csv",
                                                    [RESULT_HEADER, *rows])).code == 0
@@ -192,7 +182,7 @@ def test_a_sheet_s_link_is_rate_limited(table):
     from dashboard.hall import limits
 
     client, sheet = table
-    codes = [_post(client, sheet["ns"], action="unlock").status_code
+    codes = [sheet_post(client, sheet["ns"], action="unlock").status_code
              for _ in range(limits.PER_LINK * 3 + 1)]
     assert codes[:-1] == [200] * (limits.PER_LINK * 3) and codes[-1] == 429
-    assert _post(client, sheet["ew"], action="unlock").status_code == 200  # the other side
+    assert sheet_post(client, sheet["ew"], action="unlock").status_code == 200  # the other side

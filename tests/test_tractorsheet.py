@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from conftest import write_csv
+from conftest import sheet_outcome, sheet_post, write_csv
 
 from pipeline.base import db
 from pipeline.base.ruleset import load_preset
@@ -205,15 +205,8 @@ def match(cli, tmp_path, db_file, monkeypatch):
         yield client, {s: (row[f"{s}_url"], row[f"{s}_code"]) for s in "ab"}, row
 
 
-def _post(client, link, **form):
-    return client.post(link[0], data={"code": link[1], **form})
 
 
-def _outcome(response) -> str:
-    """What the sheet said after a form, read by GET after its redirect (303, issue 49)."""
-    assert [r.status_code for r in response.history] == [303], response.text
-    found = re.search(r'data-testid="message">(.*?)</p>', response.text)
-    return found.group(1) if found else ""
 
 
 def test_the_match_sheet_on_two_phones(match, cli, db_file):
@@ -221,34 +214,34 @@ def test_the_match_sheet_on_two_phones(match, cli, db_file):
     shown = client.get(sheet["a"][0])
     assert shown.status_code == 200 and 'data-testid="unlock"' in shown.text
     assert shown.headers["referrer-policy"] == "no-referrer"
-    unlocked = _post(client, sheet["a"], action="unlock")
+    unlocked = sheet_post(client, sheet["a"], action="unlock")
     assert "记录第 1 盘" in unlocked.text and 'data-testid="start"' in unlocked.text
-    assert "本场剩余 90 分钟" in _post(client, sheet["a"], action="start").text
+    assert "本场剩余 90 分钟" in sheet_post(client, sheet["a"], action="start").text
     # deal 1: A declares, the defenders take 20 in play and the bottom's 5 × 2: 30 → A +4
-    first = _post(client, sheet["a"], action="enter", number="1", declarer="a", points="20",
+    first = sheet_post(client, sheet["a"], action="enter", number="1", declarer="a", points="20",
                   bottom="5", multiplier="2", trump="1")
-    assert _outcome(first) == "已记录", first.text
+    assert sheet_outcome(first) == "已记录", first.text
     levels = re.search(r'data-testid="levels">(.*?)</div>', first.text).group(1)
     assert "<strong>7</strong>" in levels and "<strong>3</strong>" in levels
     # the declarer follows from the sheet: B may not declare deal 2
-    wrong = _post(client, sheet["a"], action="enter", number="2", declarer="b", points="0")
-    assert "本盘应由 A 方坐庄" in _outcome(wrong)
+    wrong = sheet_post(client, sheet["a"], action="enter", number="2", declarer="b", points="0")
+    assert "本盘应由 A 方坐庄" in sheet_outcome(wrong)
     # B checks: it may not enter; it disputes deal 1, which freezes the sheet
-    assert "本方负责复查" in _outcome(_post(client, sheet["b"], action="enter", number="2",
+    assert "本方负责复查" in sheet_outcome(sheet_post(client, sheet["b"], action="enter", number="2",
                                         declarer="a", points="0"))
-    disputed = _post(client, sheet["b"], action="dispute", number="1")
+    disputed = sheet_post(client, sheet["b"], action="dispute", number="1")
     assert "第 1 盘有异议" in disputed.text
-    frozen = _post(client, sheet["a"], action="enter", number="2", declarer="a", points="0")
-    assert "有异议" in _outcome(frozen)
+    frozen = sheet_post(client, sheet["a"], action="enter", number="2", declarer="a", points="0")
+    assert "有异议" in sheet_outcome(frozen)
     from pipeline.day import tractorstore
     with db.reading(db_file) as con:
         assert tractorstore.disputed(con, "tr") == [(row["stage"], row["match"], 1)]
     tractorstore.decide(db_file, "tr", row["stage"], row["match"], 1, keep=True)
     assert "deal decided" in cli("log", "--event", "tr").out
     # a ruled deal: B's card found wrong after its trick — B loses deal 2, A up 3 → 10
-    ruled = _post(client, sheet["a"], action="ruled", number="2", declarer="a",
+    ruled = sheet_post(client, sheet["a"], action="ruled", number="2", declarer="a",
                   lost_by="b", ruled_levels="3")
-    assert _outcome(ruled) == "已记录", ruled.text
+    assert sheet_outcome(ruled) == "已记录", ruled.text
     assert "<strong>10</strong>" in re.search(r'data-testid="levels">(.*?)</div>',
                                               ruled.text).group(1)
     # a bad link is refused whole
@@ -259,8 +252,8 @@ def test_the_bracket_page_shows_the_matches_in_play(match, db_file, monkeypatch)
     from conftest import run_page
 
     client, sheet, row = match
-    _post(client, sheet["a"], action="enter", number="1", declarer="a", points="0")
-    _post(client, sheet["b"], action="dispute", number="1")
+    sheet_post(client, sheet["a"], action="enter", number="1", declarer="a", points="0")
+    sheet_post(client, sheet["b"], action="dispute", number="1")
     at = run_page(monkeypatch, db_file, "bracket", event="tr")
     shown = " ".join(h.proto.body for h in at.get("html"))
     assert "场上实况：1 场逐盘记分，已记 1 盘" in shown
@@ -347,15 +340,15 @@ def test_an_old_match_form_never_brings_back_a_deal_taken_off(match, db_file):
         drawn = re.search(r'data-testid="enter".*?</form>', page, re.S).group(0)
         return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', drawn))
 
-    first = _post(client, sheet["a"], action="enter", number="1", declarer="a", points="20")
+    first = sheet_post(client, sheet["a"], action="enter", number="1", declarer="a", points="20")
     deal_two = {**form(first.text), "points": "40"}  # drawn before B's answer to deal 1
-    assert "已记录" in _outcome(_post(client, sheet["b"], action="confirm", number="1"))
-    assert _outcome(client.post(sheet["a"][0], data=deal_two)) == "已记录"
-    _post(client, sheet["b"], action="dispute", number="2")
+    assert "已记录" in sheet_outcome(sheet_post(client, sheet["b"], action="confirm", number="1"))
+    assert sheet_outcome(client.post(sheet["a"][0], data=deal_two)) == "已记录"
+    sheet_post(client, sheet["b"], action="dispute", number="2")
     tractorstore.decide(db_file, "tr", row["stage"], row["match"], 2, keep=False)
     again = client.post(sheet["a"][0], data=deal_two)
-    assert "记分表在这一盘之前已有变化" in _outcome(again)  # 盘, Tractor's word
+    assert "记分表在这一盘之前已有变化" in sheet_outcome(again)  # 盘, Tractor's word
     with db.reading(db_file) as con:
         assert db.scalar(con, "select count(*) from tractor_sheet_deals") == 1
-    bad = _post(client, sheet["a"], **{**form(again.text), "points": "abc"})
-    assert _outcome(bad) == "防家得分：收到的“abc”不是整数" and "链接无效" not in bad.text
+    bad = sheet_post(client, sheet["a"], **{**form(again.text), "points": "abc"})
+    assert sheet_outcome(bad) == "防家得分：收到的“abc”不是整数" and "链接无效" not in bad.text
