@@ -81,11 +81,15 @@ class _StoreSite:
         self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="paisai-upload")
         self.slots = threading.BoundedSemaphore(IN_FLIGHT)
         self.pending: list[Future] = []
+        self.failure: BaseException | None = None  # the first upload that failed
         self.index: bytes | None = None
 
     def _send(self, relative: str, data: bytes) -> None:
         try:
             self.store.put(relative, data, content_type(relative), cache_control(relative))
+        except BaseException as failed:
+            self.failure = self.failure or failed
+            raise
         finally:
             self.slots.release()
 
@@ -99,9 +103,8 @@ class _StoreSite:
         if relative == INDEX:
             self.index = data
             return
-        failed = [f for f in self.pending if f.done() and f.exception() is not None]
-        if failed:  # stop making work for a store that refuses it
-            raise failed[0].exception()
+        if self.failure is not None:  # stop making work for a store that refuses it (one
+            raise self.failure  # field read: a scan of every upload so far grew with n²)
         self.slots.acquire()
         self.pending.append(self.pool.submit(self._send, relative, data))
         self.done.uploaded.append(relative)
