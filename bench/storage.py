@@ -127,13 +127,12 @@ def league_bundles(count: int, people: int = 2_000, teams: int = 16,
         files = {name: _parquet(frame) for name, frame in frames.items()}
         hashes = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
         from pipeline.base.ruleset import load_preset
+        about = {"id": event_id, "name": f"联赛第{number + 1}站",
+                 "date": f"{2020 + number // 200}-{number % 12 + 1:02d}-{number % 28 + 1:02d}"}
+        rules = {"name": "suzhou-2025", "toml": load_preset("suzhou-2025").source}
         manifest = {"format": bundle.FORMAT, "format_version": bundle.FORMAT_VERSION,
-                    "bundle_id": bundle.bundle_id(event_id, hashes),
-                    "event": {"id": event_id, "name": f"联赛第{number + 1}站",
-                              "date": f"{2020 + number // 200}-{number % 12 + 1:02d}-"
-                                      f"{number % 28 + 1:02d}"},
-                    "ruleset": {"name": "suzhou-2025",
-                                "toml": load_preset("suzhou-2025").source},
+                    "bundle_id": bundle.bundle_id(about, rules, hashes),
+                    "event": about, "ruleset": rules,
                     "paisai_version": "bench",
                     "files": {n: {"sha256": h} for n, h in hashes.items()}}
         files[bundle.MANIFEST] = json.dumps(manifest, ensure_ascii=False).encode()

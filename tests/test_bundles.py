@@ -6,9 +6,11 @@ after export is refused, naming the file, with nothing of it stored."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -21,6 +23,7 @@ from s3local import ENV, Store
 
 from pipeline.base import db
 from pipeline.cli import main
+from pipeline.publishing.bundle import bundle_id
 
 # (team, player1, player2, unit): 王伟 of 恒通 and 王伟 of 远航 are two people; 李明 moves
 # from 恒通 to 华信 (one person); the league of tests/test_identities_stable.py
@@ -118,10 +121,10 @@ def test_an_archive_synced_in_two_orders_gives_the_same_people_and_ids(laptops, 
     assert sorted(o["Key"] for o in files) == sorted(
         f"2025/e2/{n}" for n in ("manifest.json", "teams.parquet", "players.parquet",
                                  "results.parquet", "penalties.parquet", "rankings.parquet",
-                                 "awards.parquet"))
+                                 "awards.parquet", "lots.parquet"))
     manifest = json.loads(store.client().get_object(
         Bucket="archive", Key="2025/e2/manifest.json")["Body"].read())
-    assert manifest["format_version"] == 1 and manifest["event"]["id"] == "e2"
+    assert manifest["format_version"] == 2 and manifest["event"]["id"] == "e2"
     assert manifest["ruleset"]["name"] == "suzhou-2025" and manifest["paisai_version"]
     assert len(manifest["files"]["results.parquet"]["sha256"]) == 64
 
@@ -203,7 +206,7 @@ def test_a_bundle_of_another_format_is_read_or_refused_in_words(laptops, tmp_pat
                archive).returncode == 0
     manifest = archive / "e1" / "manifest.json"
     written = json.loads(manifest.read_text(encoding="utf-8"))
-    manifest.write_text(json.dumps({**written, "format_version": 2,
+    manifest.write_text(json.dumps({**written, "format_version": 3,
                                     "paisai_version": "9.0"}), encoding="utf-8")
     association = tmp_path / "a.duckdb"
     done = run(association, "history", "sync", "--from", archive)
@@ -212,7 +215,18 @@ def test_a_bundle_of_another_format_is_read_or_refused_in_words(laptops, tmp_pat
     manifest.write_text(json.dumps({**written, "format_version": 0}), encoding="utf-8")
     done = run(association, "history", "sync", "--from", archive)
     assert done.returncode == 2 and "过旧" in done.stderr
-    manifest.write_text(json.dumps(written), encoding="utf-8")  # format 1, as written
+    for malformed in ("1", None):  # a string, or no version at all: said as such
+        manifest.write_text(json.dumps({**written, "format_version": malformed}),
+                            encoding="utf-8")
+        done = run(association, "history", "sync", "--from", archive)
+        assert done.returncode == 2 and "format_version is missing or malformed" in \
+            done.stderr and "newer" not in done.stderr, done.stderr
+    # format 1 (an earlier paisai: its id the event's id and the files' hashes) is read
+    hashes = {n: f["sha256"] for n, f in written["files"].items()}
+    first_id = hashlib.sha256(json.dumps({"event": "e1", "files": hashes},
+                                         sort_keys=True).encode()).hexdigest()
+    manifest.write_text(json.dumps({**written, "format_version": 1, "bundle_id": first_id}),
+                        encoding="utf-8")
     done = run(association, "history", "sync", "--from", archive)
     assert done.returncode == 0 and "imported 1" in done.stdout, done.stderr
 
@@ -221,9 +235,6 @@ def test_a_bundle_whose_sheets_are_refused_leaves_the_others_imported(laptops, t
     """A bundle true to its manifest whose results name a team it never registered (a
     bundle written by another tool): refused with its event and the problem, and only it —
     the events stored with it in one transaction are stored again without it."""
-    import hashlib
-    import shutil
-
     archive = tmp_path / "archive"
     for event_id in ("e1", "e2"):
         assert setup(laptops[event_id], "event", "export", "--event", event_id, "--to",
@@ -232,12 +243,7 @@ def test_a_bundle_whose_sheets_are_refused_leaves_the_others_imported(laptops, t
     results = pl.read_parquet(archive / "e0" / "results.parquet")
     results.with_columns(pl.lit("Z9").alias("ns_team")).head(1).write_parquet(
         archive / "e0" / "results.parquet")
-    manifest = json.loads((archive / "e0" / "manifest.json").read_text(encoding="utf-8"))
-    manifest["event"] = {**manifest["event"], "id": "e0", "date": "2025-01-01"}
-    manifest["bundle_id"] = "0" * 64
-    manifest["files"]["results.parquet"]["sha256"] = hashlib.sha256(
-        (archive / "e0" / "results.parquet").read_bytes()).hexdigest()
-    (archive / "e0" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    _reseal(archive / "e0", event={"id": "e0", "date": "2025-01-01"})
     association = tmp_path / "a.duckdb"
     done = run(association, "history", "sync", "--from", archive)
     assert done.returncode == 2 and "Traceback" not in done.stderr
@@ -247,3 +253,130 @@ def test_a_bundle_whose_sheets_are_refused_leaves_the_others_imported(laptops, t
         assert db.rows(con, "select event_id from events order by 1") == [("e1",), ("e2",)]
         assert db.rows(con, "select event_id from synced_bundles order by 1") == [("e1",),
                                                                                   ("e2",)]
+
+
+def _reseal(folder: Path, event: dict | None = None, toml: tuple[str, str] | None = None
+            ) -> None:
+    """The bundle's manifest written again true to its files, as another tool would write
+    it: every hash, size and row count, the event's fields in `event`, the ruleset's text
+    with `toml` = (old, new) replaced, and the bundle id of all that."""
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["event"] = {**manifest["event"], **(event or {})}
+    if toml:
+        assert toml[0] in manifest["ruleset"]["toml"]
+        manifest["ruleset"]["toml"] = manifest["ruleset"]["toml"].replace(*toml)
+    for name in manifest["files"]:
+        data = (folder / name).read_bytes()
+        manifest["files"][name] = {"sha256": hashlib.sha256(data).hexdigest(),
+                                   "bytes": len(data),
+                                   "rows": pl.read_parquet(folder / name).height}
+    manifest["bundle_id"] = bundle_id(manifest["event"], manifest["ruleset"],
+                                      {n: f["sha256"] for n, f in manifest["files"].items()})
+    path.write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+
+
+def _edited(manifest: dict, field: str):
+    """The manifest with one field edited by hand (the bundle id left as exported)."""
+    edited = json.loads(json.dumps(manifest))
+    if field == "files.rows":
+        edited["files"]["teams.parquet"]["rows"] = 99
+    elif field == "ruleset":
+        edited["ruleset"]["toml"] = edited["ruleset"]["toml"] + "\n# edited\n"
+    elif field == "bundle_id":
+        edited["bundle_id"] = "f" * 64
+    else:
+        part, key = field.split(".")
+        edited[part][key] = {"name": "假赛事", "date": "2020-01-01", "id": "other"}[key]
+    return edited
+
+
+def test_a_manifest_edited_by_hand_is_refused_naming_it_with_nothing_stored(laptops,
+                                                                           tmp_path):
+    """Acceptance of #54: each field of the manifest edited alone — the event's name, date
+    or id, a file's rows, the ruleset, the bundle id — is refused, naming manifest.json."""
+    archive = tmp_path / "archive"
+    assert setup(laptops["e1"], "event", "export", "--event", "e1", "--to", archive) == 0
+    written = json.loads((archive / "e1" / "manifest.json").read_text(encoding="utf-8"))
+    for field in ("event.name", "event.date", "event.id", "files.rows", "ruleset",
+                  "bundle_id"):
+        (archive / "e1" / "manifest.json").write_text(
+            json.dumps(_edited(written, field), ensure_ascii=False), encoding="utf-8")
+        association = tmp_path / f"{field}.duckdb"
+        done = run(association, "history", "sync", "--from", archive)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, (field, done.stderr)
+        assert f"{archive / 'e1' / 'manifest.json'}" in done.stderr, (field, done.stderr)
+        assert "imported 0" in done.stdout, (field, done.stdout)
+        with db.reading(association) as con:
+            assert db.scalar(con, "select count(*) from events") == 0, field
+
+
+def test_a_resealed_bundle_is_refused_when_its_ranking_or_folder_disagrees(laptops,
+                                                                          tmp_path):
+    """A manifest written again true to its files (a tool, or a hand, that knows the
+    format): a ruleset that ranks otherwise than the one exported makes another ranking than
+    the bundle carries — refused naming rankings.parquet and the first team whose place
+    differs; a bundle whose manifest names another event than its folder — refused."""
+    archive = tmp_path / "archive"
+    assert setup(laptops["e2"], "event", "export", "--event", "e2", "--to", archive) == 0
+    shutil.copytree(archive / "e2", tmp_path / "original")
+    # e2 after round 1, by hand (win 3, level-difference score 13 ± the difference): A1 beat
+    # A2 10–8 (3 points, 15), A4 beat A3 A–9 (3 − 1 penalty = 2 points, 18), A2 (0, 11),
+    # A3 (0, 8): A1 1st, A4 2nd. Ranked by the level-difference score first, A4 is 1st and
+    # A1 2nd: the bundle's first team, A1, is where the two rankings part.
+    _reseal(archive / "e2", toml=('interim_keys = ["match_points", ', 'interim_keys = ['))
+    association = tmp_path / "a.duckdb"
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{archive / 'e2' / 'rankings.parquet'}" in done.stderr, done.stderr
+    assert "(A1: 1 in the bundle, 2 made again)" in done.stderr, done.stderr
+    assert "imported 0" in done.stdout
+    with db.reading(association) as con:
+        assert db.scalar(con, "select count(*) from events") == 0
+        assert db.scalar(con, "select count(*) from teams") == 0
+
+    shutil.rmtree(archive / "e2")
+    shutil.copytree(tmp_path / "original", archive / "e9")
+    _reseal(archive / "e9", event={"id": "e3"})
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 2 and "the bundle's folder is e9" in done.stderr, done.stderr
+    assert "imported 0" in done.stdout
+
+
+def test_byes_and_withdrawals_travel_so_the_synced_ranking_is_the_organizers(tmp_path):
+    """Acceptance of #54: five teams, the pairing's bye in round 1, a team withdrawn after
+    round 1 — the association's standings of the synced event are the organizer's, the bye
+    and the withdrawal included."""
+    laptop = tmp_path / "laptop.duckdb"
+    assert setup(laptop, "event", "create", "--id", "odd", "--name", "五队赛", "--ruleset",
+                 "suzhou-2025", "--date", "2025-06-01") == 0
+    write_csv(tmp_path / "entries.csv", [ENTRY_HEADER, *[
+        [f"A{n}", f"A{n}队", f"甲{n}", f"乙{n}", "恒通"] for n in range(1, 6)]])
+    assert setup(laptop, "ingest", "--event", "odd", tmp_path / "entries.csv") == 0
+    assert setup(laptop, "pair", "--event", "odd", "--round", "1") == 0
+    with db.reading(laptop) as con:
+        tables = db.rows(con, "select table_no, ew_team, ns_team from pairings where "
+                              "event_id = 'odd' and round = 1 and ns_team is not null "
+                              "order by table_no")
+        bye, = db.rows(con, "select ew_team from pairings where event_id = 'odd' and "
+                            "round = 1 and ns_team is null")[0]
+    assert len(tables) == 2  # four teams at two tables, the fifth has the bye
+    write_csv(tmp_path / "r1.csv", [RESULT_HEADER, *[[1, t, ew, ns, "10", "8"]
+                                                     for t, ew, ns in tables]])
+    assert setup(laptop, "ingest", "--event", "odd", tmp_path / "r1.csv") == 0
+    gone = tables[0][2]  # a loser of round 1 withdraws
+    assert setup(laptop, "withdraw", "--event", "odd", gone, "--after-round", "1") == 0
+    archive = tmp_path / "archive"
+    assert setup(laptop, "event", "export", "--event", "odd", "--to", archive) == 0
+    assert (archive / "odd" / "byes.parquet").is_file()
+
+    association = tmp_path / "association.duckdb"
+    done = run(association, "history", "sync", "--from", archive)
+    assert done.returncode == 0 and "imported 1" in done.stdout, done.stderr
+    theirs = run(laptop, "standings", "--event", "odd", "--format", "csv")
+    ours = run(association, "standings", "--event", "odd", "--format", "csv")
+    assert ours.returncode == 0 and ours.stdout == theirs.stdout, (theirs.stdout, ours.stdout)
+    by_team = {r["team_no"]: r for r in read_csv_output(ours.stdout)}
+    # the bye counts as a win (suzhou-2025: bye = "win", 3 points, level difference 3)
+    assert float(by_team[bye]["match_points"]) == 3
+    assert "withdrawn" in ours.stdout and gone in ours.stdout

@@ -1,12 +1,16 @@
 """An event as a bundle for the association's archive (`paisai event export`): Parquet files
-of its teams, players, results, penalties, final ranking and awards, and `manifest.json`
-(format version, event, ruleset, each file's SHA-256, the paisai that wrote it), in a folder
+of its teams, players, results, penalties, final ranking and awards — and of everything else
+its ranking reads (byes, fouls, the chief arbiter's confirmed rounds lost, quiz, carried
+totals, the lot) — and `manifest.json` (format version, event, ruleset, each file's SHA-256,
+the paisai that wrote it, and a bundle id that is the hash of all of these), in a folder
 of its own — `<DIR_OR_URL>/<event id>/` — on a disk or on object storage. The manifest is
 written last: a bundle whose upload broke off has none, and `history sync` does not see it.
 
 Reading one back (`read`) checks everything before anything is stored: the manifest's
-format, every file present with the hash the manifest lists (a file that differs is named),
-and the columns each file must have.
+format, its bundle id against its own content (an edited event, ruleset or file list is
+refused), every file present with the hash, size and rows the manifest lists (a file that
+differs is named), and the columns each file must have; `history sync` then checks that the
+ranking made again from the bundle is the ranking it carries.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from pipeline.publishing.objectstore import Location, Store
 from pipeline.ranking import awards, scoring
 
 FORMAT = "paisai-event-bundle"
-FORMAT_VERSION = 1  # what this paisai writes and reads; a newer one is refused in words
+FORMAT_VERSION = 2  # what this paisai writes; 1 is still read (its id covers only the
+# event id and the files); a newer one is refused in words
 MANIFEST = "manifest.json"
 PLAYER_SLOTS = 4
 # each file and the columns a reader needs (a bundle may carry more)
@@ -39,6 +44,21 @@ COLUMNS = {
     "penalties.parquet": ["round", "team_no", "target", "amount", "reason"],
     "rankings.parquet": ["rank", "team_no"],
     "awards.parquet": [],
+}
+# what else the ranking reads (pipeline/sql/standings_fingerprint.sql), each file the rows of
+# a table of the event as they are (format 2 on): (file, table, the rows' filter, columns)
+CARRIED = {
+    "byes.parquet": ("pairings", "ns_team is null",
+                     ["round", "ew_team", "bye_kind", "bye_points"]),
+    "fouls.parquet": ("fouls", "true",
+                      ["round", "team_no", "table_no", "fouls", "warnings", "violations"]),
+    "rulings.parquet": ("official_rulings", "kind = 'ruled_loss' and status = 'confirmed'",
+                        ["round", "table_no", "team_no", "kind", "amount", "reason", "status"]),
+    "quiz.parquet": ("quiz", "true", ["team_no", "quiz_score", "quiz_seconds"]),
+    "carried.parquet": ("carried_totals", "true",
+                        ["team_no", "match_points", "level_diff_score", "levels",
+                         "net_levels", "levels_gained", "source"]),
+    "lots.parquet": ("event_lots", "true", ["seed"]),
 }
 
 
@@ -82,6 +102,9 @@ def frames(database: Path, event_id: str) -> tuple[events.Event, dict[str, pl.Da
         ranking = scoring.standings(con, event, scoring.latest_round(con, event_id))
         prizes = awards.award_list(con, event) if ranking.height else \
             pl.DataFrame(schema={"rank": pl.Int64, "team_no": pl.String, "award": pl.String})
+        carried = {name: db.frame(con, f"select {', '.join(columns)} from {table} where "
+                                       f"event_id = ? and {rows} order by all", [event_id])
+                   for name, (table, rows, columns) in CARRIED.items()}
     players = pl.concat([teams.select(
         "team_no", pl.lit(slot, pl.Int32).alias("slot"),
         pl.col(f"player{slot}").alias("name"), pl.col(f"member{slot}").alias("member_id"))
@@ -90,23 +113,44 @@ def frames(database: Path, event_id: str) -> tuple[events.Event, dict[str, pl.Da
                            on=["team_no", "slot"], how="left").sort("team_no", "slot")
     return event, {
         "teams.parquet": teams.select("team_no", "team_name", "affiliation",
-                                      "withdrawn_after"),
+                                      "withdrawn_after", "withdraw_reason"),
         "players.parquet": players,
         "results.parquet": results,
         "penalties.parquet": penalties,
         "rankings.parquet": ranking,
         "awards.parquet": prizes,
+        **{name: frame for name, frame in carried.items() if frame.height},
     }
 
 
-def bundle_id(event_id: str, hashes: dict[str, str]) -> str:
-    """The bundle's id: its event and its files' content (the same export, the same id).
+def bundle_id(event: dict, ruleset: dict, hashes: dict[str, str]) -> str:
+    """The bundle's id: the hash of its event, its ruleset and its files' content (the same
+    export, the same id; an edit of any of them, another id).
 
-    >>> bundle_id("e", {"a": "1"}) == bundle_id("e", {"a": "1"}) != bundle_id("e", {"a": "2"})
+    >>> e, r = {"id": "e", "name": "赛", "date": None}, {"name": "x", "toml": "win = 3"}
+    >>> bundle_id(e, r, {"a": "1"}) == bundle_id(e, r, {"a": "1"})
     True
+    >>> len({bundle_id(e, r, {"a": "1"}), bundle_id(e, r, {"a": "2"}),
+    ...      bundle_id({**e, "name": "另"}, r, {"a": "1"}),
+    ...      bundle_id(e, {**r, "toml": "win = 5"}, {"a": "1"})})
+    4
     """
+    key = json.dumps({"format_version": FORMAT_VERSION, "event": event, "ruleset": ruleset,
+                      "files": hashes}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _first_bundle_id(event_id: str, hashes: dict[str, str]) -> str:
+    """Format 1's id: the event's id and its files' content only."""
     key = json.dumps({"event": event_id, "files": hashes}, sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _expected_id(manifest: dict) -> str:
+    hashes = {name: f["sha256"] for name, f in manifest["files"].items()}
+    if manifest["format_version"] == 1:
+        return _first_bundle_id(manifest["event"]["id"], hashes)
+    return bundle_id(manifest["event"], manifest["ruleset"], hashes)
 
 
 def export(database: Path, event_id: str, to: Path | Location) -> tuple[str, str]:
@@ -115,12 +159,14 @@ def export(database: Path, event_id: str, to: Path | Location) -> tuple[str, str
     event, made = frames(database, event_id)
     files = {name: _parquet(frame) for name, frame in made.items()}
     hashes = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    about = {"id": event.event_id, "name": event.name,
+             "date": event.event_date.isoformat() if event.event_date else None}
+    rules = {"name": event.ruleset.name, "toml": event.ruleset.source}
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION,
-        "bundle_id": bundle_id(event_id, hashes),
-        "event": {"id": event.event_id, "name": event.name,
-                  "date": event.event_date.isoformat() if event.event_date else None},
-        "ruleset": {"name": event.ruleset.name, "toml": event.ruleset.source},
+        "bundle_id": bundle_id(about, rules, hashes),
+        "event": about,
+        "ruleset": rules,
         "paisai_version": paisai_version(),
         "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "files": {name: {"sha256": hashes[name], "bytes": len(files[name]),
@@ -174,7 +220,10 @@ def check_manifest(raw: bytes | None, where: str) -> dict:
         raise BundleError(f"{where}/{MANIFEST}: 不是 paisai 赛事包 not a paisai event bundle")
     version = manifest.get("format_version")
     written = manifest.get("paisai_version", "?")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise BundleError(f"{where}/{MANIFEST}: 清单的格式版本缺失或写错（应为整数）the manifest's "
+                          f"format_version is missing or malformed: {version!r}")
+    if version > FORMAT_VERSION:
         raise BundleError(f"{where}: 赛事包格式 {version} 由较新的 paisai {written} 写出，本版只读 "
                           f"{FORMAT_VERSION} 及以下，请先升级 paisai the bundle's format {version} "
                           f"was written by a newer paisai ({written}); this one reads format "
@@ -187,7 +236,8 @@ def check_manifest(raw: bytes | None, where: str) -> dict:
         event, files = manifest["event"], manifest["files"]
         ok = (events.valid_id(event["id"]) and isinstance(event["name"], str)
               and isinstance(manifest["ruleset"]["toml"], str) and isinstance(files, dict)
-              and all(isinstance(f.get("sha256"), str) for f in files.values()))
+              and all(isinstance(f.get("sha256"), str) for f in files.values())
+              and isinstance(manifest["bundle_id"], str))
     except (KeyError, TypeError, AttributeError):
         ok = False
     if not ok:
@@ -198,6 +248,10 @@ def check_manifest(raw: bytes | None, where: str) -> dict:
     if lacking:
         raise BundleError(f"{where}/{MANIFEST}: 清单没有列出 the manifest lists no "
                           f"{', '.join(lacking)}")
+    if manifest["bundle_id"] != _expected_id(manifest):
+        raise BundleError(f"{where}/{MANIFEST}: 清单被改动过——赛事、规则或文件列表与赛事包编号不符，整个"
+                          "赛事包未导入 the manifest was changed: its event, ruleset or file list "
+                          "does not match its bundle id; nothing of the bundle stored")
     return manifest
 
 
@@ -222,7 +276,13 @@ def read(where: str, fetch) -> Bundle:
         except Exception:
             raise BundleError(f"{where}/{name}: 不是可读的 Parquet 文件 not a readable Parquet "
                               "file") from None
-        missing = [c for c in COLUMNS.get(name, []) if c not in frame.columns]
+        if listed.get("bytes", len(data)) != len(data) \
+                or listed.get("rows", frame.height) != frame.height:
+            raise BundleError(f"{where}/{MANIFEST}: {name} 的大小或行数与清单不符 the size or "
+                              f"rows of {name} differ from the manifest ({len(data)} bytes, "
+                              f"{frame.height} rows); nothing of the bundle stored")
+        needed = COLUMNS.get(name) or CARRIED.get(name, ("", "", []))[2]
+        missing = [c for c in needed if c not in frame.columns]
         if missing:
             raise BundleError(f"{where}/{name}: 缺少列 lacks the columns {', '.join(missing)}")
         frames_read[name] = frame

@@ -27,7 +27,14 @@ from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.ruleset import load_preset, preset_names
 from pipeline.intake.ingest import import_into, read_sources
-from pipeline.publishing.bundle import MANIFEST, PLAYER_SLOTS, Bundle, BundleError, read
+from pipeline.publishing.bundle import (
+    CARRIED,
+    MANIFEST,
+    PLAYER_SLOTS,
+    Bundle,
+    BundleError,
+    read,
+)
 from pipeline.publishing.objectstore import Location, Store
 
 
@@ -128,6 +135,8 @@ def _store(database: Path, batch: list[Bundle], scratch: Path) -> None:
             except SheetErrors as errors:
                 raise BundleError(f"{bundle.where}: {_first_problem(errors)} ({errors.total} "
                                   "处错误 problem(s)) — 未导入任何内容 nothing stored") from None
+            _carry(con, bundle)
+            _same_ranking(con, bundle)
             con.execute("update events set ruleset_name = ? where event_id = ?",
                         [bundle.manifest["ruleset"].get("name") or "bundle", event["id"]])
             con.execute("insert into synced_bundles (bundle_id, event_id, source, "
@@ -135,6 +144,54 @@ def _store(database: Path, batch: list[Bundle], scratch: Path) -> None:
                         [bundle.bundle_id, event["id"], bundle.where,
                          bundle.manifest["format_version"],
                          bundle.manifest.get("paisai_version")])
+
+
+def _carry(con, bundle: Bundle) -> None:
+    """What the sheets do not say and the ranking reads: the withdrawals, and the rows of
+    the bundle's other files (byes, fouls, rounds lost by ruling, quiz, carried totals, the
+    lot) as the event held them."""
+    event_id = bundle.event_id
+    teams = bundle.frames["teams.parquet"]
+    if "withdrawn_after" in teams.columns:
+        gone = teams.filter(pl.col("withdrawn_after").is_not_null())
+        reason = gone["withdraw_reason"] if "withdraw_reason" in gone.columns else None
+        for i, (team_no, after) in enumerate(gone.select("team_no", "withdrawn_after").rows()):
+            con.execute("update teams set withdrawn_after = ?, withdraw_reason = ? "
+                        "where event_id = ? and team_no = ?",
+                        [after, None if reason is None else reason[i], event_id, team_no])
+    for name, (table, rows, columns) in CARRIED.items():
+        frame = bundle.frames.get(name)
+        if frame is None or not frame.height:
+            continue  # (the event's own lot, drawn when it was created, replaced)
+        con.execute(f"delete from {table} where event_id = ? and {rows}", [event_id])
+        db.register(con, "carried_rows", frame.select(columns))
+        con.execute(f"insert into {table} by name select ? as event_id, * from carried_rows",
+                    [event_id])
+        con.unregister("carried_rows")
+
+
+def _same_ranking(con, bundle: Bundle) -> None:
+    """The ranking made again from the bundle under its ruleset is the one it carries
+    (else a file or the ruleset was changed since the export: refused, naming the first
+    team whose place differs)."""
+    carried = bundle.frames.get("rankings.parquet")
+    if carried is None or not carried.height:
+        return
+    from pipeline.base import events
+    from pipeline.ranking import scoring
+
+    event = events.load(con, bundle.event_id)
+    made = scoring.standings(con, event, scoring.latest_round(con, bundle.event_id))
+    theirs = dict(carried.select("team_no", "rank").rows())
+    ours = dict(made.select("team_no", "rank").rows())
+    for team_no in sorted(set(theirs) | set(ours), key=lambda t: (theirs.get(t) or 0, t)):
+        if theirs.get(team_no) != ours.get(team_no):
+            raise BundleError(
+                f"{bundle.where}/rankings.parquet: 按赛事包的成绩和规则重算的名次与包内名次不符"
+                f"（{team_no}：包内 {theirs.get(team_no)}，重算 {ours.get(team_no)}），整个赛事包"
+                f"未导入 the ranking made again from the bundle's results under its ruleset "
+                f"differs from the one it carries ({team_no}: {theirs.get(team_no)} in the "
+                f"bundle, {ours.get(team_no)} made again); nothing of the bundle stored")
 
 
 SHEET_FILES = {"1-entries.csv": "teams.parquet, players.parquet",
@@ -188,9 +245,16 @@ def sync(database: Path, source: Path | Location,
 
     def fetched(candidate: tuple[str, Callable]) -> Bundle | BundleError:
         try:
-            return read(*candidate)
+            found = read(*candidate)
         except BundleError as exc:
             return exc
+        folder = candidate[0].rstrip("/").rsplit("/", 1)[-1]
+        if found.event_id != folder:
+            return BundleError(f"{found.where}/{MANIFEST}: 清单写的赛事是 {found.event_id}，赛事包的"
+                               f"文件夹却是 {folder}，整个赛事包未导入 the manifest names the event "
+                               f"{found.event_id} but the bundle's folder is {folder}; nothing "
+                               "of the bundle stored")
+        return found
 
     with ThreadPoolExecutor(READERS) as pool:  # a store answers several requests at once
         for bundle in pool.map(fetched, found):
