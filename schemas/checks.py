@@ -9,7 +9,6 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.base.levels import ACCEPTED, level_mapping
-from schemas._pandera import pa
 
 LEVEL_SPELLINGS = sorted(level_mapping())
 FORFEIT_SIDES = {"ew": "ew", "ns": "ns", "东西": "ew", "南北": "ns", "EW": "ew", "NS": "ns",
@@ -72,14 +71,6 @@ def confusable_key(team_no: str) -> str:
     return team_no.translate(str.maketrans("OIL", "011"))
 
 
-def _passes(data: pa.PolarsData, condition: pl.Expr) -> pl.LazyFrame:
-    return data.lazyframe.select(pl.col(data.key).is_null() | condition)
-
-
-def level_spelling(data: pa.PolarsData) -> pl.LazyFrame:
-    return _passes(data, normalized(data.key).is_in(LEVEL_SPELLINGS))
-
-
 # The sane range of each numeric column: real events with room to spare, and always inside
 # the database's integer range (a value past it must be a cell error, not a failed write).
 ROUND = (1, 1_000)
@@ -109,18 +100,6 @@ def number_name(low: float, high: float) -> str:
     return f"number:{low}:{high}"
 
 
-def whole(data: pa.PolarsData, low: int, high: int) -> pl.LazyFrame:
-    """A whole number from low to high (`3`, `3.0`, full-width `３`)."""
-    value = normalized(data.key).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
-    return _passes(data, value.is_not_null() & value.is_between(low, high))
-
-
-def number(data: pa.PolarsData, low: float, high: float) -> pl.LazyFrame:
-    """A finite number from low to high (never nan or inf)."""
-    value = normalized(data.key).cast(pl.Float64, strict=False)
-    return _passes(data, value.is_not_null() & value.is_finite() & value.is_between(low, high))
-
-
 def message(check: str) -> str:
     """What the organizer reads for a failed check.
 
@@ -137,13 +116,33 @@ def message(check: str) -> str:
     return MESSAGES.get(check, check)
 
 
-def one_of(choices: dict[str, str]):
-    folded = [c.upper() for c in choices]
+def _whole(column: str, low: int, high: int) -> pl.Expr:
+    """A whole number from low to high (`3`, `3.0`, full-width `３`)."""
+    value = normalized(column).str.replace(r"\.0+$", "").cast(pl.Int64, strict=False)
+    return value.is_not_null() & value.is_between(low, high)
 
-    def check(data: pa.PolarsData) -> pl.LazyFrame:
-        return _passes(data, normalized(data.key).is_in(folded))
 
-    return check
+def _number(column: str, low: float, high: float) -> pl.Expr:
+    """A finite number from low to high (never nan or inf)."""
+    value = normalized(column).cast(pl.Float64, strict=False)
+    return value.is_not_null() & value.is_finite() & value.is_between(low, high)
+
+
+def _level(column: str) -> pl.Expr:
+    return normalized(column).is_in(LEVEL_SPELLINGS)
+
+
+def _one_of(column: str, *choices: str) -> pl.Expr:
+    return normalized(column).is_in([c.upper() for c in choices])
+
+
+TESTS = {"whole": _whole, "number": _number, "level": _level, "one_of": _one_of}
+
+
+def passes(rule, column: str) -> pl.Expr:
+    """Whether each cell of `column` passes `rule` (a `schemas.cells.Rule`); an empty cell
+    passes (whether it may be empty is the column's `nullable`)."""
+    return pl.col(column).is_null() | TESTS[rule.test](column, *rule.args)
 
 
 def as_int(column: str) -> pl.Expr:

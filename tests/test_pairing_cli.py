@@ -173,3 +173,28 @@ def test_export_scoresheet_round_trip(cli, event16, tmp_path):
     assert "填写说明" not in run.out and "未读取" not in run.out
     rounds = read_csv_output(cli("rounds", "--event", event16, "--format", "csv").out)
     assert rounds == [{"round": "1", "reported": "8", "expected": "8", "missing": ""}]
+
+
+def test_seat_index_lists_each_name_once_in_order():
+    """Every team number, team name and player name once per team, sorted for the eye: a
+    team named as its number and a player named twice are one line each (issue 53's
+    sort-then-drop-repeats gives what `unique().sort()` gave)."""
+    import polars as pl
+
+    from pipeline.publishing.export.pairings import seat_index
+
+    pairs = pl.DataFrame({
+        "round": [1, 1, 1], "table": [1, 2, None], "ew_team": ["A1", "A3", "A5"],
+        "ew_name": ["A1", "丙队", "戊队"], "ew_player1": ["张三", "李四", None],
+        "ew_player2": ["张三", None, None], "ns_team": ["A2", "A4", None],
+        "ns_name": ["乙队", None, None], "ns_player1": ["王五", None, None],
+        "ns_player2": [None, None, None], "bye": [None, None, "轮空"]},
+        schema_overrides={"ns_player2": pl.String, "table": pl.Int64})
+    rows = seat_index(pairs).rows()
+    assert rows == [
+        ("A1", "A1", "A1", 1, "东西 EW"), ("A2", "A2", "乙队", 1, "南北 NS"),
+        ("A3", "A3", "丙队", 2, "东西 EW"), ("A4", "A4", None, 2, "南北 NS"),
+        ("A5", "A5", "戊队", None, "轮空"), ("丙队", "A3", "丙队", 2, "东西 EW"),
+        ("乙队", "A2", "乙队", 1, "南北 NS"), ("张三", "A1", "A1", 1, "东西 EW"),
+        ("戊队", "A5", "戊队", None, "轮空"), ("李四", "A3", "丙队", 2, "东西 EW"),
+        ("王五", "A2", "乙队", 1, "南北 NS")]

@@ -49,7 +49,8 @@ def test_a_clean_results_sheet_takes_the_shortcut():
 
 
 def test_validation_does_not_import_pandas():
-    """A fresh `paisai ingest` process validates with pandera without loading pandas."""
+    """A fresh `paisai ingest` process validates a clean sheet without pandera and a sheet with
+    a problem with pandera, neither loading pandas."""
     import subprocess
     import sys
 
@@ -57,4 +58,14 @@ def test_validation_does_not_import_pandas():
             "print('pandas' in sys.modules, 'pandera' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
-    assert run.stdout.split() == ["False", "True"]
+    assert run.stdout.split() == ["False", "False"]
+    code = ("import sys, polars as pl; "
+            "from pipeline.intake.validate import _complete, _schema_problems; "
+            "from pipeline.intake.sheets.kinds.base import Where; "
+            "from pipeline.intake.sheets.read import RawSheet; "
+            "frame = pl.DataFrame({'round': ['x'], '_row': [2]}); "
+            "sheet = RawSheet('f.csv', '', 'results', 1, {'round': '轮次'}, frame); "
+            "print(len(_schema_problems(sheet, _complete(sheet), Where([sheet]))) == 1, "
+            "'pandas' in sys.modules, 'pandera' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.stdout.split() == ["True", "False", "True"], run.stderr[-2000:]

@@ -119,14 +119,17 @@ def export() -> None:
     pass
 
 
-def _export(event: str, round_no: int, out_file: str, exporter, what: str) -> int:
-    """Both exports read one stored round and write one file."""
+def _export(event: str, round_no: int, out_file: str, exporter, what: str,
+            also=None) -> int:
+    """Both exports read one stored round and write one file; `also(con, event)` reads more
+    in the same connection (one open of the file) for the exporter's last argument."""
     from pipeline.ranking import rounds
     with db.reading(database()) as con:
         found = events.load(con, event)
         pairs = rounds.pairings(con, found.event_id, round_no)
+        extra = also(con, found) if also else None
     path = output_path(out_file)
-    exporter(pairs, f"{found.name} 第 {round_no} 轮{what}", path)
+    exporter(pairs, f"{found.name} 第 {round_no} 轮{what}", path, extra)
     out(f"已导出 exported {path}\n")
     return 0
 
@@ -149,14 +152,17 @@ def _export_options(suffixes: str):
 def export_pairings(event: str, round_no: int, out_file: str, base_url: str | None) -> int:
     from pipeline.operations.serve import checked_base_url
     from pipeline.publishing.export.pairings import export_pairings as write
-    from pipeline.publishing.targets import target
+    from pipeline.publishing.targets import stored_target
 
-    site = target(database(), event)  # the phones' address on the printout, when published
-    phones = site[1] if site else None
-    if base_url is not None:  # the hall's own phone pages
-        phones = f"{checked_base_url(base_url).rstrip('/')}/m/{event}/"
+    hall = f"{checked_base_url(base_url).rstrip('/')}/m/{event}/" if base_url is not None \
+        else None
+
+    def phones(site) -> str | None:  # the hall's own phone pages, else the published site's
+        return hall or (site[1] if site else None)
+
     return _export(event, round_no, out_file,
-                   lambda pairs, title, path: write(pairs, title, path, phones), "对阵表")
+                   lambda pairs, title, path, site: write(pairs, title, path, phones(site)),
+                   "对阵表", None if hall else lambda con, found: stored_target(con, event))
 
 
 @export.command("scoresheet", help="预填的成绩登记表 pre-filled score sheet")
@@ -164,11 +170,10 @@ def export_pairings(event: str, round_no: int, out_file: str, base_url: str | No
 def export_scoresheet(event: str, round_no: int, out_file: str) -> int:
     from pipeline.publishing.export.scoresheet import export_scoresheet as write
 
-    with db.reading(database()) as con:  # a level game's decider, where the preset has one
-        equal_levels = events.load(con, event).ruleset.scoring["equal_levels"]
-    return _export(event, round_no, out_file,
-                   lambda pairs, title, path: write(pairs, title, path, equal_levels),
-                   "成绩登记表")
+    return _export(event, round_no, out_file,  # with a level game's decider, where it has one
+                   lambda pairs, title, path, equal_levels: write(pairs, title, path,
+                                                                  equal_levels),
+                   "成绩登记表", lambda con, found: found.ruleset.scoring["equal_levels"])
 
 
 @click.command("links", help="各桌、各方报成绩的签名链接（打印桌签用） every table's and side's "

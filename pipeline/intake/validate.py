@@ -1,14 +1,14 @@
 """Validation: raw sheets → typed frames, or every problem of the file at once.
 
-This is the orchestration only: each kind's pandera model, casts and row-spanning checks are
-in `pipeline/intake/sheets/kinds/`. Each problem names file, sheet, spreadsheet row, column as
-written.
+This is the orchestration only: each kind's cell rules are `schemas.cells` (a clean sheet is
+found clean in one polars query; pandera, imported then, names every failure of any other);
+its casts and row-spanning checks are in `pipeline/intake/sheets/kinds/`. Each problem
+names file, sheet, spreadsheet row, column as written.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
@@ -18,7 +18,7 @@ from pipeline.intake.sheets.kinds import KINDS
 from pipeline.intake.sheets.kinds.base import FILE, SHEET, EventContext, Where
 from pipeline.intake.sheets.read import ROW, RawSheet
 from schemas import checks as ck
-from schemas._pandera import pa
+from schemas.cells import cells_pass
 
 
 @dataclass
@@ -31,47 +31,21 @@ class Checked:
     more: dict[str, int]  # failures not built, by column as written (beyond REPORT_LIMIT)
 
 
-@cache
-def _schema(kind: str) -> pa.DataFrameSchema:
-    return KINDS[kind].MODEL.to_schema()
-
-
 def schema_passes(kind: str, frame: pl.DataFrame) -> bool:
-    """True when every cell passes the kind's pandera schema, found in one polars query.
-
-    The schema's own definitions (each column's dtype, `nullable` and checks) are evaluated
-    together instead of one pandera step per column and check. Anything this shortcut does
-    not cover (frame-level checks, unique, coerce, another dtype) answers False, and so
-    does a failing cell: pandera then validates the sheet itself and names every failure.
-    """
-    schema = _schema(kind)
-    if schema.checks or schema.unique or schema.coerce:
-        return False
-    lazy = frame.lazy()
-    verdicts = []
-    for name, column in schema.columns.items():
-        if (frame.schema.get(name) != pl.String or str(column.dtype) != "String"
-                or column.unique or column.coerce or column.regex):
-            return False
-        if not column.nullable:
-            verdicts.append(lazy.select(pl.col(name).is_not_null().all().alias(f"{name}:n")))
-        for number, check in enumerate(column.checks):
-            function = getattr(check, "_check_fn", None)  # pandera's own check function
-            if function is None or check.element_wise or not check.ignore_na:
-                return False
-            verdicts.append(function(pa.PolarsData(lazy, name))
-                            .select(pl.all().all().name.suffix(f":{number}")))
-    if not verdicts:
-        return True
-    return all(pl.concat(verdicts, how="horizontal").collect().row(0))
+    """True when every cell passes the kind's cell rules (`schemas.cells`), found in one
+    polars query without pandera; False sends the sheet to pandera, which names every
+    failure."""
+    return cells_pass(kind, frame)
 
 
 def _schema_problems(sheet: RawSheet, frame: pl.DataFrame, where: Where) -> list[Problem]:
     if schema_passes(sheet.kind, frame):
         return []
-    schema = KINDS[sheet.kind].MODEL
+    from schemas.models import pa, schema, without_pandas  # pandera: only then
+
     try:
-        schema.validate(frame, lazy=True)
+        with without_pandas():
+            schema(sheet.kind).validate(frame, lazy=True)
     except pa.errors.SchemaErrors as exc:
         failures = exc.failure_cases
     else:

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.base import db
 from pipeline.publishing.objectstore import Location, is_url, parse
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 class Target(NamedTuple):
@@ -51,8 +54,13 @@ def target(database: Path, event_id: str) -> Target | None:
     """The event's publish place and address: as `paisai publish` left them, else env
     PAISAI_PUBLISH_DIR/<event>; None when the event has no site."""
     with db.reading(database) as con:
-        found = db.rows(con, "select out_dir, base_url, endpoint_url from publish_targets "
-                             "where event_id = ?", [event_id])
+        return stored_target(con, event_id)
+
+
+def stored_target(con: duckdb.DuckDBPyConnection, event_id: str) -> Target | None:
+    """`target` read on an open connection."""
+    found = db.rows(con, "select out_dir, base_url, endpoint_url from publish_targets "
+                         "where event_id = ?", [event_id])
     if found:
         where, base_url, endpoint = found[0]
         return Target(parse(where, endpoint) if is_url(where) else Path(where), base_url)

@@ -54,7 +54,8 @@ def bind(query: str, params: dict) -> dict:
     >>> bind("select $a + $ab", {"a": 1, "ab": 2, "b": 3})
     {'a': 1, 'ab': 2}
     """
-    return {k: v for k, v in params.items() if re.search(rf"\${k}\b", query)}
+    used = set(re.findall(r"\$(\w+)", query))
+    return {k: v for k, v in params.items() if k in used}
 
 
 def h2h_games(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:

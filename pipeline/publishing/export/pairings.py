@@ -44,9 +44,11 @@ def seat_index(pairs: pl.DataFrame) -> pl.DataFrame:
             pl.concat_list(f"{side}_team", f"{side}_name", f"{side}_player1",
                            f"{side}_player2").alias("find"))
         sides.append(one)
-    frame = pl.concat(sides).explode("find").drop_nulls("find")
-    return frame.select("find", "team_no", "team_name", "table", "seat").unique().sort(
-        ["find", "team_no"])
+    frame = pl.concat(sides).explode("find").drop_nulls("find").select(
+        "find", "team_no", "team_name", "table", "seat")
+    frame = frame.sort(frame.columns)  # sorted on every column, a repeated row (a player
+    # named as the team, a name twice) follows its twin: dropped without a hash of every row
+    return frame.filter(~pl.all_horizontal(pl.all().eq_missing(pl.all().shift(1))))
 
 
 def _html(title: str, tables: pl.DataFrame, index: pl.DataFrame, site_url: str | None) -> str:

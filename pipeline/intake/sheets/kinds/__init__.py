@@ -1,5 +1,4 @@
-"""Each sheet kind in one place: its pandera model (`MODEL`, the cell checks, from
-`schemas/`), its casts from text cells (`casts()`) and its row-spanning checks against the
+"""Each sheet kind in one place (its cell rules are `schemas.cells`): its casts from text cells (`casts()`) and its row-spanning checks against the
 event as stored (`check`). `pipeline.intake.validate` only runs them in order."""
 
 from pipeline.intake.sheets.kinds import (

@@ -7,9 +7,6 @@ import polars as pl
 
 from pipeline.intake.sheets.kinds.base import check_team_refs
 from schemas import checks as ck
-from schemas.carry import CarrySheet
-
-MODEL = CarrySheet
 
 
 def casts() -> list[pl.Expr]:

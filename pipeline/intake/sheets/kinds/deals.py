@@ -10,9 +10,6 @@ from pipeline.base.levels import format_level
 from pipeline.intake.sheets.kinds.base import EventContext, Where, round_too_far, unregistered
 from pipeline.ranking.deals import Deal, RoundState, play, refusal, result
 from schemas import checks as ck
-from schemas.deals import DealsSheet
-
-MODEL = DealsSheet
 
 
 def casts() -> list[pl.Expr]:

@@ -11,9 +11,7 @@ from pipeline.base.store import MEMBERS
 from pipeline.intake.sheets.kinds.base import EventContext, Where
 from pipeline.intake.sheets.read import ROW
 from schemas import checks as ck
-from schemas.entries import EntriesSheet
 
-MODEL = EntriesSheet
 SLOTS = ("player1", "player2", "player3", "player4")
 
 

@@ -8,9 +8,6 @@ import polars as pl
 
 from pipeline.intake.sheets.kinds.base import check_team_refs
 from schemas import checks as ck
-from schemas.fouls import FoulsSheet
-
-MODEL = FoulsSheet
 
 
 def casts() -> list[pl.Expr]:

@@ -7,9 +7,6 @@ import polars as pl
 from pipeline.base.errors import Problem
 from pipeline.intake.sheets.kinds.base import EventContext, Where, unregistered
 from schemas import checks as ck
-from schemas.penalties import PenaltiesSheet
-
-MODEL = PenaltiesSheet
 
 
 def casts() -> list[pl.Expr]:

@@ -8,9 +8,6 @@ from pipeline.base.errors import Problem
 from pipeline.intake.sheets.kinds.base import EventContext, Where
 from pipeline.intake.sheets.read import ROW
 from schemas import checks as ck
-from schemas.players import PlayersSheet
-
-MODEL = PlayersSheet
 
 
 def casts() -> list[pl.Expr]:

@@ -6,9 +6,6 @@ import polars as pl
 
 from pipeline.intake.sheets.kinds.base import check_team_refs
 from schemas import checks as ck
-from schemas.quiz import QuizSheet
-
-MODEL = QuizSheet
 
 
 def casts() -> list[pl.Expr]:

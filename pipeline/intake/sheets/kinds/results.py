@@ -1,4 +1,4 @@
-"""Round results (成绩表): one row per table. The cell checks are the pandera model; the checks
+"""Round results (成绩表): one row per table. The cell checks are `schemas.cells`; the checks
 that span rows or need the stored event (pairing, stored deals, other tables, the next
 round) are here."""
 
@@ -19,9 +19,6 @@ from pipeline.intake.sheets.kinds.base import (
 )
 from pipeline.intake.sheets.read import ROW
 from schemas import checks as ck
-from schemas.results import ResultsSheet
-
-MODEL = ResultsSheet
 
 
 def casts() -> list[pl.Expr]:

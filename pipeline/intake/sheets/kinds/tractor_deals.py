@@ -8,9 +8,6 @@ import polars as pl
 from pipeline.intake.sheets.kinds.base import match_keys, tractor_only
 from pipeline.tractor import checks
 from schemas import checks as ck
-from schemas.tractor import TractorDealsSheet
-
-MODEL = TractorDealsSheet
 
 
 def casts() -> list[pl.Expr]:
