@@ -380,3 +380,43 @@ def test_byes_and_withdrawals_travel_so_the_synced_ranking_is_the_organizers(tmp
     # the bye counts as a win (suzhou-2025: bye = "win", 3 points, level difference 3)
     assert float(by_team[bye]["match_points"]) == 3
     assert "withdrawn" in ours.stdout and gone in ours.stdout
+
+
+def test_an_upload_going_on_a_mistyped_prefix_and_one_bundles_address(laptops, store,
+                                                                       tmp_path):
+    """A bundle without its manifest yet (an organizer's upload going on) is passed over
+    for next time, on a store as in a folder, without failing the sync; a prefix with
+    nothing is said to be empty (a typo?), exit 2; the address of one bundle syncs it; the
+    syncs are in paisai log."""
+    _export(laptops, store, "e1", "going")
+    _export(laptops, store, "e2", "going")
+    store.client().delete_object(Bucket="archive", Key="going/e2/manifest.json")
+    association = tmp_path / "a.duckdb"
+    done = _sync(association, store, "going")
+    assert done.returncode == 0 and "imported 1 " in done.stdout + " ", done.stdout
+    assert "s3://archive/going/e2" in done.stderr and "manifest.json" in done.stderr
+    assert "later 1" in done.stdout
+    log = (tmp_path / "paisai.log").read_text(encoding="utf-8")
+    assert "bundles synced" in log and "e1" in log
+
+    folder = tmp_path / "archive"
+    assert setup(laptops["e3"], "event", "export", "--event", "e3", "--to", folder) == 0
+    assert setup(laptops["e4"], "event", "export", "--event", "e4", "--to", folder) == 0
+    (folder / "e4" / "manifest.json").unlink()
+    done = run(tmp_path / "f.duckdb", "history", "sync", "--from", folder)
+    assert done.returncode == 0 and "later 1" in done.stdout and str(folder / "e4") in \
+        done.stderr, (done.stdout, done.stderr)
+
+    typo = _sync(tmp_path / "t.duckdb", store, "nosuchprefix")
+    assert typo.returncode != 0 and "no bundles at this address" in typo.stderr
+    assert "Traceback" not in typo.stderr
+
+    one = run(tmp_path / "one.duckdb", "history", "sync", "--from", "s3://archive/going/e1",
+              "--endpoint-url", store.endpoint)
+    assert one.returncode == 0 and "bundle(s): e1;" in one.stdout, (one.stdout, one.stderr)
+
+
+def test_exporting_an_event_that_has_not_ended_says_so(laptops, tmp_path):
+    """suzhou-2025 plans 3 rounds; the laptops' events have played 1."""
+    done = run(laptops["e1"], "event", "export", "--event", "e1", "--to", tmp_path / "x")
+    assert done.returncode == 0 and "only 1 of 3 rounds have results" in done.stderr

@@ -28,11 +28,21 @@ def sync(source: str, endpoint_url: str | None) -> int:
 
     with progress("同步 syncing", total=None) as step:
         done = run_sync(database(), place_of(source, endpoint_url), on_bundle=step)
+    from pipeline.base import oplog
+
     for line in done.refused:
         err(f"拒收 refused: {line}")
+        oplog.write(database(), None, "bundle refused", line)
+    for where in done.waiting:
+        err(f"稍后再同步 later: {where} 还没有 manifest.json（正在上传？）has no manifest.json yet "
+            "(an upload going on?): passed over this time")
+    if done.imported:
+        oplog.write(database(), None, "bundles synced",
+                    f"{len(done.imported)} from {source}: {', '.join(done.imported)}")
     out(f"已导入 imported {len(done.imported)} 个赛事包 bundle(s)"
         + (f": {', '.join(done.imported)}" if done.imported else "")
-        + f"; 已有 already held {len(done.known)}; 拒收 refused {len(done.refused)}\n")
+        + f"; 已有 already held {len(done.known)}; 拒收 refused {len(done.refused)}"
+        + (f"; 稍后 later {len(done.waiting)}" if done.waiting else "") + "\n")
     return 2 if done.refused else 0
 
 

@@ -6,7 +6,7 @@ import click
 
 from pipeline.base import db, events, output
 from pipeline.base.errors import UsageError
-from pipeline.cli_support import common, database, event_option, format_option, out
+from pipeline.cli_support import common, database, err, event_option, format_option, out
 
 
 @click.group("event", help="创建、结束赛事 create or close an event")
@@ -75,9 +75,17 @@ def reopen(event: str) -> int:
 def export(event: str, to: str, endpoint_url: str | None) -> int:
     from pipeline.publishing.bundle import export as write_bundle
     from pipeline.publishing.targets import place_of
+    from pipeline.ranking import scoring
 
     where, bundle_id = write_bundle(database(), event, place_of(to, endpoint_url))
     out(f"已导出赛事包 exported the bundle {bundle_id[:12]} of {event} → {where}\n")
+    with db.reading(database()) as con:
+        played = scoring.latest_round(con, event)
+        planned = events.load(con, event).ruleset.rounds
+    if planned and played < planned:  # a synced event is not updated by a later bundle
+        err(f"注意 note: {event} 只有 {played}/{planned} 轮的成绩；协会同步后不会再更新此赛事，比赛"
+            f"结束后再导出 only {played} of {planned} rounds have results, and an archive "
+            "that syncs this bundle keeps it as it is: export when the event has ended\n")
     return 0
 
 

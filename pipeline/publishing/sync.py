@@ -43,22 +43,31 @@ class Synced:
     imported: list[str] = field(default_factory=list)  # event ids
     known: list[str] = field(default_factory=list)  # passed over: imported before
     refused: list[str] = field(default_factory=list)  # messages, each naming its bundle
+    waiting: list[str] = field(default_factory=list)  # folders without a manifest yet
 
 
 def _candidates(source: Path | Location, skip: set[str]
                 ) -> tuple[list[tuple[str, Callable]], list[str]]:
-    """(where, fetch) of every bundle folder under the source, and the names passed over
-    (the folders of events in `skip`: never downloaded)."""
+    """(where, fetch) of every bundle folder under the source — or of the source itself when
+    it is one bundle — and the names passed over (the folders of events in `skip`: never
+    downloaded). A source with nothing at all is refused in words (a mistyped prefix)."""
     if isinstance(source, Location):
         store = Store(source)
         names = sorted(store.folders())
+        if not names:
+            if store.get(MANIFEST) is not None:  # the address of one bundle
+                return [(store.location.url, store.get)], []
+            raise PaisaiError(f"{store.location.url}: 这里没有任何赛事包（地址写错了？）no bundles "
+                              "at this address (a mistyped bucket or prefix?)")
         return ([(Store(source.below(n), store.s3).location.url,
                   Store(source.below(n), store.s3).get) for n in names if n not in skip],
                 [n for n in names if n in skip])
     if not source.is_dir():
         raise PaisaiError(f"找不到文件夹 no such folder: {source}")
     folders = [source] if (source / MANIFEST).is_file() else sorted(
-        p for p in source.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
+        p for p in source.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not folders:
+        raise PaisaiError(f"{source}: 这里没有任何赛事包 no bundles in this folder")
 
     def fetcher(folder: Path) -> Callable[[str], bytes | None]:
         return lambda name: (folder / name).read_bytes() if (folder / name).is_file() else None
@@ -243,7 +252,9 @@ def sync(database: Path, source: Path | Location,
     ready: list[Bundle] = []
     found, done.known = _candidates(source, held)
 
-    def fetched(candidate: tuple[str, Callable]) -> Bundle | BundleError:
+    def fetched(candidate: tuple[str, Callable]) -> Bundle | BundleError | None:
+        if candidate[1](MANIFEST) is None:
+            return None  # its manifest not written yet (an upload going on): next time
         try:
             found = read(*candidate)
         except BundleError as exc:
@@ -257,7 +268,10 @@ def sync(database: Path, source: Path | Location,
         return found
 
     with ThreadPoolExecutor(READERS) as pool:  # a store answers several requests at once
-        for bundle in pool.map(fetched, found):
+        for (where, _), bundle in zip(found, pool.map(fetched, found), strict=True):
+            if bundle is None:
+                done.waiting.append(where)
+                continue
             if isinstance(bundle, BundleError):
                 done.refused.append(str(bundle))
                 continue
