@@ -82,19 +82,27 @@ def test_publish_then_a_round_sends_only_what_changed(cli, event_with_results, p
     write_csv(tmp_path / "r2.csv", [["轮次", "桌号", "东西级数", "南北级数"],
                                     *[[2, t, "8", "10"] for t in range(1, 9)]])
     assert cli("ingest", "--event", "e", tmp_path / "r2.csv").code == 0
+    # a page the last publish listed that this one no longer writes (a team number since
+    # corrected): deleted after the index
+    old = json.loads(_body(store, ".paisai-site.json"))
+    old["files"]["teams/OLD.html"] = "0" * 64
+    store.client().put_object(Bucket="hall", Key="2026/e/.paisai-site.json",
+                              Body=json.dumps(old).encode())
+    store.client().put_object(Bucket="hall", Key="2026/e/teams/OLD.html", Body=b"old")
     store.forget()
-    run = _publish(paisai, store)  # without --base-url: the QR page is gone
+    run = _publish(paisai, store)  # without --base-url: the remembered address is kept
     assert run.code == 0, run.err
     changed = {"index.html", "standings.json", "teams.html", *(team_file(t) for t in TEAMS)}
     writes = [(m, p.removeprefix("/hall/2026/e/")) for m, p in store.requests]
     assert {p for m, p in writes if m == "PUT"} == changed | {".paisai-site.json"}
     assert len([1 for m, _ in writes if m == "PUT"]) == len(changed) + 1
-    # the index after every other page, the QR page deleted after it, the manifest last
+    # the index after every other page, the gone page deleted after it, the manifest last
     assert writes[-3][1] == "index.html" and writes[-1] == ("PUT", ".paisai-site.json")
     assert writes[-2][0] == "POST"  # DeleteObjects (a batch)
-    assert "qr.html" not in _keys(store) and "第 2 轮后排名" in _body(store, "index.html")
+    assert "teams/OLD.html" not in _keys(store) and "qr.html" in _keys(store)
+    assert "第 2 轮后排名" in _body(store, "index.html")
     manifest = json.loads(_body(store, ".paisai-site.json"))
-    assert set(manifest["files"]) == FIRST - {"qr.html"}
+    assert set(manifest["files"]) == FIRST
     assert "1 个删除 deleted" in run.out
 
 

@@ -77,6 +77,7 @@ HEADERS_ZH = {
     "last_played": "最近比赛",
     "change": "变化",
     "provisional": "暂定",
+    "inactive": "不活跃",
     "current_unit": "现单位",
     "review": "待核对",
     "win_share": "胜率",

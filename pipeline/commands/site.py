@@ -20,28 +20,39 @@ from pipeline.cli_support import common, database, err, event_option, out
               help="兼容 S3 的对象存储地址（MinIO、阿里云 OSS、腾讯云 COS） the endpoint of an "
                    "S3-compatible store; 凭据只从环境变量或配置文件读取 credentials only from "
                    "AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE")
-@click.option("--base-url", help="网站地址（二维码） the site's address, for the QR")
+@click.option("--base-url", help="网站地址（二维码）；省略时沿用上次记住的 the site's address, for "
+                                 "the QR; left out, the remembered one is kept")
+@click.option("--full", is_flag=True,
+              help="全部重新上传（补回在存储桶里被手工删除的页面） send every file again (restores "
+                   "pages deleted from the bucket by hand)")
 @common
-def publish(event: str, out_dir: str, endpoint_url: str | None, base_url: str | None) -> int:
+def publish(event: str, out_dir: str, endpoint_url: str | None, base_url: str | None,
+            full: bool) -> int:
     from pipeline.base.progress import progress
     from pipeline.operations.serve import checked_base_url
     from pipeline.publishing.objectstore import Location
     from pipeline.publishing.publish import publish as write_site
     from pipeline.publishing.remote import publish_to_store
-    from pipeline.publishing.targets import place_of, remember
+    from pipeline.publishing.targets import place_of, remember, target
 
     base_url = checked_base_url(base_url) if base_url is not None else None
     place = place_of(out_dir, endpoint_url)
+    kept = ""
+    if base_url is None:  # left out: the address remembered by an earlier publish is kept
+        earlier = target(database(), event)
+        base_url = earlier.base_url if earlier is not None else None
+        kept = f"；网站地址沿用 site address kept: {base_url}" if base_url else ""
     with progress("发布 publishing", total=None) as step:
         if isinstance(place, Location):
-            done = publish_to_store(database(), event, place, base_url, on_page=step)
+            done = publish_to_store(database(), event, place, base_url, on_page=step,
+                                    full=full)
             said = (f"{len(done.uploaded)} 个文件上传 uploaded, {len(done.deleted)} 个删除 "
                     f"deleted, {done.unchanged} 个未变 unchanged")
         else:
             said = f"{len(write_site(database(), event, place, base_url, on_page=step))} " \
-                   "个文件更新 files changed"
+                   "个文件更新或删除 files changed or removed"
     remember(database(), event, place, base_url)
-    out(f"已发布 published {out_dir}: {said} "
+    out(f"已发布 published {out_dir}: {said}{kept} "
         "（之后 watch、控制台上传与编排会自动更新 watch and the console re-publish it）\n")
     return 0
 

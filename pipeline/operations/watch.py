@@ -33,7 +33,8 @@ def _candidates(folder: Path) -> list[Path]:
 
 
 def scan(database: Path, event_id: str, folder: Path, seen: dict[Path, tuple[int, int]],
-         log: Callable[[str], None], done: dict[Path, tuple[int, int]] | None = None) -> int:
+         log: Callable[[str], None], done: dict[Path, tuple[int, int]] | None = None,
+         owed: Owed | None = None) -> int:
     """One pass: ingest the files that have stayed unchanged since the last pass.
 
     A file is ingested when it is new or saved again (`done` keeps the state it was last
@@ -41,6 +42,7 @@ def scan(database: Path, event_id: str, folder: Path, seen: dict[Path, tuple[int
     a restarted watch does not send the whole folder again. A file saved again with what it
     said before is applied again: a correction made since is then put back, audited."""
     done = {} if done is None else done
+    owed = Owed() if owed is None else owed
     received: set[str] | None = None
     handled = 0
     for path in _candidates(folder):
@@ -60,21 +62,51 @@ def scan(database: Path, event_id: str, folder: Path, seen: dict[Path, tuple[int
         handled += 1
         try:
             report = ingest_file(database, event_id, path, source="watch", data=data)
-            summary = "; ".join(f"{s.kind} +{s.new} ~{s.replaced} ={s.unchanged}"
-                                for s in report.stored) or "未变 unchanged"
-            log(f"{time.strftime('%H:%M:%S')} 已导入 stored {path.name}: {summary}")
-            changed = republish(database, event_id)
-            if changed is not None:
-                log(f"{time.strftime('%H:%M:%S')} 网站已更新 site re-published: "
-                    f"{len(changed)} 个文件 files")
         except SheetErrors as errors:
             log(f"{time.strftime('%H:%M:%S')} 有错误未导入 rejected {path.name}:\n"
                 + problem_report(errors))
+            continue
         except PaisaiError as exc:
             log(f"{time.strftime('%H:%M:%S')} 失败 failed {path.name}: {exc}")
+            continue
         except Exception as exc:  # one file never stops the watch
             log(f"{time.strftime('%H:%M:%S')} 失败 failed {path.name}: {type(exc).__name__}: {exc}")
+            continue
+        summary = "; ".join(f"{s.kind} +{s.new} ~{s.replaced} ={s.unchanged}"
+                            for s in report.stored) or "未变 unchanged"
+        log(f"{time.strftime('%H:%M:%S')} 已导入 stored {path.name}: {summary}")
+        owed.due = 0.0  # the site is owed this sheet: published now
+    owed.publish(database, event_id, log)
     return handled
+
+
+class Owed:
+    """The site's publish a watch still owes: after a sheet is stored, and after a publish
+    that failed (the sheet stays stored; the site is tried again on later scans, waiting
+    `remote.retry_after` between tries — the console's policy — until it succeeds)."""
+
+    def __init__(self) -> None:
+        self.due: float | None = None  # time.monotonic() from which to try; None: owed none
+        self.failures = 0
+
+    def publish(self, database: Path, event_id: str, log: Callable[[str], None]) -> None:
+        if self.due is None or time.monotonic() < self.due:
+            return
+        from pipeline.publishing.remote import retry_after  # the publisher only to publish
+        now = time.strftime('%H:%M:%S')
+        try:
+            changed = republish(database, event_id)
+        except Exception as exc:  # the sheets are stored; only the site is behind
+            self.failures += 1
+            wait = retry_after(self.failures)
+            self.due = time.monotonic() + wait
+            why = str(exc) if isinstance(exc, PaisaiError) else f"{type(exc).__name__}: {exc}"
+            log(f"{now} 成绩已保存，但网站未更新 stored, but the site was not re-published "
+                f"({why})；{wait:.0f} 秒后重试 trying again in {wait:.0f} s")
+            return
+        self.due, self.failures = None, 0
+        if changed is not None:
+            log(f"{now} 网站已更新 site re-published: {len(changed)} 个文件 files")
 
 
 def watch(database: Path, event_id: str, folder: Path, interval: float = 2.0,
@@ -84,9 +116,10 @@ def watch(database: Path, event_id: str, folder: Path, interval: float = 2.0,
         raise PaisaiError(f"不是文件夹 not a folder: {folder}")
     seen: dict[Path, tuple[int, int]] = {}
     done: dict[Path, tuple[int, int]] = {}
+    owed = Owed()
     count = 0
     while passes is None or count < passes:
-        scan(database, event_id, folder, seen, log, done)
+        scan(database, event_id, folder, seen, log, done, owed)
         count += 1
         if passes is None or count < passes:
             time.sleep(interval)

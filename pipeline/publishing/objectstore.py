@@ -55,6 +55,32 @@ def is_url(text: str) -> bool:
     return text.strip().lower().startswith(SCHEME)
 
 
+# a scheme of two letters or more before ':/' (`https://`, `oss://`, `s3:/`, `ftp://`); a
+# drive letter (`C:/`, `D:\\`) is one letter and stays a folder
+OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:[/\\]")
+
+
+def looks_like_url(text: str) -> bool:
+    """An address with a scheme, not a folder: refused unless it is `s3://`.
+
+    >>> [looks_like_url(t) for t in ("https://site/x", "s3:/site/x", "C:/sites", "out/site")]
+    [True, True, False, False]
+    """
+    return OTHER_SCHEME.match(text.strip()) is not None
+
+
+def refuse_other_scheme(text: str) -> None:
+    """A `--to`/`--from` that names an address paisai cannot write to or read from (a web
+    site, OSS's own scheme, FTP, `s3:/` with one slash) is refused in words, never taken for
+    a folder named `https:`."""
+    if looks_like_url(text) and not is_url(text):
+        raise UsageError(
+            f"不支持的地址 {text!r}：对象存储请写 s3://存储桶/前缀（阿里云 OSS、腾讯云 COS、MinIO 也用 "
+            f"s3://，并加 --endpoint-url 指定服务地址），文件夹请写路径 not an address paisai can "
+            f"use: {text!r} — object storage is s3://BUCKET/PREFIX (for OSS, COS or MinIO "
+            f"too, with --endpoint-url naming the store), a folder is a path")
+
+
 def parse(url: str, endpoint: str | None) -> Location:
     """`s3://bucket/prefix` and an optional endpoint (http(s)://host[:port]), checked."""
     text = url.strip()
@@ -205,6 +231,22 @@ class Store:
                 first = answer["Errors"][0]
                 raise StoreError(f"对象存储未能删除 the store did not delete {first.get('Key')}: "
                                  f"{first.get('Code')} {first.get('Message', '')}")
+
+    def names(self, enough: int = 1000) -> list[str]:
+        """The objects below the location (relative names), at most about `enough` of them:
+        the first page or pages of the listing, not the whole of a large prefix."""
+        found: list[str] = []
+        start = f"{self.location.prefix}/" if self.location.prefix else ""
+        try:
+            pages = self.s3.get_paginator("list_objects_v2").paginate(
+                Bucket=self.location.bucket, Prefix=start)
+            for page in pages:
+                found += [o["Key"][len(start):] for o in page.get("Contents", [])]
+                if len(found) >= enough:
+                    break
+        except Exception as exc:
+            raise explain(exc, self.location) from None
+        return found
 
     def folders(self) -> list[str]:
         """The names of the 'folders' right below the location (common prefixes)."""

@@ -185,7 +185,13 @@ class _Site:
 
     def finish(self) -> None:
         """The marker, with the digest of every file written (the next publish compares
-        against these instead of reading each file)."""
+        against these instead of reading each file); a published file this publish no
+        longer writes (the QR page, a withdrawn team's page) is counted as changed — the
+        swap removes it."""
+        published = set(self.known) if self.known else {
+            p.relative_to(self.out).as_posix() for p in self.out.rglob("*")
+            if p.is_file() and p.name != MARKER} if self.out.is_dir() else set()
+        self.changed += sorted(published - set(self.digests))
         listed = "".join(f"{digest}\t{name}\n" for name, digest in self.digests.items())
         (self.build / MARKER).write_text(
             "paisai publish: this folder is replaced whole on every publish\n" + listed,

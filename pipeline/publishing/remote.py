@@ -24,8 +24,9 @@ from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.publishing.objectstore import Location, Store, StoreError
-from pipeline.publishing.publish import site_facts, write_pages
+from pipeline.base.errors import PaisaiError, UsageError
+from pipeline.publishing.objectstore import Location, Store
+from pipeline.publishing.publish import SITE_NAMES, site_facts, write_pages
 
 MANIFEST = ".paisai-site.json"
 INDEX = "index.html"
@@ -122,26 +123,54 @@ class _StoreSite:
         self.pool.shutdown(wait=True, cancel_futures=cancel)
 
 
-def _manifest(store: Store) -> dict[str, str]:
+def _manifest(store: Store, event_id: str) -> dict[str, str]:
+    """The files the prefix's last publish listed, by their SHA-256. A prefix is checked as
+    a folder is (`check_site_folder`) before anything is written: a site of another event,
+    or files paisai did not publish, are refused (UsageError), nothing sent."""
     raw = store.get(MANIFEST)
     if raw is None:
+        _check_unmarked(store)
         return {}
     try:
-        listed = json.loads(raw)["files"]
-        return {str(k): str(v) for k, v in listed.items()}
+        read = json.loads(raw)
+        listed = read["files"]
+        other = read.get("event")
     except (ValueError, KeyError, TypeError, AttributeError):
         return {}  # a manifest we cannot read: everything is sent again, nothing is lost
+    if other is not None and str(other) != event_id:
+        where = store.location.url
+        raise UsageError(
+            f"{where} 是赛事 {other} 的网站，发布 {event_id} 会删除它的页面；请换一个前缀 "
+            f"{where} holds the site of event {other}: publishing {event_id} there would "
+            f"delete its pages — give another prefix")
+    return {str(k): str(v) for k, v in listed.items()}
+
+
+def _check_unmarked(store: Store) -> None:
+    """A prefix without a manifest: empty, or nothing but paisai's own page names (a first
+    publish that broke off before its manifest); anything else is someone else's."""
+    names = store.names()
+    foreign = sorted({n for n in names if n.split("/", 1)[0] not in SITE_NAMES})
+    if foreign:
+        where = store.location.url
+        shown = ", ".join(foreign[:5])
+        raise UsageError(
+            f"{where} 已有不是 paisai 发布的文件（{shown}），发布会覆盖或删除它们，请换一个新的或空的"
+            f"前缀 the prefix holds files paisai did not publish ({shown}); publishing would "
+            f"overwrite them: give a new or empty prefix")
 
 
 def publish_to_store(database: Path, event_id: str, location: Location,
                      base_url: str | None = None,
-                     on_page: Callable[[str], None] = lambda page: None) -> Published:
-    """Publish the event's site to the store; only changed files are sent (StoreError in
-    words on any failure, the index and manifest then as they were)."""
+                     on_page: Callable[[str], None] = lambda page: None,
+                     full: bool = False) -> Published:
+    """Publish the event's site to the store; only changed files are sent — every file
+    with `full` (a page deleted from the bucket by hand is not in the manifest's view) —
+    StoreError in words on any failure, the index and manifest then as they were."""
     facts = site_facts(database, event_id)
     store = Store(location)
-    known = _manifest(store)
-    site = _StoreSite(store, known)
+    known = _manifest(store, event_id)
+    site = _StoreSite(store, {} if full else known)
     try:
         write_pages(site, *facts, base_url, on_page)
         site.settle()
@@ -179,6 +208,18 @@ _running: dict[tuple[str, str], bool] = {}  # (database, event) → another pass
 _last: dict[tuple[str, str], Outcome] = {}
 RETRIES = 3  # passes a failed background publish is tried, a few seconds apart
 RETRY_SECONDS = 5.0
+RETRY_MOST = 300.0  # the longest wait between two tries
+
+
+def retry_after(failures: int) -> float:
+    """The one retry policy of a failed publish — the console's background publish and
+    `paisai watch` alike: seconds to wait after `failures` failures in a row, doubling from
+    RETRY_SECONDS up to RETRY_MOST.
+
+    >>> [retry_after(n) for n in (1, 2, 3, 10)]
+    [5.0, 10.0, 20.0, 300.0]
+    """
+    return min(RETRY_SECONDS * 2 ** (max(failures, 1) - 1), RETRY_MOST)
 
 
 def publish_soon(database: Path, event_id: str, location: Location,
@@ -202,9 +243,9 @@ def publish_soon(database: Path, event_id: str, location: Location,
                     break
                 except Exception as exc:  # kept in words; the hall goes on
                     outcome = Outcome(time.time(), False, str(exc) if isinstance(
-                        exc, StoreError) else f"{type(exc).__name__}: {exc}")
+                        exc, PaisaiError) else f"{type(exc).__name__}: {exc}")
                     if attempt + 1 < RETRIES:
-                        time.sleep(RETRY_SECONDS)
+                        time.sleep(retry_after(attempt + 1))
             with _lock:
                 _last[key] = outcome
                 if not _running.get(key):

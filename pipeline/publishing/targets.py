@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.base import db
-from pipeline.publishing.objectstore import Location, is_url, parse
+from pipeline.publishing.objectstore import Location, is_url, parse, refuse_other_scheme
 
 if TYPE_CHECKING:
     import duckdb
@@ -28,7 +28,9 @@ class Target(NamedTuple):
 
 
 def place_of(to: str, endpoint: str | None) -> Path | Location:
-    """`--to` as given: an s3:// address (with its endpoint) or a folder."""
+    """`--to` as given: an s3:// address (with its endpoint) or a folder; any other address
+    (`https://…`, `oss://…`, `s3:/…`) refused (UsageError)."""
+    refuse_other_scheme(to)
     if is_url(to):
         return parse(to, endpoint)
     if endpoint is not None:
