@@ -120,11 +120,15 @@ def test_a_database_of_the_previous_version_keeps_the_ids_it_showed(cli, db_file
                                 "from player_map"))
         aliases = dict(db.rows(con, "select alias, player_id from identity_aliases"))
         assert db.scalar(con, "select max(version) from identity_scheme") == identity.SCHEME
-    # the same ids; where the previous scheme had cut one person in two (王伟 of 恒通 once
-    # under his partner's 华信), the younger id is now an alias that finds him
+    # the same ids, but 王伟 of 恒通's: the previous scheme gave both 王伟 (in every event
+    # together) an id made with their unit and cut 恒通's in two (once under his partner's
+    # 华信); he is now the name's first person (恒通 before 远航 in e1), so he takes the
+    # name's own id, and both his old ids are aliases that find him; 远航's keeps his
     kept = {seat for seat in shown if now[seat] == shown[seat]}
     joined = {seat for seat in shown if aliases.get(shown[seat]) == now[seat]}
-    assert kept | joined == set(shown) and joined == {"e3A11"}
+    assert kept | joined == set(shown) and joined == {"e1A11", "e2A11", "e3A11"}
+    assert now["e1A11"] == identity.association_id("王伟", None)
+    assert now["e1A21"] == shown["e1A21"] == identity.association_id("王伟", None, "远航")
     assert cli("player", shown["e3A11"]).code == 0  # the old id still finds him
     said = cli("log").out  # and the log says so
     assert "players joined" in said and shown["e3A11"] in said
