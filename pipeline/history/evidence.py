@@ -49,6 +49,10 @@ import polars as pl
 
 MOVER_GAP_DAYS = 365  # a home that starts within this of another's end continues it
 HOME_SHARE = 0.5  # a partner's unit played for this often (of the biggest) is a home
+MISTYPED, TYPO_RATIO = 2, 3  # a member id seen this often at most, a character from an id
+# of the name seen TYPO_RATIO times as often, is that id mistyped (one digit, twice: a habit)
+RELIABLE = 2 / 3  # a member who gives the id in this share of seats: a seat without is
+# rather a namesake's
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
 LASTING = 3  # events with one partner (or under one's own unit) that make a person
 ANOTHER_UNIT = "另一单位一场 one event under another unit: review"
@@ -193,6 +197,15 @@ class _Found:
         kept = len(mates) > len(set(mates))
         return any(len(e) >= 2 and (u in claimed or kept) for u, e in under.items())
 
+    def unlike(self, r: int, g: int) -> bool:
+        """Group `g` gives no member id where `r` is a member who nearly always gives it:
+        rather a namesake's seats than the member's."""
+        if self.member_ids(g):
+            return False
+        members = self.members_of(r)
+        given = sum(1 for i in members if self.seats[i].member_id)
+        return given >= 2 and given >= RELIABLE * len(members)
+
     def can(self, a: int, b: int) -> bool:
         a, b = self.root(a), self.root(b)
         if a == b:
@@ -215,8 +228,9 @@ class _Found:
 
 
 def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], list[str]]:
-    """Each seat's member id, a member id seen once and a character from another of the
-    name's ids read as that id mistyped (noted for review); and the notes."""
+    """Each seat's member id, a member id seen once or twice and a character from another of
+    the name's ids seen three times as often read as that id mistyped (noted for review);
+    and the notes."""
     counts: dict[str, int] = {}
     for i in order:
         if seats[i].member_id:
@@ -225,8 +239,9 @@ def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], lis
     note = [""] * len(seats)
     for i in order:
         given = seats[i].member_id
-        if given and counts[given] == 1:
-            near = [m for m in counts if m != given and counts[m] > 1 and _typo(m, given)]
+        if given and counts[given] <= MISTYPED:
+            near = [m for m in counts if m != given and counts[m] >= TYPO_RATIO * counts[given]
+                    and _typo(m, given)]
             if len(near) == 1:
                 member[i] = near[0]
                 note[i] = TYPO.format(given, near[0])
@@ -275,7 +290,7 @@ def _units(seats: list[Seat], found: _Found) -> None:
             continue
         groups = sorted(by_group, key=lambda r: (-len(found.events(r)), found.first_seat(r)))
         for g in groups[1:]:
-            for h in groups:
+            for h in sorted(groups, key=lambda h: found.unlike(h, g)):  # stable: biggest first
                 h, g = found.root(h), found.root(g)
                 if h != g and found.join(h, g):
                     break
@@ -330,6 +345,7 @@ def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
         pool = active or free
         chosen = min(pool, key=lambda p: (
             not units & {seats[i].unit for i in found.members_of(p)},
+            found.unlike(p, r),  # no member id given: rather not the member's
             min(abs(found.span(p)[0] - first), abs(found.span(p)[1] - last)),
             -len(found.events(p)), found.first_seat(p)))
         if len(pool) > 1:

@@ -163,7 +163,7 @@ def seats(teams: pl.DataFrame, folded: pl.DataFrame | None = None) -> pl.DataFra
 
 def _claims(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A member id is a strong claim, never a silent merge: it is the name's that gave it
-    first (in date order); a seat of another name giving it keeps no member id (the name
+    most often (the first in date order of those); a seat of another name giving it keeps no member id (the name
     and the evidence decide who it is) and is noted for review with both names. Returns the
     seats so read and the notes (KEY, claim)."""
     given = frame.filter(pl.col("member_id").is_not_null())
@@ -171,8 +171,12 @@ def _claims(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         return frame, pl.DataFrame(schema={"event_id": pl.String, "team_no": pl.String,
                                            "slot": pl.Int64, "claim": pl.String})
     order = [c for c in ("day", "event_id", "team_no", "slot") if c in given.columns]
-    owner = given.sort(order).group_by("member_id", maintain_order=True).agg(
-        pl.col("norm_name").first().alias("owner"), pl.col("name").first().alias("owned"))
+    owner = given.sort(order).with_row_index("seen").group_by(
+        "member_id", "norm_name", maintain_order=True).agg(
+        pl.len().alias("times"), pl.col("seen").first(), pl.col("name").first().alias("owned")
+    ).sort("times", "seen", descending=[True, False]).group_by(
+        "member_id", maintain_order=True).agg(
+        pl.col("norm_name").first().alias("owner"), pl.col("owned").first())
     wrong = given.join(owner, on="member_id").filter(pl.col("norm_name") != pl.col("owner"))
     claims = wrong.select(*KEY, pl.format(
         "会员号 {} 一向是 {}，本场写的是 {}：请核对 member id {} has always been {}'s, given "
