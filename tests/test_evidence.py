@@ -79,7 +79,8 @@ def test_the_reading_keeps_its_promises_on_random_names():
 def test_a_member_id_mistyped_twice_the_same_way_is_the_member_s():
     """Issue 52: SZ-1000 given in six events, SZ-1001 in two (one digit off, a third as
     often): one person, the two seats noted as a typo. Two ids of one name seen about as
-    often (SZ-2000 four times, SZ-2001 three) are two people."""
+    often (SZ-2000 four times, SZ-2001 three) are two people; an id seen once, one digit
+    from one seen twice, is a typo."""
     seat = lambda e, m: Seat(f"e{e}", e, "a", frozenset({"x"}), False, m)  # noqa: E731
     label, note, _ = people([seat(e, "SZ-1001" if e in (4, 8) else "SZ-1000")
                              for e in range(1, 9)])
@@ -88,6 +89,8 @@ def test_a_member_id_mistyped_twice_the_same_way_is_the_member_s():
     label, _, _ = people([seat(e, "SZ-2001" if e in (2, 4, 6) else "SZ-2000")
                           for e in range(1, 8)])
     assert label == [0, 1, 0, 1, 0, 1, 0]
+    label, note, _ = people([seat(1, "SZ-3000"), seat(2, "SZ-3010"), seat(3, "SZ-3000")])
+    assert label == [0, 0, 0] and note[1]  # once, from an id seen twice: a typo too
 
 
 def test_a_stand_in_without_a_member_id_is_the_namesake_who_never_gives_one():
@@ -106,3 +109,34 @@ def test_a_stand_in_without_a_member_id_is_the_namesake_who_never_gives_one():
     other = [seat(e, "b", "y") for e in (1, 2, 4, 5)]
     label, _, visit = people(member + other + [seat(3, "z", "s", explained=True)])
     assert label == [0] * 4 + [1] * 4 + [1] and visit[-1]
+
+
+def test_a_one_off_under_the_club_joins_the_bigger_namesake_not_the_member_into_it():
+    """Issue 52, by hand (a within-club pair of a league): 马平磊 the member (SZ-7 every time,
+    with x, e1–e7) and 马平磊 who never gives one (with y, e1–e7 and e9–e11) are two people
+    (one event together). In e8 one of them plays once with a stranger under the club, no
+    id given: it is the one who never gives one — the member is never joined into the
+    one-off."""
+    def seat(e, mate, member=None):
+        return Seat(f"e{e:02d}", e, "a", frozenset({mate}), False, member)
+
+    member = [seat(e, "x", "SZ-7") for e in range(1, 8)]
+    other = [seat(e, "y") for e in (*range(1, 8), 9, 10, 11)]
+    label, _, _ = people(member + other + [seat(8, "s")])
+    assert label == [0] * 7 + [1] * 10 + [1]
+
+
+def test_a_unit_seen_only_as_a_visit_does_not_draw_a_namesake_s_one_off():
+    """Issue 52, by hand: 高鹏霞 A plays for a with x (e1–e10); 高鹏霞 B for b with y
+    (e1, e3, e10) and under c with z and with v, who play for c with others (visits, e5,
+    e7).
+    In e9 one of them stands in under c with w (who plays for c too): c is no home of
+    B's, so nothing draws the seat to B; A, who plays more (more often at hand), has it."""
+    def seat(e, unit, mate, explained=False):
+        return Seat(f"e{e:02d}", e, unit, frozenset({mate}), explained, None)
+
+    a = [seat(e, "a", "x") for e in (1, 2, 3, 4, 5, 6, 7, 8, 10)]
+    b = [seat(1, "b", "y"), seat(3, "b", "y"), seat(5, "c", "z", True),
+         seat(7, "c", "v", True), seat(10, "b", "y")]
+    label, _, visit = people(a + b + [seat(9, "c", "w", True)])
+    assert label == [0] * 9 + [1] * 5 + [0] and visit[-1]

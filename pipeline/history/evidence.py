@@ -49,8 +49,8 @@ import polars as pl
 
 MOVER_GAP_DAYS = 365  # a home that starts within this of another's end continues it
 HOME_SHARE = 0.5  # a partner's unit played for this often (of the biggest) is a home
-MISTYPED, TYPO_RATIO = 2, 3  # a member id seen this often at most, a character from an id
-# of the name seen TYPO_RATIO times as often, is that id mistyped (one digit, twice: a habit)
+MISTYPED, TYPO_RATIO = 2, 3  # a member id seen once, a character from an id of the name
+# seen twice, is that id mistyped; seen twice (a habit), from one seen TYPO_RATIO times as often
 RELIABLE = 2 / 3  # a member who gives the id in this share of seats: a seat without is
 # rather a namesake's
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
@@ -228,9 +228,9 @@ class _Found:
 
 
 def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], list[str]]:
-    """Each seat's member id, a member id seen once or twice and a character from another of
-    the name's ids seen three times as often read as that id mistyped (noted for review);
-    and the notes."""
+    """Each seat's member id, a member id seen once (twice) and a character from another of
+    the name's ids seen twice (three times as often) read as that id mistyped (noted for
+    review); and the notes."""
     counts: dict[str, int] = {}
     for i in order:
         if seats[i].member_id:
@@ -240,8 +240,8 @@ def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], lis
     for i in order:
         given = seats[i].member_id
         if given and counts[given] <= MISTYPED:
-            near = [m for m in counts if m != given and counts[m] >= TYPO_RATIO * counts[given]
-                    and _typo(m, given)]
+            often = 2 if counts[given] == 1 else TYPO_RATIO * counts[given]
+            near = [m for m in counts if m != given and counts[m] >= often and _typo(m, given)]
             if len(near) == 1:
                 member[i] = near[0]
                 note[i] = TYPO.format(given, near[0])
@@ -289,8 +289,8 @@ def _units(seats: list[Seat], found: _Found) -> None:
         if not home:
             continue
         groups = sorted(by_group, key=lambda r: (-len(found.events(r)), found.first_seat(r)))
-        for g in groups[1:]:
-            for h in sorted(groups, key=lambda h: found.unlike(h, g)):  # stable: biggest first
+        for n, g in enumerate(groups[1:], start=1):  # each into a bigger one, biggest first
+            for h in sorted(groups[:n], key=lambda h: found.unlike(h, g)):  # (stable)
                 h, g = found.root(h), found.root(g)
                 if h != g and found.join(h, g):
                     break
@@ -344,7 +344,7 @@ def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
         active = [p for p in free if found.span(p)[0] <= last and first <= found.span(p)[1]]
         pool = active or free
         chosen = min(pool, key=lambda p: (
-            not units & {seats[i].unit for i in found.members_of(p)},
+            not units & found.homes(p),  # a unit the person plays for, not a visit's
             found.unlike(p, r),  # no member id given: rather not the member's
             min(abs(found.span(p)[0] - first), abs(found.span(p)[1] - last)),
             -len(found.events(p)), found.first_seat(p)))
