@@ -51,8 +51,7 @@ MOVER_GAP_DAYS = 365  # a home that starts within this of another's end continue
 HOME_SHARE = 0.5  # a partner's unit played for this often (of the biggest) is a home
 MISTYPED, TYPO_RATIO = 2, 3  # a member id seen once, a character from an id of the name
 # seen twice, is that id mistyped; seen twice (a habit), from one seen TYPO_RATIO times as often
-RELIABLE = 2 / 3  # a member who gives the id in this share of seats: a seat without is
-# rather a namesake's
+ACTIVE_DAYS = 90  # a one-off this near a person's first or last seat is in their time
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
 LASTING = 3  # events with one partner (or under one's own unit) that make a person
 ANOTHER_UNIT = "另一单位一场 one event under another unit: review"
@@ -197,14 +196,14 @@ class _Found:
         kept = len(mates) > len(set(mates))
         return any(len(e) >= 2 and (u in claimed or kept) for u, e in under.items())
 
-    def unlike(self, r: int, g: int) -> bool:
-        """Group `g` gives no member id where `r` is a member who nearly always gives it:
-        rather a namesake's seats than the member's."""
+    def unlike(self, r: int, g: int) -> float:
+        """How unlike `r` group `g` is by member ids: when `g` gives none, the share of
+        `r`'s seats that give one (a member who always gives it would have: rather a
+        namesake's seats), 0 for a person who never gives one; 0 when `g` gives one."""
         if self.member_ids(g):
-            return False
+            return 0.0
         members = self.members_of(r)
-        given = sum(1 for i in members if self.seats[i].member_id)
-        return given >= 2 and given >= RELIABLE * len(members)
+        return sum(1 for i in members if self.seats[i].member_id) / len(members)
 
     def can(self, a: int, b: int) -> bool:
         a, b = self.root(a), self.root(b)
@@ -341,11 +340,12 @@ def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
         if not free:
             people.append(r)
             continue
-        active = [p for p in free if found.span(p)[0] <= last and first <= found.span(p)[1]]
+        active = [p for p in free if found.span(p)[0] - ACTIVE_DAYS <= last
+                  and first <= found.span(p)[1] + ACTIVE_DAYS]
         pool = active or free
         chosen = min(pool, key=lambda p: (
             not units & found.homes(p),  # a unit the person plays for, not a visit's
-            found.unlike(p, r),  # no member id given: rather not the member's
+            found.unlike(p, r),  # no member id given: rather not a member's who gives it
             min(abs(found.span(p)[0] - first), abs(found.span(p)[1] - last)),
             -len(found.events(p)), found.first_seat(p)))
         if len(pool) > 1:
