@@ -155,3 +155,31 @@ def test_a_one_off_just_before_a_namesake_s_first_seat_may_be_his():
     label, note, _ = people(member + other + [seat(28, "z", "s", explained=True)])
     assert label == [0] * len(member) + [1] * 5
     assert note[-1]  # still marked for review: either namesake might have been there
+
+
+def test_one_offs_beside_two_partnerships_of_one_club_keep_them_two_people():
+    """Issue 52, by hand (周兰兰, two of one club): X with x (e1, e3, e5, e7), Y with y (e2,
+    e4, e6, e8), never in one event — alone, the rule reads them as one person with two
+    partners. But in e4 a 周兰兰 stands in with s beside Y, and in e5 one with t beside X:
+    two people, each with their own stand-in event (X's in e4, Y's in e5), not one person
+    alternating partners and a third who only ever stands in."""
+    def seat(e, mate):
+        return Seat(f"e{e}", e, "a", frozenset({mate}), False, None)
+
+    x = [seat(e, "x") for e in (1, 3, 5, 7)]
+    y = [seat(e, "y") for e in (2, 4, 6, 8)]
+    label, _, _ = people(x + y + [seat(4, "s"), seat(5, "t")])
+    assert label == [0] * 4 + [1] * 4 + [0, 1]
+
+
+def test_back_with_the_old_partner_after_a_namesake_began_is_no_move():
+    """Issue 52, by hand (杜凯伟 of two clubs): A plays for a with x (days 1, 3, 5 and 14); B
+    for b with y and z from day 10. A's last seat, after B began, is with his old partner x,
+    whom B never plays with: the partnership goes on, so B is no move of A's — two people."""
+    def seat(day, unit, mate):
+        return Seat(f"e{day:02d}", day, unit, frozenset({mate}), False, None)
+
+    a = [seat(d, "a", "x") for d in (1, 3, 5, 14)]
+    b = [seat(10, "b", "y"), seat(11, "b", "y"), seat(12, "b", "y"), seat(13, "b", "z")]
+    label, _, _ = people(a + b)
+    assert label == [0] * 4 + [1] * 4

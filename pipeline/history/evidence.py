@@ -13,10 +13,14 @@ partner: a team registers under either player's club), and the member id given. 
    under — a lasting partnership across clubs is one person.
 3. A unit no partner explains: groups that played for it are one person — namesakes of
    one club are told apart only by what separates them: seats in one event (and so their
-   partners' seats), member ids.
-4. Moves: a person whose seats begin after another's ended (`RETURNS` seats back allowed)
-   is the same person with a new unit or partner, when it follows within `gap_days` or
-   keeps a partner; with two such candidates it stays apart, for review.
+   partners' seats), member ids. The one-offs are placed first (the smallest groups into
+   bigger ones), so that two lasting partnerships seen beside a namesake's one-off in one
+   event stay two people; a one-off without a member id leans away from a member who gives
+   theirs.
+4. Moves: a person whose seats begin after another's ended (`RETURNS` seats back allowed,
+   but not back with the old partner: that partnership goes on) is the same person with a
+   new unit or partner, when it follows within `gap_days` or keeps a partner; with two such
+   candidates it stays apart, for review.
 5. Visits: what is left — a stand-in's event, a partner's club once — joins the person
    playing at the time (sharing its unit first), else the nearest in time; with several
    candidates the choice is noted for review. A unit seen only through a partner is a
@@ -288,8 +292,9 @@ def _units(seats: list[Seat], found: _Found) -> None:
         if not home:
             continue
         groups = sorted(by_group, key=lambda r: (-len(found.events(r)), found.first_seat(r)))
-        for n, g in enumerate(groups[1:], start=1):  # each into a bigger one, biggest first
-            for h in sorted(groups[:n], key=lambda h: found.unlike(h, g)):  # (stable)
+        for n in range(len(groups) - 1, 0, -1):  # the smallest first, each into a bigger
+            g = groups[n]  # one, biggest first: one-offs placed before two lasting groups
+            for h in sorted(groups[:n], key=lambda h: found.unlike(h, g)):  # are read as one
                 h, g = found.root(h), found.root(g)
                 if h != g and found.join(h, g):
                     break
@@ -307,9 +312,12 @@ def _moves(seats: list[Seat], found: _Found, gap_days: int, note: list[str]) -> 
         ended = []
         for other in {found.root(o) for o in anchored} - {r}:
             members = found.members_of(other)
-            later = sum(1 for i in members if seats[i].day >= first)
-            if later > RETURNS or found.span(other)[0] >= first or not found.can(other, r):
+            later = [i for i in members if seats[i].day >= first]
+            if len(later) > RETURNS or found.span(other)[0] >= first or not found.can(other, r):
                 continue
+            old = {p for i in members if seats[i].day < first for p in seats[i].partners}
+            if any(seats[i].partners & old - found.partners(r) for i in later):
+                continue  # back with the old partner, whom the new seats never show: no move
             before = max(seats[i].day for i in members if seats[i].day < first)
             if first - before <= gap_days or found.partners(other) & found.partners(r):
                 ended.append(other)
