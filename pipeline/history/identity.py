@@ -12,8 +12,9 @@ two events on one day) are flagged for the organizer. The organizer's decisions 
 unmerge, split (`pipeline.history.people`) — are kept in `identity_overrides` with a
 reason, never by editing results, and applied by every refresh here.
 
-About 470 lines, one algorithm read in order — the seats read, member ids' claims, the
-evidence weighed (`evidence`, pure), ids given, anchored and aliased — kept whole on purpose.
+About 440 lines, one algorithm read in order — the seats read, member ids' claims, the
+evidence weighed (`evidence`, pure), ids given from each person's own evidence and renamed
+ones aliased — kept whole on purpose. (`identity_anchors`, scheme 3's, is no longer written.)
 
 >>> association_id("張三", None) == association_id("张 三", None), association_id("x", " js-7 ")
 (True, 'JS-7')
@@ -196,8 +197,9 @@ KEY = ["event_id", "team_no", "slot"]
 
 def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     """Bring `player_map` up to the registered teams. The seats of the names whose seats
-    changed are read again as evidence (`evidence.people`); each person found keeps the id
-    its seats showed (`_give_ids`); the rows of every other name stay as they are. Then the
+    changed are read again as evidence (`evidence.people`); each person found takes the id
+    their own evidence gives (`_give_ids`: the same whatever the import order, a renamed id
+    kept as an alias); the rows of every other name stay as they are. Then the
     organizer's merges and splits (`everything`: after one of those, every row again)."""
     teams = db.frame(con, f"""
         select t.event_id, t.team_no, {', '.join('t.' + s for s in SLOTS)},
