@@ -12,7 +12,7 @@ two events on one day) are flagged for the organizer. The organizer's decisions 
 unmerge, split (`pipeline.history.people`) — are kept in `identity_overrides` with a
 reason, never by editing results, and applied by every refresh here.
 
-About 440 lines, one algorithm read in order — the seats read, member ids' claims, the
+About 420 lines, one algorithm read in order — the seats read, member ids' claims, the
 evidence weighed (`evidence`, pure), ids given from each person's own evidence and renamed
 ones aliased — kept whole on purpose. (`identity_anchors`, scheme 3's, is no longer written.)
 
