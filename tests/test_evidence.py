@@ -74,3 +74,112 @@ def test_the_reading_keeps_its_promises_on_random_names():
                 if a.member_id and b.member_id:
                     assert (label[i] == label[j]) == (a.member_id == b.member_id)
         assert len(note) == len(visit) == len(seats)
+
+
+def test_a_member_id_mistyped_twice_the_same_way_is_the_member_s():
+    """Issue 52: SZ-1000 given in six events, SZ-1001 in two (one digit off, a third as
+    often): one person, the two seats noted as a typo. Two ids of one name seen about as
+    often (SZ-2000 four times, SZ-2001 three) are two people; an id seen once, one digit
+    from one seen twice, is a typo."""
+    seat = lambda e, m: Seat(f"e{e}", e, "a", frozenset({"x"}), False, m)  # noqa: E731
+    label, note, _ = people([seat(e, "SZ-1001" if e in (4, 8) else "SZ-1000")
+                             for e in range(1, 9)])
+    assert label == [0] * 8
+    assert [bool(n) for n in note] == [e in (4, 8) for e in range(1, 9)]
+    label, _, _ = people([seat(e, "SZ-2001" if e in (2, 4, 6) else "SZ-2000")
+                          for e in range(1, 8)])
+    assert label == [0, 1, 0, 1, 0, 1, 0]
+    label, note, _ = people([seat(1, "SZ-3000"), seat(2, "SZ-3010"), seat(3, "SZ-3000")])
+    assert label == [0, 0, 0] and note[1]  # once, from an id seen twice: a typo too
+
+
+def test_a_stand_in_without_a_member_id_is_the_namesake_who_never_gives_one():
+    """Issue 52, by hand: two 马平磊 of one club, both playing e1, e2, e4, e5 (two people):
+    one a member who gives SZ-7 every time, the other never a member id. In e3 one of them
+    stands in with a stranger under their club, no member id given: the namesake who never
+    gives one (the member would have). Likewise under a stranger's unit between namesakes
+    of two clubs."""
+    def seat(e, unit, mate, member=None, explained=False):
+        return Seat(f"e{e}", e, unit, frozenset({mate}), explained, member)
+
+    member = [seat(e, "a", "x", "SZ-7") for e in (1, 2, 4, 5)]
+    other = [seat(e, "a", "y") for e in (1, 2, 4, 5)]
+    label, _, _ = people(member + other + [seat(3, "a", "s")])
+    assert label == [0] * 4 + [1] * 4 + [1]
+    other = [seat(e, "b", "y") for e in (1, 2, 4, 5)]
+    label, _, visit = people(member + other + [seat(3, "z", "s", explained=True)])
+    assert label == [0] * 4 + [1] * 4 + [1] and visit[-1]
+
+
+def test_a_one_off_under_the_club_joins_the_bigger_namesake_not_the_member_into_it():
+    """Issue 52, by hand (a within-club pair of a league): 马平磊 the member (SZ-7 every time,
+    with x, e1–e7) and 马平磊 who never gives one (with y, e1–e7 and e9–e11) are two people
+    (one event together). In e8 one of them plays once with a stranger under the club, no
+    id given: it is the one who never gives one — the member is never joined into the
+    one-off."""
+    def seat(e, mate, member=None):
+        return Seat(f"e{e:02d}", e, "a", frozenset({mate}), False, member)
+
+    member = [seat(e, "x", "SZ-7") for e in range(1, 8)]
+    other = [seat(e, "y") for e in (*range(1, 8), 9, 10, 11)]
+    label, _, _ = people(member + other + [seat(8, "s")])
+    assert label == [0] * 7 + [1] * 10 + [1]
+
+
+def test_a_unit_seen_only_as_a_visit_does_not_draw_a_namesake_s_one_off():
+    """Issue 52, by hand: 高鹏霞 A plays for a with x (e1–e10); 高鹏霞 B for b with y
+    (e1, e3, e10) and under c with z and with v, who play for c with others (visits, e5,
+    e7).
+    In e9 one of them stands in under c with w (who plays for c too): c is no home of
+    B's, so nothing draws the seat to B; A, who plays more (more often at hand), has it."""
+    def seat(e, unit, mate, explained=False):
+        return Seat(f"e{e:02d}", e, unit, frozenset({mate}), explained, None)
+
+    a = [seat(e, "a", "x") for e in (1, 2, 3, 4, 5, 6, 7, 8, 10)]
+    b = [seat(1, "b", "y"), seat(3, "b", "y"), seat(5, "c", "z", True),
+         seat(7, "c", "v", True), seat(10, "b", "y")]
+    label, _, visit = people(a + b + [seat(9, "c", "w", True)])
+    assert label == [0] * 9 + [1] * 5 + [0] and visit[-1]
+
+
+def test_a_one_off_just_before_a_namesake_s_first_seat_may_be_his():
+    """Issue 52, by hand: 苏浩涛 the member (SZ-4 in every seat, club a, days 0–140 but 28) and
+    苏浩涛 of club b who never gives one (days 56–140) play one event together (two people).
+    On day 28 one of them stands in under a stranger's unit, no member id given: four weeks
+    before b's first seat is within b's time, and the member would have given his id."""
+    def seat(day, unit, mate, member=None, explained=False):
+        return Seat(f"e{day:03d}", day, unit, frozenset({mate}), explained, member)
+
+    member = [seat(d, "a", "x", "SZ-4") for d in range(0, 141, 14) if d != 28]
+    other = [seat(d, "b", "y") for d in (56, 84, 112, 140)]
+    label, note, _ = people(member + other + [seat(28, "z", "s", explained=True)])
+    assert label == [0] * len(member) + [1] * 5
+    assert note[-1]  # still marked for review: either namesake might have been there
+
+
+def test_one_offs_beside_two_partnerships_of_one_club_keep_them_two_people():
+    """Issue 52, by hand (周兰兰, two of one club): X with x (e1, e3, e5, e7), Y with y (e2,
+    e4, e6, e8), never in one event — alone, the rule reads them as one person with two
+    partners. But in e4 a 周兰兰 stands in with s beside Y, and in e5 one with t beside X:
+    two people, each with their own stand-in event (X's in e4, Y's in e5), not one person
+    alternating partners and a third who only ever stands in."""
+    def seat(e, mate):
+        return Seat(f"e{e}", e, "a", frozenset({mate}), False, None)
+
+    x = [seat(e, "x") for e in (1, 3, 5, 7)]
+    y = [seat(e, "y") for e in (2, 4, 6, 8)]
+    label, _, _ = people(x + y + [seat(4, "s"), seat(5, "t")])
+    assert label == [0] * 4 + [1] * 4 + [0, 1]
+
+
+def test_back_with_the_old_partner_after_a_namesake_began_is_no_move():
+    """Issue 52, by hand (杜凯伟 of two clubs): A plays for a with x (days 1, 3, 5 and 14); B
+    for b with y and z from day 10. A's last seat, after B began, is with his old partner x,
+    whom B never plays with: the partnership goes on, so B is no move of A's — two people."""
+    def seat(day, unit, mate):
+        return Seat(f"e{day:02d}", day, unit, frozenset({mate}), False, None)
+
+    a = [seat(d, "a", "x") for d in (1, 3, 5, 14)]
+    b = [seat(10, "b", "y"), seat(11, "b", "y"), seat(12, "b", "y"), seat(13, "b", "z")]
+    label, _, _ = people(a + b)
+    assert label == [0] * 4 + [1] * 4

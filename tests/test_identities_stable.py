@@ -120,11 +120,15 @@ def test_a_database_of_the_previous_version_keeps_the_ids_it_showed(cli, db_file
                                 "from player_map"))
         aliases = dict(db.rows(con, "select alias, player_id from identity_aliases"))
         assert db.scalar(con, "select max(version) from identity_scheme") == identity.SCHEME
-    # the same ids; where the previous scheme had cut one person in two (王伟 of 恒通 once
-    # under his partner's 华信), the younger id is now an alias that finds him
+    # the same ids, but 王伟 of 恒通's: the previous scheme gave both 王伟 (in every event
+    # together) an id made with their unit and cut 恒通's in two (once under his partner's
+    # 华信); he is now the name's first person (恒通 before 远航 in e1), so he takes the
+    # name's own id, and both his old ids are aliases that find him; 远航's keeps his
     kept = {seat for seat in shown if now[seat] == shown[seat]}
     joined = {seat for seat in shown if aliases.get(shown[seat]) == now[seat]}
-    assert kept | joined == set(shown) and joined == {"e3A11"}
+    assert kept | joined == set(shown) and joined == {"e1A11", "e2A11", "e3A11"}
+    assert now["e1A11"] == identity.association_id("王伟", None)
+    assert now["e1A21"] == shown["e1A21"] == identity.association_id("王伟", None, "远航")
     assert cli("player", shown["e3A11"]).code == 0  # the old id still finds him
     said = cli("log").out  # and the log says so
     assert "players joined" in said and shown["e3A11"] in said
@@ -157,3 +161,59 @@ def _sheets(folder, event_id: str):
     write_csv(there / "第1轮.csv", [RESULT_HEADER, [1, 1, "A1", "A2", "10", "8"],
                                     [1, 2, "A3", "A4", "9", "A"]])
     return there
+
+
+# Two 张伟 (issue 52): Z1 of 恒通 with 周一 in e1–e3; Z2 of 远航 with 孙五 in e2–e4, and in e1
+# with 孙五 under 华信. Both first play in e1, where 华信 comes before 恒通: Z2 is the name's
+# first person and takes the name's own id, Z1 the name's with 恒通 (his first seat's unit).
+NAMESAKES = {
+    "e1": [("A1", "张伟", "周一", "恒通"), ("A2", "张伟", "孙五", "华信"),
+           ("A3", "赵敏", "钱六", "华信"), ("A4", "冯八", "郑七", "华信")],
+    "e2": [("A1", "张伟", "周一", "恒通"), ("A2", "张伟", "孙五", "远航"),
+           ("A3", "赵敏", "钱六", "华信"), ("A4", "冯八", "郑七", "华信")],
+    "e3": [("A1", "张伟", "周一", "恒通"), ("A2", "张伟", "孙五", "远航"),
+           ("A3", "赵敏", "钱六", "华信"), ("A4", "冯八", "郑七", "华信")],
+    "e4": [("A1", "张伟", "孙五", "远航"), ("A2", "赵敏", "钱六", "华信")],
+}
+
+
+def test_namesakes_take_the_same_id_strings_in_any_order_and_renamed_ids_still_find(tmp_path):
+    """Imported by date and backwards, the two 张伟 end with the same strings, written by
+    hand from the rule. Backwards, Z2 first showed the name's own id (alone in e4), then the
+    name's with 远航 (behind Z1 in e3), then the name's own again (e1): his 远航 id is now an
+    alias that finds him, and `paisai log` lists the renames."""
+    from pipeline.history.identity import association_id
+
+    z1, z2 = association_id("张伟", None, "恒通"), association_id("张伟", None)
+    shown = []
+    for order in ([1, 2, 3, 4], [4, 3, 2, 1]):
+        database = tmp_path / f"{order[0]}.duckdb"
+        for number in order:
+            event_id = f"e{number}"
+            there = tmp_path / f"{order[0]}-{event_id}"
+            there.mkdir()
+            teams = NAMESAKES[event_id]
+            write_csv(there / "报名.csv", [HEADER, *[[t, f"{t}队", a, b, u]
+                                                    for t, a, b, u in teams]])
+            write_csv(there / "第1轮.csv", [RESULT_HEADER, *[
+                [1, n + 1, teams[2 * n][0], teams[2 * n + 1][0], "10", "8"]
+                for n in range(len(teams) // 2)]])
+            assert main(["import-event", "--id", event_id, "--name", event_id, "--ruleset",
+                         "suzhou-2025", "--date", f"2025-{number:02d}-10", str(there),
+                         "--db", str(database)]) == 0
+        with db.reading(database) as con:
+            seats = dict(((e, t), p) for e, t, p in db.rows(
+                con, "select event_id, team_no, player_id from player_map where name = '张伟'"))
+            aliases = dict(db.rows(con, "select alias, player_id from identity_aliases"))
+        assert seats == {("e1", "A1"): z1, ("e2", "A1"): z1, ("e3", "A1"): z1,
+                         ("e1", "A2"): z2, ("e2", "A2"): z2, ("e3", "A2"): z2,
+                         ("e4", "A1"): z2}
+        shown.append((seats, aliases, database))
+    (_, forwards, _), (_, backwards, database) = shown
+    assert forwards == {}  # by date, no id ever had to change
+    assert backwards == {association_id("张伟", None, "远航"): z2}
+    from pipeline.base import oplog
+
+    said = "\n".join(oplog.read(database))
+    assert "ids renamed" in said and f"{association_id('张伟', None, '远航')} → {z2}" in said
+    assert main(["player", association_id("张伟", None, "远航"), "--db", str(database)]) == 0

@@ -13,10 +13,14 @@ partner: a team registers under either player's club), and the member id given. 
    under — a lasting partnership across clubs is one person.
 3. A unit no partner explains: groups that played for it are one person — namesakes of
    one club are told apart only by what separates them: seats in one event (and so their
-   partners' seats), member ids.
-4. Moves: a person whose seats begin after another's ended (`RETURNS` seats back allowed)
-   is the same person with a new unit or partner, when it follows within `gap_days` or
-   keeps a partner; with two such candidates it stays apart, for review.
+   partners' seats), member ids. The one-offs are placed first (the smallest groups into
+   bigger ones), so that two lasting partnerships seen beside a namesake's one-off in one
+   event stay two people; a one-off without a member id leans away from a member who gives
+   theirs.
+4. Moves: a person whose seats begin after another's ended (`RETURNS` seats back allowed,
+   but not back with the old partner: that partnership goes on) is the same person with a
+   new unit or partner, when it follows within `gap_days` or keeps a partner; with two such
+   candidates it stays apart, for review.
 5. Visits: what is left — a stand-in's event, a partner's club once — joins the person
    playing at the time (sharing its unit first), else the nearest in time; with several
    candidates the choice is noted for review. A unit seen only through a partner is a
@@ -49,6 +53,9 @@ import polars as pl
 
 MOVER_GAP_DAYS = 365  # a home that starts within this of another's end continues it
 HOME_SHARE = 0.5  # a partner's unit played for this often (of the biggest) is a home
+MISTYPED, TYPO_RATIO = 2, 3  # a member id seen once, a character from an id of the name
+# seen twice, is that id mistyped; seen twice (a habit), from one seen TYPO_RATIO times as often
+ACTIVE_DAYS = 90  # a one-off this near a person's first or last seat is in their time
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
 LASTING = 3  # events with one partner (or under one's own unit) that make a person
 ANOTHER_UNIT = "另一单位一场 one event under another unit: review"
@@ -193,6 +200,15 @@ class _Found:
         kept = len(mates) > len(set(mates))
         return any(len(e) >= 2 and (u in claimed or kept) for u, e in under.items())
 
+    def unlike(self, r: int, g: int) -> float:
+        """How unlike `r` group `g` is by member ids: when `g` gives none, the share of
+        `r`'s seats that give one (a member who always gives it would have: rather a
+        namesake's seats), 0 for a person who never gives one; 0 when `g` gives one."""
+        if self.member_ids(g):
+            return 0.0
+        members = self.members_of(r)
+        return sum(1 for i in members if self.seats[i].member_id) / len(members)
+
     def can(self, a: int, b: int) -> bool:
         a, b = self.root(a), self.root(b)
         if a == b:
@@ -215,8 +231,9 @@ class _Found:
 
 
 def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], list[str]]:
-    """Each seat's member id, a member id seen once and a character from another of the
-    name's ids read as that id mistyped (noted for review); and the notes."""
+    """Each seat's member id, a member id seen once (twice) and a character from another of
+    the name's ids seen twice (three times as often) read as that id mistyped (noted for
+    review); and the notes."""
     counts: dict[str, int] = {}
     for i in order:
         if seats[i].member_id:
@@ -225,8 +242,9 @@ def _members(seats: list[Seat], order: list[int]) -> tuple[list[str | None], lis
     note = [""] * len(seats)
     for i in order:
         given = seats[i].member_id
-        if given and counts[given] == 1:
-            near = [m for m in counts if m != given and counts[m] > 1 and _typo(m, given)]
+        if given and counts[given] <= MISTYPED:
+            often = 2 if counts[given] == 1 else TYPO_RATIO * counts[given]
+            near = [m for m in counts if m != given and counts[m] >= often and _typo(m, given)]
             if len(near) == 1:
                 member[i] = near[0]
                 note[i] = TYPO.format(given, near[0])
@@ -274,8 +292,9 @@ def _units(seats: list[Seat], found: _Found) -> None:
         if not home:
             continue
         groups = sorted(by_group, key=lambda r: (-len(found.events(r)), found.first_seat(r)))
-        for g in groups[1:]:
-            for h in groups:
+        for n in range(len(groups) - 1, 0, -1):  # the smallest first, each into a bigger
+            g = groups[n]  # one, biggest first: one-offs placed before two lasting groups
+            for h in sorted(groups[:n], key=lambda h: found.unlike(h, g)):  # are read as one
                 h, g = found.root(h), found.root(g)
                 if h != g and found.join(h, g):
                     break
@@ -293,9 +312,12 @@ def _moves(seats: list[Seat], found: _Found, gap_days: int, note: list[str]) -> 
         ended = []
         for other in {found.root(o) for o in anchored} - {r}:
             members = found.members_of(other)
-            later = sum(1 for i in members if seats[i].day >= first)
-            if later > RETURNS or found.span(other)[0] >= first or not found.can(other, r):
+            later = [i for i in members if seats[i].day >= first]
+            if len(later) > RETURNS or found.span(other)[0] >= first or not found.can(other, r):
                 continue
+            old = {p for i in members if seats[i].day < first for p in seats[i].partners}
+            if any(seats[i].partners & old - found.partners(r) for i in later):
+                continue  # back with the old partner, whom the new seats never show: no move
             before = max(seats[i].day for i in members if seats[i].day < first)
             if first - before <= gap_days or found.partners(other) & found.partners(r):
                 ended.append(other)
@@ -326,10 +348,12 @@ def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
         if not free:
             people.append(r)
             continue
-        active = [p for p in free if found.span(p)[0] <= last and first <= found.span(p)[1]]
+        active = [p for p in free if found.span(p)[0] - ACTIVE_DAYS <= last
+                  and first <= found.span(p)[1] + ACTIVE_DAYS]
         pool = active or free
         chosen = min(pool, key=lambda p: (
-            not units & {seats[i].unit for i in found.members_of(p)},
+            not units & found.homes(p),  # a unit the person plays for, not a visit's
+            found.unlike(p, r),  # no member id given: rather not a member's who gives it
             min(abs(found.span(p)[0] - first), abs(found.span(p)[1] - last)),
             -len(found.events(p)), found.first_seat(p)))
         if len(pool) > 1:

@@ -12,8 +12,9 @@ two events on one day) are flagged for the organizer. The organizer's decisions 
 unmerge, split (`pipeline.history.people`) — are kept in `identity_overrides` with a
 reason, never by editing results, and applied by every refresh here.
 
-About 470 lines, one algorithm read in order — the seats read, member ids' claims, the
-evidence weighed (`evidence`, pure), ids given, anchored and aliased — kept whole on purpose.
+About 420 lines, one algorithm read in order — the seats read, member ids' claims, the
+evidence weighed (`evidence`, pure), ids given from each person's own evidence and renamed
+ones aliased — kept whole on purpose. (`identity_anchors`, scheme 3's, is no longer written.)
 
 >>> association_id("張三", None) == association_id("张 三", None), association_id("x", " js-7 ")
 (True, 'JS-7')
@@ -31,8 +32,9 @@ from pipeline.base.names import ZERO_WIDTH, member_key, normalize_name, person_k
 
 SLOTS = ("player1", "player2", "player3", "player4")
 MEMBERS = ("member1", "member2", "member3", "member4")
-SCHEME = 3  # the way ids are made: 1 name + unit, 2 member id or folded name,
-# 3 anchored ids, people told apart by evidence across events
+SCHEME = 4  # the way ids are made: 1 name + unit, 2 member id or folded name,
+# 3 anchored ids, people told apart by evidence across events, 4 ids from each person's
+# first evidence in date order (the same strings whatever the import order)
 
 
 def association_id(name: str, member_id: str | None, namesake_of: str | None = None) -> str:
@@ -162,7 +164,7 @@ def seats(teams: pl.DataFrame, folded: pl.DataFrame | None = None) -> pl.DataFra
 
 def _claims(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A member id is a strong claim, never a silent merge: it is the name's that gave it
-    first (in date order); a seat of another name giving it keeps no member id (the name
+    most often (the first in date order of those); a seat of another name giving it keeps no member id (the name
     and the evidence decide who it is) and is noted for review with both names. Returns the
     seats so read and the notes (KEY, claim)."""
     given = frame.filter(pl.col("member_id").is_not_null())
@@ -170,8 +172,12 @@ def _claims(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         return frame, pl.DataFrame(schema={"event_id": pl.String, "team_no": pl.String,
                                            "slot": pl.Int64, "claim": pl.String})
     order = [c for c in ("day", "event_id", "team_no", "slot") if c in given.columns]
-    owner = given.sort(order).group_by("member_id", maintain_order=True).agg(
-        pl.col("norm_name").first().alias("owner"), pl.col("name").first().alias("owned"))
+    owner = given.sort(order).with_row_index("seen").group_by(
+        "member_id", "norm_name", maintain_order=True).agg(
+        pl.len().alias("times"), pl.col("seen").first(), pl.col("name").first().alias("owned")
+    ).sort("times", "seen", descending=[True, False]).group_by(
+        "member_id", maintain_order=True).agg(
+        pl.col("norm_name").first().alias("owner"), pl.col("owned").first())
     wrong = given.join(owner, on="member_id").filter(pl.col("norm_name") != pl.col("owner"))
     claims = wrong.select(*KEY, pl.format(
         "会员号 {} 一向是 {}，本场写的是 {}：请核对 member id {} has always been {}'s, given "
@@ -191,8 +197,9 @@ KEY = ["event_id", "team_no", "slot"]
 
 def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     """Bring `player_map` up to the registered teams. The seats of the names whose seats
-    changed are read again as evidence (`evidence.people`); each person found keeps the id
-    its seats showed (`_give_ids`); the rows of every other name stay as they are. Then the
+    changed are read again as evidence (`evidence.people`); each person found takes the id
+    their own evidence gives (`_give_ids`: the same whatever the import order, a renamed id
+    kept as an alias); the rows of every other name stay as they are. Then the
     organizer's merges and splits (`everything`: after one of those, every row again)."""
     teams = db.frame(con, f"""
         select t.event_id, t.team_no, {', '.join('t.' + s for s in SLOTS)},
@@ -205,9 +212,6 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     frame, claims = _claims(seats(teams, folded))
     old = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
                         "member_id, base_id, visit, note from player_map")
-    if not db.scalar(con, "select count(*) from identity_anchors") and old.height:
-        _anchor_legacy(con, teams)  # a database of an earlier version: its ids, anchored
-        current = False
     if current and old.filter(pl.col("base_id").is_null()).is_empty():
         changed = frame.join(old, on=[*KEY, "name", "affiliation", "norm_name", "member_id"],
                              how="anti", nulls_equal=True)["norm_name"]
@@ -318,126 +322,77 @@ def _identities(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
 
 def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
               names: set[str]) -> pl.DataFrame:
-    """(norm_name, person) → base_id, so that an id goes on naming whom it named:
-    - a person with a member id is that id;
-    - else the id its seats showed before, by vote: a seat of a home counts 1, a visit or a
-      seat marked for review (thin evidence, it may have been given to the wrong namesake)
-      0.1; the biggest votes first, each id to one person;
-    - else an id anchored at one of its seats (a database of an earlier version; a seat
-      renumbered by a re-import: the anchor of that name in that event);
-    - else a new id, anchored at its first seat.
-    An id the person's seats also showed, given to nobody else, becomes an alias of the id
-    the person took (a move confirmed, or two ids of one person). Updates the anchors and
-    aliases of `names`; an id is never given to another person, and never reused."""
-    anchors = db.frame(con, "select player_id, event_id, team_no, slot, norm_name, anchor_no "
-                            "from identity_anchors where norm_name in (select unnest(?))",
-                       [sorted(names)])
-    used = set(db.frame(con, "select player_id from identity_anchors")["player_id"].to_list())
+    """(norm_name, person) → base_id, from the person's own evidence only, so that two
+    archives of the same events agree whatever the order they were imported in (issue 52):
+    - a person with a member id is that id (the one their seats give most often);
+    - else the name's persons in the order of their first seat (date, event, unit, team):
+      the first takes the name's id (as scheme 2 made it), each other one the name's with
+      the unit of their first seat, else with that event too, else with that seat.
+    An id a person's seats showed before and nobody holds now stays as an alias of the id
+    the person holds (old links and exports still find them), listed in `paisai log` as
+    "ids renamed" (or "players joined": two ids found to be one person)."""
     previous = db.frame(con, "select event_id, team_no, slot, norm_name, coalesce(base_id, "
-                             "player_id) as base_id, coalesce(visit, false) or note is not "
-                             "null as thin from "
-                             "player_map where norm_name in (select unnest(?))", [sorted(names)])
-    people = frame.select(*KEY, "norm_name", "person", "member_id")
-    given: dict[tuple[str, int], str] = {}
-    taken: set[str] = set()
-    aliases: list[tuple[str, str, str]] = []
-    for name, person, member in people.filter(pl.col("member_id").is_not_null()).group_by(
-            "norm_name", "person").agg(pl.col("member_id").first()).rows():
-        given[(name, person)] = member
-        taken.add(member)
-    held = anchors.join(people, on=[*KEY, "norm_name"]).select(
-        "norm_name", "person", pl.col("player_id").alias("base_id"), pl.lit(0.5).alias("own"))
-    votes = previous.filter(pl.col("base_id").is_not_null()).join(
-        people, on=[*KEY, "norm_name"]).group_by("norm_name", "person", "base_id").agg(
-        pl.when(pl.col("thin")).then(0.1).otherwise(1.0).sum().alias("votes"),
-        pl.len().alias("seats")).join(held, on=["norm_name", "person", "base_id"],
-                                      how="left").with_columns(  # its first seat: a half vote
-        pl.col("votes") + pl.col("own").fill_null(0.0)).drop("own").sort(
-        "votes", "seats", "base_id", descending=[True, True, False])
-    for name, person, player_id, _, _ in votes.rows():
-        if (name, person) not in given and player_id not in taken:
-            given[(name, person)] = player_id
-            taken.add(player_id)
-    placed = anchors.join(people, on=[*KEY, "norm_name"], how="left")
-    for player_id, event_id, name, person in placed.sort("anchor_no").select(
-            "player_id", "event_id", "norm_name", "person").rows():
-        if player_id in taken:
-            continue
-        if person is None:  # its seat went or holds another name: that name in that event
-            there = people.filter((pl.col("event_id") == event_id)
-                                  & (pl.col("norm_name") == name))
-            if there.height != 1:
-                continue  # the anchor waits: a later import may bring its seat back
-            person = there["person"][0]
-            _reanchor(con, player_id, there, name, person)
-        if (name, person) not in given:
-            given[(name, person)] = player_id
-        else:  # two anchored ids of one person: the younger finds the older
-            aliases.append((player_id, given[(name, person)], name))
-        taken.add(player_id)
-    for name, person, player_id, _, _ in votes.rows():  # the other ids of one person
-        if player_id not in taken and given.get((name, person)) not in (None, player_id):
-            aliases.append((player_id, given[(name, person)], name))
-            taken.add(player_id)
-    first = frame.group_by("norm_name", "person", maintain_order=True).first()
-    next_no = (db.scalar(con, "select max(anchor_no) from identity_anchors") or 0) + 1
-    minted = []
-    for row in first.iter_rows(named=True):
-        key = (row["norm_name"], row["person"])
-        if key in given:
-            continue
-        player_id = _mint(row, used)
-        used.add(player_id)
-        given[key] = player_id
-        minted.append((player_id, row["event_id"], row["team_no"], row["slot"],
-                       row["norm_name"], next_no))
-        next_no += 1
-    _insert(con, "identity_anchors", minted)
-    # aliases stay (an old id always finds its person), unless the id is a person's again
+                             "player_id) as old_id from player_map where norm_name in "
+                             "(select unnest(?))", [sorted(names)])
+    given = _ids_of(frame)
+    seats = frame.select(*KEY, "norm_name", "person").join(
+        given, on=["norm_name", "person"]).join(previous, on=[*KEY, "norm_name"])
+    held = set(given["base_id"].to_list()) | set(db.frame(
+        con, "select distinct coalesce(base_id, player_id) as held from player_map where "
+             "norm_name not in (select unnest(?))", [sorted(names)])["held"].to_list())
+    moved = seats.filter(pl.col("old_id").is_not_null() & (pl.col("old_id") != pl.col("base_id"))
+                         ).group_by("old_id", "base_id", "norm_name").len().sort(
+        "old_id", "len", "base_id", descending=[False, True, False]).unique(
+        "old_id", keep="first", maintain_order=True)
+    aliases = [(old, new, name) for old, new, name, _ in moved.rows() if old not in held]
     con.execute("delete from identity_aliases where alias in (select unnest(?))",
-                [sorted(set(given.values()))])
+                [sorted(held)])  # an alias that is somebody's id again
     if aliases:
-        before = set(db.rows(con, "select alias, player_id from identity_aliases where alias "
-                                  "in (select unnest(?))", [[a for a, _, _ in aliases]]))
+        renamed = {old: new for old, new, _ in aliases}
+        known = db.rows(con, "select alias, player_id, norm_name from identity_aliases")
+        chained = [(a, renamed[p], n) for a, p, n in known if p in renamed and a not in renamed]
         con.execute("delete from identity_aliases where alias in (select unnest(?))",
-                    [[a for a, _, _ in aliases]])
-        _insert(con, "identity_aliases", aliases)
-        joined = sorted({(a, i) for a, i, _ in aliases} - before)
-        if joined:  # in paisai log: the evidence made two ids one person (the old one finds)
-            logged(con, "players joined", "; ".join(f"{a} → {i}" for a, i in joined),
-                    "同一人（按各场证据） one person, by the evidence across events")
-    return pl.DataFrame([(n, p, i) for (n, p), i in given.items()], orient="row", schema={
+                    [sorted(renamed) + [a for a, _, _ in chained]])
+        _insert(con, "identity_aliases", aliases + chained)  # an alias of an alias: followed
+    for kind, reason in (("ids renamed", "本人最早的证据定编号，与导入顺序无关 the id follows the "
+                                         "person's first evidence, whatever the import order"),
+                         ("players joined", "同一人（按各场证据） one person, by the evidence "
+                                            "across events")):
+        together = (pl.len().over("base_id") > 1) | pl.col("base_id").is_in(
+            previous["old_id"].drop_nulls().implode())  # two ids shown for one person
+        joined = moved.filter(together if kind == "players joined" else ~together)
+        pairs = sorted((o, n) for o, n, _, _ in joined.rows())
+        if pairs:
+            logged(con, kind, "; ".join(f"{o} → {n}" for o, n in pairs), reason)
+    return given
+
+
+def _ids_of(frame: pl.DataFrame) -> pl.DataFrame:
+    """(norm_name, person, base_id): each person's id from their own seats alone."""
+    members = frame.filter(pl.col("member_id").is_not_null()).group_by(
+        "norm_name", "person", "member_id").len().sort(
+        "len", "member_id", descending=[True, False]).unique(
+        ["norm_name", "person"], keep="first").select("norm_name", "person", "member_id")
+    first = frame.sort("norm_name", "day", "event_id", "unit", "team_no", "slot",
+                       nulls_last=True).group_by("norm_name", "person", maintain_order=True
+                                                 ).first().select(
+        "norm_name", "person", "event_id", "team_no", "slot", "unit").join(
+        members, on=["norm_name", "person"], how="left", maintain_order="left")
+    rows = []
+    taken: set[str] = set()
+    for name, person, event_id, team_no, slot, unit, member in first.rows():
+        if member:
+            rows.append((name, person, member))
+            continue
+        for key in (name, f"{name}|{unit}", f"{name}|{unit}|{event_id}",
+                    f"{name}|{unit}|{event_id}/{team_no}/{slot}"):
+            player_id = "P" + hashlib.sha1(key.encode()).hexdigest()[:10]
+            if player_id not in taken:
+                break
+        taken.add(player_id)
+        rows.append((name, person, player_id))
+    return pl.DataFrame(rows, orient="row", schema={
         "norm_name": pl.String, "person": pl.Int64, "base_id": pl.String})
-
-
-def _reanchor(con, player_id: str, seats: pl.DataFrame, name: str, person: int) -> None:
-    seat = seats.filter((pl.col("norm_name") == name) & (pl.col("person") == person)).row(
-        0, named=True)
-    con.execute("update identity_anchors set event_id = ?, team_no = ?, slot = ? where "
-                "player_id = ?", [seat["event_id"], seat["team_no"], seat["slot"], player_id])
-
-
-def _mint(seat: dict, used: set[str]) -> str:
-    """A new id: the folded name's (as scheme 2 made it) when free, else the name's with the
-    unit, else the name's with the seat."""
-    name = seat["norm_name"]
-    for key in (name, f"{name}|{seat['unit']}",
-                f"{name}|{seat['unit']}|{seat['event_id']}/{seat['team_no']}/{seat['slot']}"):
-        player_id = "P" + hashlib.sha1(key.encode()).hexdigest()[:10]
-        if player_id not in used:
-            return player_id
-    raise AssertionError("an id for a seat is unique")
-
-
-def _anchor_legacy(con: duckdb.DuckDBPyConnection, teams: pl.DataFrame) -> None:
-    """The ids a database of scheme 2 showed, anchored each at its first seat."""
-    legacy = appearances(teams.drop("day"))
-    days = teams.select("event_id", "day").unique("event_id")
-    first = legacy.filter(pl.col("member_id").is_null()).join(days, on="event_id").sort(
-        "day", "event_id", "team_no", "slot").group_by("player_id", maintain_order=True).first()
-    _insert(con, "identity_anchors", [
-        (r["player_id"], r["event_id"], r["team_no"], r["slot"], r["norm_name"], n)
-        for n, r in enumerate(first.iter_rows(named=True), start=1)])
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> None:
