@@ -58,6 +58,19 @@ class Store(ThreadedMotoServer):
         self._server_ready_event.set()
         self._server.serve_forever()
 
+    def start(self) -> None:
+        """The server started — the first time with an empty store: moto's servers in one
+        process share one backend, so what an earlier test (of any module run by this
+        worker) left is gone; started again after a stop, it keeps what it held."""
+        super().start()
+        if getattr(self, "emptied", False):
+            return
+        self.emptied = True
+        import urllib.request
+
+        urllib.request.urlopen(urllib.request.Request(f"{self.endpoint}/moto-api/reset",
+                                                      method="POST"), timeout=10).close()
+
     @property
     def endpoint(self) -> str:
         host, port = self.get_host_and_port()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 
 import pytest
 from conftest import RESULT_HEADER, write_csv
@@ -29,9 +28,6 @@ def store():
 
 @pytest.fixture
 def bucket(store):
-    # moto's servers in one process share one backend: a fresh, empty store for each test
-    urllib.request.urlopen(urllib.request.Request(f"{store.endpoint}/moto-api/reset",
-                                                  method="POST"), timeout=10).close()
     store.client().create_bucket(Bucket="hall")
     store.forget()
     return "hall"
