@@ -142,7 +142,7 @@ def current(event_id: str):
 
 def forget_versions() -> None:
     """Ask the database again on the next page (a test's fresh database)."""
-    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES, SEARCHES, PLAYING):
+    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES, SEARCHES, TEAM_SEARCHES, PLAYING):
         memo.clear()
     SNAPSHOTS.clear()
 
@@ -261,3 +261,9 @@ def in_play(event, version: str) -> dict:
 
 SEARCHES = Once(64)  # pages of one search (?q=): kept apart, so that made-up searches
 # never push the pages everyone reads out of PAGES
+
+
+TEAM_SEARCHES = Once(8192)  # a search for one of the event's team numbers (what a phone
+# in the hall types: its own number): one page per team, language and snapshot — bounded by
+# the event's teams, so kept for the whole version (in SEARCHES, a thousand teams looking
+# for their table evicted each other and every search was a new render)
