@@ -163,11 +163,15 @@ def locust_stats(prefix: Path) -> dict:
         rows = {r["Name"]: r for r in csv.DictReader(f)}
     whole = rows["Aggregated"]
     reports = rows.get("report")
+    desktop = {where: (int(row["Request Count"]), float(row["95%"]) / 1000)
+               for where in ("streamlit", "plain")
+               if (row := rows.get(f"desktop site ({where})")) is not None}
     return {"requests": int(whole["Request Count"]), "failed": int(whole["Failure Count"]),
             "p50": float(whole["50%"]) / 1000, "p95": float(whole["95%"]) / 1000,
             "max": float(whole["100%"]) / 1000, "rate": float(whole["Requests/s"]),
             "reports": int(reports["Request Count"]) if reports else 0,
-            "reports_p95": float(reports["95%"]) / 1000 if reports else None}
+            "reports_p95": float(reports["95%"]) / 1000 if reports else None,
+            "desktop": desktop}
 
 
 def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list[str]],
@@ -283,6 +287,10 @@ def _rows(r: dict, teams: int) -> list[dict]:
     reports = (f"; {r['reports']} reports sent (both sides of {r['reports'] // 2} tables), "
                f"p95 {r['reports_p95']:.2f} s" if r["reports"] else "")
     organizer = r["ingest"] + r["pair"]
+    if r.get("desktop"):  # the phones asking for the desktop site: where they were let in
+        reports += "; asking for the desktop site: " + ", ".join(
+            f"{n} requests on {'Streamlit sessions' if where == 'streamlit' else 'the plain page'}"
+            f" (p95 {p95:.2f} s)" for where, (n, p95) in r["desktop"].items())
     return [
         {"case": f"hall: {level}, p95 of every request", "seconds": r["p95"],
          "note": f"{r['requests']} requests, {r['failed']} failed, {r['rate']:.0f}/s, median "
