@@ -120,7 +120,7 @@ def _organizer_round(pages: dict, sheet: Path, tables: int, found: dict) -> dict
     confirm.wait_for(timeout=WAIT)
     previewed = time.perf_counter()
     found["ingest_preview"] = previewed - started
-    confirmed_at = time.time()
+    confirmed_at = found["confirmed_at"] = time.time()  # (kept if the console gets stuck)
     confirm.click()
     expect(body).to_contain_text(f"已导入: {sheet.name}", timeout=WAIT)
     stored = time.perf_counter()
