@@ -9,7 +9,9 @@ PAISAI_HALL_CHANNEL chooses what the phones open:
 - "streamlit": the same phones opening the Streamlit pages' addresses (/live or /pairings,
   a phone's User-Agent): a phone the server sends to the plain page (issue 53) reads and
   refreshes that page; one it lets through speaks Streamlit's websocket protocol as a
-  browser does: one session each, a rerun per refresh.
+  browser does: one session each, a rerun per refresh. Every DESKTOP_EVERY-th phone asks
+  for the desktop site (a desktop browser's User-Agent), its requests named "desktop site
+  (streamlit)" or "desktop site (plain)" by where the server let it in.
 
 Every phone comes through the hall's proxy (an X-Forwarded-For of its own), as phones on the
 hall's network would reach a server behind nginx.
@@ -25,7 +27,7 @@ import time
 
 from locust import HttpUser, User, between, task
 
-from bench.agents import PHONE_AGENT
+from bench.agents import DESKTOP_AGENT, PHONE_AGENT
 
 EVENT = os.environ.get("PAISAI_HALL_EVENT", "bench")
 TEAMS = json.loads(os.environ.get("PAISAI_HALL_TEAMS", '["1"]'))
@@ -34,6 +36,7 @@ REPORTS = json.loads(open(os.environ["PAISAI_HALL_REPORTS"], encoding="utf-8").r
 REPORT_FROM = float(os.environ.get("PAISAI_HALL_REPORT_FROM", "0"))
 REPORT_TO = float(os.environ.get("PAISAI_HALL_REPORT_TO", "0"))
 CHANNEL = os.environ.get("PAISAI_HALL_CHANNEL", "plain")
+DESKTOP_EVERY = 5  # one phone in five on the Streamlit pages' addresses asks for the desktop site
 NUMBERS = itertools.count()
 
 
@@ -106,6 +109,8 @@ class StreamlitPhone(User):
 
         self.number = next(NUMBERS)
         self.page_name = "live" if self.number % 2 else "pairings"
+        self.desktop = self.number % DESKTOP_EVERY == DESKTOP_EVERY - 1
+        self.agent = DESKTOP_AGENT if self.desktop else PHONE_AGENT
         self.socket = self.plain = None
         started = time.perf_counter()
         try:  # the address as a phone opens it: the server may send it to the plain page
@@ -121,7 +126,7 @@ class StreamlitPhone(User):
             self.socket = websocket.create_connection(
                 url, subprotocols=["streamlit"], timeout=60,
                 header=[f"X-Forwarded-For: {_address(self.number)}",
-                        f"User-Agent: {PHONE_AGENT}"])
+                        f"User-Agent: {self.agent}"])
         except Exception as exc:  # a refused session is a failed first page
             self._fire("first page", started, exc)
             self.socket = None
@@ -137,7 +142,7 @@ class StreamlitPhone(User):
 
         handlers = [] if follow else [Stay]
         request = urllib.request.Request(self.host + path, headers={
-            "User-Agent": PHONE_AGENT, "X-Forwarded-For": _address(self.number)})
+            "User-Agent": self.agent, "X-Forwarded-For": _address(self.number)})
         return urllib.request.build_opener(*handlers).open(request, timeout=60)
 
     def _redirect(self, path: str) -> str | None:
@@ -161,8 +166,10 @@ class StreamlitPhone(User):
         self._fire(name, started, None, size)
 
     def _fire(self, name: str, started: float, exc: Exception | None, size: int = 0) -> None:
+        if self.desktop:  # where the server let it in
+            name = "desktop site (plain)" if self.plain else "desktop site (streamlit)"
         self.environment.events.request.fire(
-            request_type="WS", name=f"{self.page_name}: {name}",
+            request_type="WS", name=f"{self.page_name}: {name}" if not self.desktop else name,
             response_time=(time.perf_counter() - started) * 1000, response_length=size,
             exception=exc, context={})
 

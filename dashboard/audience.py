@@ -14,10 +14,15 @@ wait 2–39 s. So, as ASGI middleware before Streamlit:
   (`paisai_screen`), so that it stays a screen without the parameter. The console (`/admin`)
   is never redirected (an organizer may use a phone) and marks its browser the same way.
 - Streamlit sessions of the audience are bounded: beyond `PAISAI_AUDIENCE_SESSIONS`
-  (default 8) open sessions of browsers that are neither the console (its session cookie)
-  nor a marked screen, a public page answers with its plain page and another view with a
-  short "busy" page; a session's websocket beyond the bound is refused (close 1013, try
-  again later). The console and the screens are never counted nor refused.
+  (default 2) sessions of browsers that are neither the console (its session cookie) nor a
+  marked screen, a public page answers with its plain page and another view with a short
+  "busy" page; a session's websocket beyond the bound is refused (close 1013, try again
+  later). The console and the screens are never counted nor refused. A page served to the
+  audience holds a place for its session until its websocket opens (at most
+  ADMIT_SECONDS): a crowd of browsers opening /live at once — phones asking for the
+  desktop site send a desktop User-Agent — gets the plain page beyond the bound, not a
+  Streamlit page whose session is then refused. (Issue 53: with 8 sessions of 1,000-team
+  /live pages, each redrawn every 2 s, those phones' p95 was 3.3 s and the console waited.)
 
 The cookies are only looked at, not verified: they decide who may open a Streamlit session
 beyond the bound, nothing else (the console still asks for its password).
@@ -27,12 +32,16 @@ from __future__ import annotations
 
 import os
 import re
+import time
+from collections import deque
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse
 
+SESSIONS = 2  # the audience's Streamlit sessions at once (PAISAI_AUDIENCE_SESSIONS)
+ADMIT_SECONDS = 15.0  # a page served holds its session's place this long for its websocket
 SCREEN_COOKIE = "paisai_screen"
 CONSOLE_COOKIE = "paisai_admin"  # dashboard.auth.COOKIE (not imported: that imports Streamlit)
 PLAIN = {"": "", "live": "", "home": "", "pairings": "pairings", "bracket": "bracket"}
@@ -46,7 +55,7 @@ BUSY = ("<!doctype html><html lang='zh'><meta charset='utf-8'><meta name='viewpo
 
 
 def session_limit() -> int:
-    return max(0, int(os.environ.get("PAISAI_AUDIENCE_SESSIONS", "8")))
+    return max(0, int(os.environ.get("PAISAI_AUDIENCE_SESSIONS", str(SESSIONS))))
 
 
 def is_phone(user_agent: str) -> bool:
@@ -109,10 +118,18 @@ class Audience:
         self.app = app
         self.limit = limit
         self.open = 0  # the audience's websocket sessions open now
+        self.admitted: deque[float] = deque()  # pages served whose websocket is to come
+
+    def _held(self) -> int:
+        """The places held by pages served whose session has not opened yet."""
+        now = time.monotonic()
+        while self.admitted and now - self.admitted[0] > ADMIT_SECONDS:
+            self.admitted.popleft()
+        return len(self.admitted)
 
     def _over(self) -> bool:
         limit = session_limit() if self.limit is None else self.limit
-        return self.open >= limit
+        return self.open + self._held() >= limit
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket" and scope["path"].endswith("/_stcore/stream"):
@@ -143,6 +160,8 @@ class Audience:
             await HTMLResponse(BUSY, status_code=503, headers={
                 "Cache-Control": "no-store", "Retry-After": "60"})(scope, receive, send)
             return
+        if not screen:  # its session's place is held until its websocket opens
+            self.admitted.append(time.monotonic())
         await self.app(scope, receive, self._marking(send) if marked else send)
 
     @staticmethod
@@ -164,7 +183,9 @@ class Audience:
         if cookies.get(SCREEN_COOKIE) == "1" or CONSOLE_COOKIE in cookies:
             await self.app(scope, receive, send)
             return
-        if self._over():
+        if self._held():  # the session of a page served: its place was held for it
+            self.admitted.popleft()
+        elif self._over():
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": 1013})
             return

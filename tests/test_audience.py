@@ -64,3 +64,41 @@ def test_phones_get_the_plain_page_and_screens_streamlit(client):
                                         "Cookie": "=;;\x7f bad"}).text == "streamlit"
     assert client.get("/m/day/", headers=phone).text == "streamlit"  # not a Streamlit page
     assert client.post("/live", headers=phone).text == "streamlit"
+
+
+def test_a_crowd_of_desktop_browsers_beyond_the_bound_gets_the_plain_page(client):
+    """Phones asking for the desktop site send a desktop User-Agent (issue 53): a page served
+    holds its session's place until its websocket opens, so a crowd opening /live at once gets
+    the plain page beyond the bound — not Streamlit pages whose sessions are then refused."""
+    desktop = {"User-Agent": DESKTOP}
+    assert client.get("/live?event=day", headers=desktop).text == "streamlit"
+    assert client.get("/pairings?event=day", headers=desktop).text == "streamlit"
+    crowd = [client.get("/live?event=day", headers=desktop) for _ in range(5)]  # no sessions
+    assert {(a.status_code, a.headers["location"]) for a in crowd} == {(303, "/m/day/")}
+    assert client.get("/history", headers=desktop).status_code == 503
+    screen = client.get("/live?event=day", headers={**desktop, "Cookie": "paisai_screen=1"})
+    assert screen.text == "streamlit"  # a screen is never turned away nor holds a place
+
+
+def test_a_held_place_lapses_when_its_session_never_comes(client, monkeypatch):
+    from dashboard import audience
+
+    now = [1000.0]
+    monkeypatch.setattr(audience.time, "monotonic", lambda: now[0])
+    desktop = {"User-Agent": DESKTOP}
+    for _ in range(2):
+        assert client.get("/live?event=day", headers=desktop).text == "streamlit"
+    assert client.get("/live?event=day", headers=desktop).status_code == 303
+    now[0] += audience.ADMIT_SECONDS + 1  # those browsers never opened their sessions
+    assert client.get("/live?event=day", headers=desktop).text == "streamlit"
+
+
+def test_the_default_bound_is_small(monkeypatch):
+    """Each audience session of /live redraws a 1,000-team ranking every 2 s in the console's
+    process: a few laptops may keep the page, a crowd may not (issue 53: 8 were too many)."""
+    from dashboard.audience import session_limit
+
+    monkeypatch.delenv("PAISAI_AUDIENCE_SESSIONS", raising=False)
+    assert session_limit() == 2
+    monkeypatch.setenv("PAISAI_AUDIENCE_SESSIONS", "5")
+    assert session_limit() == 5

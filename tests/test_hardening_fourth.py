@@ -372,8 +372,33 @@ def test_made_up_queries_do_not_grow_the_pages_kept(hall):
         assert hall.get(f"/m/e/?x={n}").status_code == 200
     assert len(cache.PAGES.values) == 1
     for n in range(20):
-        hall.get(f"/m/e/pairings?q=A{n}&junk={n}")
+        hall.get(f"/m/e/pairings?q=B{n}&junk={n}")
     assert len(cache.PAGES.values) == 1 and len(cache.SEARCHES.values) == 20
+    assert not cache.TEAM_SEARCHES.values
+
+
+def test_a_team_number_search_is_one_page_per_team_kept_for_the_version(hall):
+    """A phone in the hall types its own team number (issue 53): each spelling of one
+    number is one page, kept apart from made-up searches, for every team at once (in the
+    64 searches kept, a thousand teams evicted each other: every search a new render)."""
+    import re
+
+    from dashboard.hall import cache
+
+    answers = [hall.get(f"/m/e/pairings?q={q}") for q in ("A5", "a5", "%20A5%20", "A5&x=1")]
+    assert {a.status_code for a in answers} == {200}
+    assert len({a.headers["ETag"] for a in answers}) == 1
+    assert len(cache.TEAM_SEARCHES.values) == 1 and not cache.SEARCHES.values
+    body = re.search(r"<tbody>(.*)</tbody>", answers[0].text, re.S).group(1)
+    rows = re.findall(r"<tr>.*?</tr>", body, re.S)
+    assert len(rows) == 1 and re.search(r">A5<", rows[0])  # A5's own table, alone
+    every = re.search(r"<tbody>(.*)</tbody>", hall.get("/m/e/pairings").text, re.S).group(1)
+    assert rows[0] in every  # the same row as in the whole round's list
+    for n in range(1, 17):  # every team of the event: kept together
+        assert hall.get(f"/m/e/pairings?q=A{n}").status_code == 200
+    assert len(cache.TEAM_SEARCHES.values) == 16 and not cache.SEARCHES.values
+    assert hall.get("/m/e/pairings?q=A5&lang=en").status_code == 200  # a page per language
+    assert len(cache.TEAM_SEARCHES.values) == 17
 
 
 def test_every_answer_carries_the_security_headers(live_server):

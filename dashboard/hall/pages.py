@@ -16,7 +16,15 @@ import polars as pl
 from starlette.requests import Request
 from starlette.responses import Response
 
-from dashboard.hall.cache import PAGES, SEARCHES, SNAPSHOTS, Snapshot, current, in_play
+from dashboard.hall.cache import (
+    PAGES,
+    SEARCHES,
+    SNAPSHOTS,
+    TEAM_SEARCHES,
+    Snapshot,
+    current,
+    in_play,
+)
 from dashboard.hall.respond import (
     HALL_WAIT,
     HEADERS,
@@ -66,6 +74,9 @@ def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = (),
     key = (page, event_id, seen.version, current_version if live else "", language, extra,
            request.path_params.get("team", ""))
     memo = SEARCHES if any(value for _, value in extra) else PAGES
+    team_search = _team_search(seen, extra)
+    if team_search is not None:  # one of the event's teams: its page kept for the version
+        key, memo = (*key[:5], (("q", team_search),), key[6]), TEAM_SEARCHES
 
     def made() -> tuple[bytes, str, bytes | None]:
         shown = replace(seen, in_play=in_play(event, current_version)) if live else seen
@@ -80,6 +91,14 @@ def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = (),
     except LookupError:
         return problem(request, 404, "no_team", request.path_params.get("team", ""))
     return answer(request, data, etag, "text/html; charset=utf-8", packed)
+
+
+def _team_search(seen: Snapshot, extra: tuple) -> str | None:
+    """The team number a search (?q=) names exactly, in the event's own spelling (`a1`,
+    ` A1 ` and `A1` are one page), or None for any other search. The page found for a team
+    number is the same whatever the spelling (`find_table` compares upper-cased)."""
+    wanted = dict(extra).get("q", "").upper()
+    return wanted if wanted and wanted in seen.places else None
 
 
 def _common(event, language: str) -> dict:

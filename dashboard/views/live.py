@@ -65,7 +65,9 @@ if projector():
     phones_qr(event_id, language)
 
 
-@st.fragment(run_every=2)  # a cheap look at the event's version; the ranking when it changed
+# a cheap look at the event's version, the ranking when it changed: every second on the
+# projector (the round complete shows within 3 s of the last table, issue 53), 2 s elsewhere
+@st.fragment(run_every=1 if projector() else 2)
 def ranking() -> None:
     rotate_if_due("live")
     version = event_version(event_id)
@@ -251,21 +253,60 @@ def podium(prizes) -> None:
                                language, "prizes"))
 
 
+# Below the ranking, for a reader (not the projector): each made once per version of the
+# event's results and kept for every session — the ranking after every round alone was
+# 0.8 s of CPU at 1,000 teams, and every rerun of every session made it again (issue 53:
+# a rerun of this page 1.2–1.6 s of CPU, two laptops' sessions held up the console).
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _why(path: str, event: str, version: str, language: str) -> dict[str, str]:
+    from pathlib import Path
+
+    return queries.why_here(Path(path), event, language)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _progression_chart(path: str, event: str, version: str, title: str, team: str | None):
+    """The bump chart (None with one round), per version and team chosen: the ranking after
+    every round is read once per version (`_progression`)."""
+    progression = _progression(path, event, version)
+    if progression["round"].n_unique() <= 1:
+        return None
+    return charts.rank_progression(progression, title, team)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _progression(path: str, event: str, version: str) -> pl.DataFrame:
+    from pathlib import Path
+
+    return queries.rank_progression(Path(path), event)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _diffs_chart(path: str, event: str, version: str, title: str, count_label: str):
+    """The level differences' histogram (None before any table is played), per version."""
+    from pathlib import Path
+
+    diffs = queries.level_differences(Path(path), event)
+    return charts.level_differences(diffs, title, count_label) if diffs.height else None
+
+
 ranking()
 if not projector():
-    why = queries.why_here(database(), event_id, language)
+    results = queries.results_part(event_version(event_id))
+    why = _why(str(database()), event_id, results, language)
     team = None
     if why:
         team = st.selectbox(t("why_here", language), list(why), index=None,
                             placeholder=t("choose_team", language))
         if team:
             st.info(f"{team}: {why[team] or '—'}")
-    progression = queries.rank_progression(database(), event_id)
-    if progression["round"].n_unique() > 1:
-        st.plotly_chart(charts.rank_progression(
-            progression, t("progression", language, n=charts.TOP_TEAMS), team), width="stretch")
-    diffs = queries.level_differences(database(), event_id)
-    if diffs.height:
-        st.plotly_chart(charts.level_differences(diffs, t("diff_dist", language),
-                                                 t("tables_count", language)),
-                        width="stretch")
+    figure = _progression_chart(str(database()), event_id, results,
+                                t("progression", language, n=charts.TOP_TEAMS), team)
+    if figure is not None:
+        st.plotly_chart(figure, width="stretch")
+    figure = _diffs_chart(str(database()), event_id, results, t("diff_dist", language),
+                          t("tables_count", language))
+    if figure is not None:
+        st.plotly_chart(figure, width="stretch")

@@ -422,3 +422,31 @@ def test_a_disputed_deal_waits_on_the_console_and_is_decided_there(monkeypatch, 
     assert not any("桌上记分有异议" in e.value for e in at.error)
     with db.reading(database) as con:
         assert tablestore.entries(con, "e", 1, 1) == []
+
+
+def test_live_page_kept_per_version_follows_a_new_round(monkeypatch, tmp_path):
+    """The reader's part of /live (why a team sits where it does, the bump chart, the level
+    differences) is made once per version of the results and kept for every session (issue
+    53: every rerun of every session ranked the event after every round again) — and a round
+    stored shows at the next run: the demo's round 2 played, the bump chart appears (two
+    rounds) and the histogram counts round 2's tables."""
+    from conftest import RESULT_HEADER, write_csv
+
+    from pipeline.cli import main
+    from pipeline.day import queries
+
+    database = tmp_path / "demo.duckdb"
+    build_demo(database)
+    at = run_page(monkeypatch, database, "live", event="demo")
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 1  # round 1 alone: the histogram, no bump chart
+    assert len(run_page(monkeypatch, database, "live", event="demo").get("plotly_chart")) == 1
+    round_no, pairs = queries.current_pairings(database, "demo")
+    assert round_no == 2
+    rows = [[2, r["table"], r["ew_team"], r["ns_team"], "10", "8"]
+            for r in pairs.iter_rows(named=True) if r["ns_team"] is not None]
+    assert main(["ingest", "--event", "demo", str(write_csv(tmp_path / "r2.csv", [
+        RESULT_HEADER, *rows])), "--db", str(database)]) == 0
+    at.run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2  # the bump chart of rounds 1 and 2, at once
