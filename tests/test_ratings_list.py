@@ -30,16 +30,19 @@ def test_one_game_is_the_ridge_solution_worked_by_hand():
     assert frame["games"].to_list() == [1, 1, 1, 1]
 
 
-def test_a_rout_counts_as_six_and_old_games_weigh_less():
-    """A 12-level rout is capped at 6. Minimise w(6 − 4x)² + 8x²: w(6 − 4x) = 2x, so
+def test_a_rout_counts_as_the_cap_and_old_games_weigh_less():
+    """A 12-level rout with the margin capped at 6 (`paisai rating-settings --margin-cap 6`). Minimise w(6 − 4x)² + 8x²: w(6 − 4x) = 2x, so
     x = 6w / (2 + 4w): x = 1 for a game of today (w = 1), x = 0.75 for the same game two
     years before the list (w = ½); the player who stopped playing is less certain: σ =
     |6 − 4x| / √(2 + w) grows as the weight shrinks."""
     day = dt.date(2025, 1, 1)
-    rout = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), day)
+    capped = ratings.Settings(margin_cap=6)
+    rout = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), day,
+                       settings=capped)
     assert rout.frame().sort("player_id")["level_rating"][0] == pytest.approx(1.0)
-    later = day + dt.timedelta(days=ratings.HALF_LIFE_DAYS)
-    old = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), later)
+    later = day + dt.timedelta(days=capped.half_life_days)
+    old = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), later,
+                      settings=capped)
     assert old.frame().sort("player_id")["level_rating"][0] == pytest.approx(0.75)
     # σ = spread / √(2 + w): the spread of the residual is the same 6 − 4x ratio to it…
     assert old.sigma[0] / (6 - 4 * 0.75) == pytest.approx(1 / (2 + 0.5) ** 0.5)
