@@ -59,16 +59,16 @@ class Games:
     `frame`: one row per game, in order, with its event_id and day. `anonymous`: for each
     player index, whether it stands for one unclear seat (never listed)."""
 
-    def __init__(self, frame: pl.DataFrame, seats: pl.DataFrame, players: pl.Series,
+    def __init__(self, frame: pl.DataFrame, seats: dict[str, np.ndarray], players: pl.Series,
                  settings: Settings | None = None, anonymous: np.ndarray | None = None):
+        """`seats`: the arrays `game`, `index` and `sign`, sorted by game, East-West first."""
         self.settings = settings or Settings()
-        seats = seats.sort("game", "sign", "slot", descending=[False, True, False])
         self.frame = frame
         self.player_ids = players
         self.anonymous = np.zeros(players.len(), dtype=bool) if anonymous is None else anonymous
-        self.g = seats["game"].cast(pl.Int64).to_numpy()
-        self.p = seats["index"].cast(pl.Int64).to_numpy()
-        self.s = seats["sign"].cast(pl.Float64).to_numpy()
+        self.g = np.asarray(seats["game"], dtype=np.int64)
+        self.p = np.asarray(seats["index"], dtype=np.int64)
+        self.s = np.asarray(seats["sign"], dtype=np.float64)
         self.day = frame["day"].cast(pl.Int64).to_numpy() if frame.height else \
             np.zeros(0, dtype=np.int64)  # days since 1970-01-01, in game order
         cap = self.settings.margin_cap
@@ -86,7 +86,10 @@ class Games:
                             pl.lit(-1.0).alias("sign"))]).explode("player_id").with_columns(
             pl.int_range(pl.len()).over("game", "sign").alias("slot"))
         people = seats.select(pl.col("player_id").unique().sort()).with_row_index("index")
-        return cls(played, seats.join(people, on="player_id"), people["player_id"], settings)
+        ordered = seats.join(people, on="player_id").sort(
+            "game", "sign", "slot", descending=[False, True, False])
+        return cls(played, {c: ordered[c].to_numpy() for c in ("game", "index", "sign")},
+                   people["player_id"], settings)
 
 
 def day_number(day: dt.date) -> int:
