@@ -133,24 +133,31 @@ class Fit:
         return np.bincount(self.p, weights=self.s * v[self.g], minlength=self.m)
 
     def _solve(self, x: np.ndarray, steps: int = 300, tolerance: float = 1e-8) -> np.ndarray:
-        """Conjugate gradients on (XᵀWX + λI) r = XᵀWy."""
+        """Conjugate gradients on (XᵀWX + λI) r = XᵀWy, preconditioned by its diagonal (each
+        player's weight of games plus λ: a player of many games and a newcomer converge
+        alike)."""
         def apply(v: np.ndarray) -> np.ndarray:
             return self._xt(self.w * self._x(v)) + self.prior * v
 
+        diagonal = np.bincount(self.p, weights=self.w[self.g], minlength=self.m) + self.prior
         b = self._xt(self.w * self.y)
         residual = b - apply(x)
-        direction = residual.copy()
-        size = _dot(residual, residual)
+        z = residual / diagonal
+        direction = z.copy()
+        size = _dot(residual, z)
         limit = tolerance * max(_dot(b, b), 1e-12)
+        self.steps = 0
         for _ in range(steps):
-            if size <= limit:
+            if _dot(residual, residual) <= limit:
                 break
+            self.steps += 1
             step = apply(direction)
             alpha = size / _dot(direction, step)
             x = x + alpha * direction
             residual = residual - alpha * step
-            new_size = _dot(residual, residual)
-            direction = residual + (new_size / size) * direction
+            z = residual / diagonal
+            new_size = _dot(residual, z)
+            direction = z + (new_size / size) * direction
             size = new_size
         return x
 
