@@ -1,7 +1,8 @@
 -- marts: each registered player of each team, numbered: the players of the whole history in
 -- the order of their ids, 0, 1, 2… (a fit's index of them). A seat whose person is unclear
 -- (its note is $unclear: a namesake's seat evidence could not place) is an anonymous player
--- of its own, `anonymous`, keyed by the seat: rated with its game, never listed.
+-- of its own, `anonymous`, keyed by the seat: rated with its game, never listed. In the
+-- order of the teams' seats (a fit reads each side's players by slot).
 with
 
 seats as (
@@ -29,3 +30,4 @@ final as (
 )
 
 select * from final
+order by event_id, team_no, slot
