@@ -19,27 +19,33 @@ def _games(rows: list[tuple]) -> pl.DataFrame:
 
 
 def test_one_game_is_the_ridge_solution_worked_by_hand():
-    """a+b beat c+d by 4 levels, a game of today (weight 1). Minimise
-    (4 − (a + b − c − d))² + 2(a² + b² + c² + d²): by symmetry a = b = x, c = d = −x, so
-    (4 − 4x)² + 8x² is least at 4·(4 − 4x) = 8x → x = 2/3; rating 1500 ± 66.67 → 1567, 1433."""
+    """a+b beat c+d by 4 levels, a game of today (weight 1), with a prior of two games.
+    Minimise (4 − (a + b − c − d))² + 2(a² + b² + c² + d²): by symmetry a = b = x,
+    c = d = −x, so (4 − 4x)² + 8x² is least at 4·(4 − 4x) = 8x → x = 2/3; rating
+    1500 ± 66.67 → 1567, 1433."""
     day = dt.date(2025, 1, 1)
-    fit = ratings.Fit(_games([("e", day, 1, 1, 4, ["a", "b"], ["c", "d"])]), day)
+    fit = ratings.Fit(_games([("e", day, 1, 1, 4, ["a", "b"], ["c", "d"])]), day,
+                      settings=ratings.Settings(prior_games=2.0))
     frame = fit.frame().sort("player_id")
     assert frame["level_rating"].to_list() == pytest.approx([2 / 3, 2 / 3, -2 / 3, -2 / 3])
     assert frame["rating"].to_list() == [1567, 1567, 1433, 1433]
     assert frame["games"].to_list() == [1, 1, 1, 1]
 
 
-def test_a_rout_counts_as_six_and_old_games_weigh_less():
-    """A 12-level rout is capped at 6. Minimise w(6 − 4x)² + 8x²: w(6 − 4x) = 2x, so
-    x = 6w / (2 + 4w): x = 1 for a game of today (w = 1), x = 0.75 for the same game two
+def test_a_rout_counts_as_the_cap_and_old_games_weigh_less():
+    """A 12-level rout with the margin capped at 6 and a prior of two games (`paisai
+    rating-settings --margin-cap 6 --prior-games 2`). Minimise w(6 − 4x)² + 8x²:
+    w(6 − 4x) = 2x, so x = 6w / (2 + 4w): x = 1 for a game of today (w = 1), x = 0.75 for the same game two
     years before the list (w = ½); the player who stopped playing is less certain: σ =
     |6 − 4x| / √(2 + w) grows as the weight shrinks."""
     day = dt.date(2025, 1, 1)
-    rout = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), day)
+    capped = ratings.Settings(margin_cap=6, prior_games=2.0)
+    rout = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), day,
+                       settings=capped)
     assert rout.frame().sort("player_id")["level_rating"][0] == pytest.approx(1.0)
-    later = day + dt.timedelta(days=ratings.HALF_LIFE_DAYS)
-    old = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), later)
+    later = day + dt.timedelta(days=capped.half_life_days)
+    old = ratings.Fit(_games([("e", day, 1, 1, 12, ["a", "b"], ["c", "d"])]), later,
+                      settings=capped)
     assert old.frame().sort("player_id")["level_rating"][0] == pytest.approx(0.75)
     # σ = spread / √(2 + w): the spread of the residual is the same 6 − 4x ratio to it…
     assert old.sigma[0] / (6 - 4 * 0.75) == pytest.approx(1 / (2 + 0.5) ** 0.5)
@@ -228,6 +234,7 @@ def test_compare_round_gives_each_table_s_win_probability_from_the_list(cli, tmp
     gives 1 / (1 + e^(−0.45 × 2.68)) = 1 / (1 + e^−1.206) = 1 / 1.2994 = 0.770 to win."""
     header = ["队号", "队名", "队员1", "队员2", "单位"]
     teams = [header, ["A1", "一", "甲", "乙", "恒通"], ["A2", "二", "丙", "丁", "华信"]]
+    assert cli("rating-settings", "--prior-games", "2").code == 0  # the prior worked above
     for event_id, date in (("e1", "2025-01-01"), ("e2", "2025-01-02")):
         assert cli("event", "create", "--id", event_id, "--name", event_id, "--ruleset",
                    "suzhou-2025", "--date", date).code == 0
@@ -244,3 +251,71 @@ def test_compare_round_gives_each_table_s_win_probability_from_the_list(cli, tmp
     assert {row["ew_rating"], row["ns_rating"]} == {"3134", "2866"}
     assert cli("compare", "e2").code == 2  # neither a second event nor a round
     assert cli("compare", "e2", "--round", "5").code == 2  # no tables there
+
+
+def _one_game(cli, tmp_path, ew: str, ns: str) -> None:
+    """甲+乙 (A1, East-West) against 丙+丁 (A2) on 2025-03-01, one table: levels ew to ns."""
+    assert cli("event", "create", "--id", "e1", "--name", "e1", "--ruleset", "suzhou-2025",
+               "--date", "2025-03-01").code == 0
+    assert cli("ingest", "--event", "e1", write_csv(tmp_path / "t.csv", [
+        HEADER, ["A1", "x", "甲", "乙", "恒通"], ["A2", "y", "丙", "丁", "华信"]])).code == 0
+    assert cli("ingest", "--event", "e1", write_csv(tmp_path / "r.csv", [
+        RESULT_HEADER, [1, 1, "A1", "A2", ew, ns]])).code == 0
+
+
+def _listed(cli) -> dict[str, int]:
+    return {r["name"]: int(r["rating"]) for r in read_csv_output(
+        cli("ratings", "--format", "csv").out)}
+
+
+def test_rating_settings_are_stored_refitted_at_once_and_named_in_the_list(cli, tmp_path,
+                                                                         db_file):
+    """Issue 52, by hand: 甲+乙 beat 丙+丁 15 (过A) to 3, a 12-level rout; by symmetry
+    甲 = 乙 = x, 丙 = 丁 = −x and the margin counts min(12, cap).
+    Defaults (cap 10, prior 3): minimise (10 − 4x)² + 3·4x² → 8(10 − 4x) = 24x → x = 10/7
+    = 1.4286 → 1643 and 1357. With --margin-cap 6 --prior-games 2: (6 − 4x)² + 8x² →
+    8(6 − 4x) = 16x → x = 1 → 1600 and 1400. With --margin-cap 13 (no cap):
+    (12 − 4x)² + 8x² → 8(12 − 4x) = 16x → x = 2 → 1700 and 1300."""
+    from pipeline.base import db
+
+    _one_game(cli, tmp_path, "过A", "3")
+    assert _listed(cli) == {"甲": 1643, "乙": 1643, "丙": 1357, "丁": 1357}
+    shown = cli("rating-settings")
+    assert shown.code == 0 and "margin cap 10" in shown.out and "prior 3" in shown.out
+    changed = cli("rating-settings", "--margin-cap", "6", "--prior-games", "2")
+    assert changed.code == 0, changed.err
+    with db.reading(db_file) as con:  # refitted by the command, not left to the next read
+        stored = sorted(r[0] for r in db.rows(con, "select ordinal::int from ratings"))
+    assert stored == [1400, 1400, 1600, 1600]
+    assert _listed(cli) == {"甲": 1600, "乙": 1600, "丙": 1400, "丁": 1400}
+    header = cli("ratings").out.splitlines()[0]
+    assert "margin cap 6" in header and "half-life 730" in header and "prior 2" in header
+    assert cli("rating-settings", "--margin-cap", "13").code == 0  # the prior stays 2
+    assert _listed(cli) == {"甲": 1700, "乙": 1700, "丙": 1300, "丁": 1300}
+    for bad in (["--margin-cap", "14"], ["--margin-cap", "0"], ["--prior-games", "0"],
+                ["--half-life-days", "0"], ["--prior-games", "many"]):
+        refused = cli("rating-settings", *bad)
+        assert refused.code == 2 and "Traceback" not in refused.err, bad
+    assert "margin cap 13" in cli("rating-settings").out and "prior 2" in cli(
+        "rating-settings").out  # nothing stored by a refused one
+
+
+def test_an_unclear_namesake_seat_is_rated_as_an_anonymous_player(cli, tmp_path, db_file):
+    """Issue 52: a seat evidence could not place (its note UNCLEAR) is nobody's game: 甲's
+    seat in e1 marked so, the game still rates 乙, 丙 and 丁 as before — 甲+乙 beat 丙+丁 by
+    4 levels with the defaults (prior 3): (4 − 4x)² + 12x² → 8(4 − 4x) = 24x → x = 4/7 →
+    1557 and 1443 — and 甲, whose only game it was, is not on the list."""
+    from pipeline.base import db
+    from pipeline.history import ratings
+    from pipeline.history.evidence import UNCLEAR
+
+    _one_game(cli, tmp_path, "10", "6")
+    assert _listed(cli) == {"甲": 1557, "乙": 1557, "丙": 1443, "丁": 1443}
+    with db.writing(db_file) as con:
+        con.execute("update player_map set note = ? where event_id = 'e1' and team_no = 'A1' "
+                    "and slot = 1", [UNCLEAR])
+        assert ratings.is_stale(con)  # the note is part of what the list was fitted from
+    assert _listed(cli) == {"乙": 1557, "丙": 1443, "丁": 1443}
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select count(*) from rating_history where player_id like '~%'") \
+            == 0

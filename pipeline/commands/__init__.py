@@ -23,7 +23,8 @@ WHERE = {
     "bracket": "tractor",
     "officials": "officials",
     "history": "archive",
-    **dict.fromkeys(("players", "player", "ratings", "units", "compare"), "history"),
+    **dict.fromkeys(("players", "player", "ratings", "rating-settings", "units", "compare"),
+                    "history"),
     **dict.fromkeys(("publish", "simulate", "dashboard", "demo"), "site"),
 }
 

@@ -198,7 +198,7 @@ def ratings(min_games: int, unit: str | None, as_of, top: int | None, inactive_m
     with db.reading(database()) as con:
         board = rating.leaderboard(con, top, as_of.date() if as_of else None, min_games, unit,
                                    inactive_months)
-    title = "选手评分 ratings (级差模型 level-margin model, see README)"
+        title = f"选手评分 ratings ({settings_line(rating.settings(con))}; see README)"
     if out_file:
         return _publish_list(board, out_file, title)
     if fmt == "table":
@@ -298,4 +298,44 @@ def compare(first: str, second: str | None, round_no: int | None, fmt: str) -> i
     return 0
 
 
-COMMANDS = [players, player, ratings, units, compare]
+def settings_line(chosen) -> str:
+    """The settings as the list's header says them."""
+    return (f"级差模型 level-margin model: 每局至多 margin cap {chosen.margin_cap} 级 levels · "
+            f"半衰期 half-life {chosen.half_life_days} 天 days · 先验 prior "
+            f"{chosen.prior_games:g} 局 games")
+
+
+@click.command("rating-settings", help="评分设置：每局级差上限、半衰期、先验局数；不给选项则显示 "
+                                       "the rating settings: margin cap, half-life, prior games; "
+                                       "shown when no option is given")
+@click.option("--margin-cap", type=click.IntRange(1, 13),
+              help="一局至多算多少级 the levels a game counts at most (1–13; 13: no cap)")
+@click.option("--half-life-days", type=click.IntRange(1),
+              help="多少天前的一局算一半 a game this many days old counts half")
+@click.option("--prior-games", type=click.FloatRange(0, min_open=True),
+              help="新选手按这么多局平均水平算起 a newcomer counts as this many average games")
+@common
+def rating_settings(margin_cap: int | None, half_life_days: int | None,
+                    prior_games: float | None) -> int:
+    from dataclasses import replace
+
+    from pipeline.base.progress import progress
+    from pipeline.history import ratings as rating
+
+    with db.reading(database()) as con:
+        before = rating.settings(con)
+    chosen = replace(before, **{k: v for k, v in (
+        ("margin_cap", margin_cap), ("half_life_days", half_life_days),
+        ("prior_games", prior_games)) if v is not None})
+    if chosen != before:
+        with db.writing(database()) as con, progress("重算评分 refitting the ratings", 1) as step:
+            rating.store_settings(con, chosen)
+            step("ratings")
+            rating.recompute(con)  # the list follows the settings at once, never on a read
+        out(f"已保存并重算 saved and refitted: {settings_line(chosen)}\n")
+    else:
+        out(f"评分设置 rating settings: {settings_line(chosen)}\n")
+    return 0
+
+
+COMMANDS = [players, player, ratings, rating_settings, units, compare]

@@ -1,20 +1,11 @@
-"""Player ratings across events: a level-margin model, fitted by weighted least squares.
+"""The rating list and its history, stored and kept current (the model itself:
+`rating_model.py`; the association's settings: `rating_settings`, `paisai rating-settings`).
 
-Every played table (forfeits and byes are not games) says how much stronger one pair was
-than the other: East-West's strength minus North-South's ≈ the levels between them at the
-end (capped at ±MARGIN_CAP). A pair's strength is the sum of its players' ratings, so changing
-partners, teams and clubs costs nothing: each game tells about all four players. The ratings
-are the ridge least-squares fit of all games up to a date:
-
-    minimise  Σ_games w·(margin − (Σ r_EW − Σ r_NS))²  +  PRIOR_GAMES · Σ_players r²
-
-with w = ½^(age / HALF_LIFE_DAYS): older games count less, so a player who stops playing
-grows less certain (σ = the games' residual spread / √(PRIOR_GAMES + Σ w of their games)).
 The list is ordered by the rating itself (1500 + 100 × levels a game, an integer), players
 with fewer than MIN_GAMES games or MIN_EVENTS events are marked provisional, those with no
 event in the INACTIVE_MONTHS before the list inactive; the change is against the list as of
-the day before the latest event. Solved by conjugate gradients on the sparse system (each
-step two `bincount`s over the games' seats), so the whole history is refitted in seconds.
+the day before the latest event. The per-event history is fitted at HISTORY_POINTS days at
+most, from the first changed event on.
 """
 
 from __future__ import annotations
@@ -26,138 +17,68 @@ import numpy as np
 import polars as pl
 
 from pipeline.base import db
+from pipeline.base.progress import progress
+from pipeline.history.evidence import UNCLEAR
+from pipeline.history.rating_model import BASE, SCALE, Fit, Games, Settings, day_number
 
-MARGIN_CAP = 6  # levels: a rout says no more than this about strength
-HALF_LIFE_DAYS = 730  # a game two years old counts half
-PRIOR_GAMES = 2.0  # ridge: a newcomer is pulled to the average as if by two level games
+__all__ = ["BASE", "SCALE", "Fit", "Games", "Settings"]
+
 MIN_GAMES = 10  # fewer games: provisional
 MIN_EVENTS = 4  # or fewer events: provisional (ten games in two events say little)
 INACTIVE_MONTHS = 12  # no event in this many months before the list: marked inactive
-BASE, SCALE = 1500, 100  # displayed: BASE + SCALE × (levels a game)
 HISTORY_POINTS = 40  # a history of more event days is refitted at this many, evenly spread
 
-class Games:
-    """The rated games in order, as the arrays a fit reads: each seat's game, player (an
-    index into `players`, every player of the whole history) and side (+1 East-West, −1
-    North-South). Built once; a fit as of a day reads the games up to it, a prefix.
-    `frame`: one row per game, in order, with its event_id and day."""
 
-    def __init__(self, frame: pl.DataFrame, seats: pl.DataFrame, players: pl.Series):
-        seats = seats.sort("game", "sign", "slot", descending=[False, True, False])
-        self.frame = frame
-        self.player_ids = players
-        self.g = seats["game"].cast(pl.Int64).to_numpy()
-        self.p = seats["index"].cast(pl.Int64).to_numpy()
-        self.s = seats["sign"].cast(pl.Float64).to_numpy()
-        self.day = frame["day"].cast(pl.Int64).to_numpy() if frame.height else \
-            np.zeros(0, dtype=np.int64)  # days since 1970-01-01, in game order
-        self.y = np.clip(frame["margin"].to_numpy().astype(float), -MARGIN_CAP, MARGIN_CAP)
-
-    @classmethod
-    def read(cls, con: duckdb.DuckDBPyConnection) -> Games:
-        """Every rated game in the file (rating_games.sql, rating_seats.sql)."""
-        played = db.frame(con, db.sql("rating_games")).with_row_index("game")
-        registered = db.frame(con, db.sql("rating_seats"))
-        seats = pl.concat([
-            played.select("game", "event_id", pl.col("ew_team").alias("team_no"),
-                          pl.lit(1.0).alias("sign")),
-            played.select("game", "event_id", pl.col("ns_team").alias("team_no"),
-                          pl.lit(-1.0).alias("sign"))]).join(
-            registered, on=["event_id", "team_no"])
-        players = registered.select("index", "player_id").unique("index").sort("index")
-        return cls(played.drop("game"), seats, players["player_id"])
-
-    @classmethod
-    def of(cls, played: pl.DataFrame) -> Games:
-        """From a frame of games with each side's players as lists (ew_players,
-        ns_players), in order."""
-        numbered = played.with_row_index("game")
-        seats = pl.concat([
-            numbered.select("game", pl.col("ew_players").alias("player_id"),
-                            pl.lit(1.0).alias("sign")),
-            numbered.select("game", pl.col("ns_players").alias("player_id"),
-                            pl.lit(-1.0).alias("sign"))]).explode("player_id").with_columns(
-            pl.int_range(pl.len()).over("game", "sign").alias("slot"))
-        people = seats.select(pl.col("player_id").unique().sort()).with_row_index("index")
-        return cls(played, seats.join(people, on="player_id"), people["player_id"])
+def settings(con: duckdb.DuckDBPyConnection) -> Settings:
+    """The association's settings: the stored ones, each left unset at its default."""
+    found = db.rows(con, "select margin_cap, half_life_days, prior_games from rating_settings")
+    default = Settings()
+    if not found:
+        return default
+    cap, half_life, prior = found[0]
+    return Settings(default.margin_cap if cap is None else int(cap),
+                    default.half_life_days if half_life is None else int(half_life),
+                    default.prior_games if prior is None else float(prior))
 
 
-def _day_number(day: dt.date) -> int:
-    return (day - dt.date(1970, 1, 1)).days
+def store_settings(con: duckdb.DuckDBPyConnection, chosen: Settings) -> None:
+    """Keep the settings; the stored list is then stale (its model differs) until refitted."""
+    con.execute("delete from rating_settings")
+    con.execute("insert into rating_settings values (?, ?, ?)",
+                [chosen.margin_cap, chosen.half_life_days, chosen.prior_games])
 
 
-class Fit:
-    """Ratings as of one day, from the games up to it (`played`: a Games, or the frame of
-    games with each side's players as lists, see `Games.of`). `start`: a first guess for
-    every player of the Games (a warm start)."""
-
-    def __init__(self, played: Games | pl.DataFrame, as_of: dt.date,
-                 start: np.ndarray | None = None):
-        every = played if isinstance(played, Games) else Games.of(played)
-        self.as_of = as_of
-        self.every = every
-        self.n_games = n = int(np.searchsorted(every.day, _day_number(as_of), side="right"))
-        k = int(np.searchsorted(every.g, n, side="left"))
-        self.g, self.p, self.s = every.g[:k], every.p[:k], every.s[:k]
-        self.m = every.player_ids.len()
-        self.w = 0.5 ** ((_day_number(as_of) - every.day[:n]).astype(float) / HALF_LIFE_DAYS)
-        self.y = every.y[:n]
-        self.games = np.bincount(self.p, minlength=self.m)
-        x0 = np.zeros(self.m) if start is None else np.where(self.games > 0, start, 0.0)
-        self.r = self._solve(x0) if n else x0
-        predicted = self._x(self.r)
-        spread = float(np.sqrt(np.sum(self.w * (self.y - predicted) ** 2) / max(self.w.sum(),
-                                                                                1e-9)))
-        weight = np.bincount(self.p, weights=self.w[self.g], minlength=self.m)
-        self.sigma = spread / np.sqrt(PRIOR_GAMES + weight)
-        last_game = np.full(self.m, -1, dtype=np.int64)
-        np.maximum.at(last_game, self.p, self.g)
-        self.last_game = last_game  # the index of each player's last game, −1: none yet
-
-    def _x(self, r: np.ndarray) -> np.ndarray:
-        return np.bincount(self.g, weights=self.s * r[self.p], minlength=self.n_games)
-
-    def _xt(self, v: np.ndarray) -> np.ndarray:
-        return np.bincount(self.p, weights=self.s * v[self.g], minlength=self.m)
-
-    def _solve(self, x: np.ndarray, steps: int = 300, tolerance: float = 1e-8) -> np.ndarray:
-        """Conjugate gradients on (XᵀWX + λI) r = XᵀWy."""
-        def apply(v: np.ndarray) -> np.ndarray:
-            return self._xt(self.w * self._x(v)) + PRIOR_GAMES * v
-
-        b = self._xt(self.w * self.y)
-        residual = b - apply(x)
-        direction = residual.copy()
-        size = residual @ residual
-        limit = tolerance * max(b @ b, 1e-12)
-        for _ in range(steps):
-            if size <= limit:
-                break
-            step = apply(direction)
-            alpha = size / (direction @ step)
-            x = x + alpha * direction
-            residual = residual - alpha * step
-            new_size = residual @ residual
-            direction = residual + (new_size / size) * direction
-            size = new_size
-        return x
-
-    def frame(self) -> pl.DataFrame:
-        """One row per player who had played by the day."""
-        played = np.flatnonzero(self.games > 0)
-        last = self.every.frame["day"].gather(self.last_game[played]) if played.size else \
-            pl.Series([], dtype=pl.Date)
-        return pl.DataFrame({
-            "player_id": self.every.player_ids.gather(played), "level_rating": self.r[played],
-            "sigma": self.sigma[played],
-            "rating": np.rint(BASE + SCALE * self.r[played]).astype(np.int64),
-            "games": self.games[played], "last_played": last}, schema={
-            "player_id": pl.String, "level_rating": pl.Float64, "sigma": pl.Float64,
-            "rating": pl.Int64, "games": pl.Int64, "last_played": pl.Date})
+def read_games(con: duckdb.DuckDBPyConnection, chosen: Settings | None = None) -> Games:
+    """Every rated game in the file (rating_games.sql: a table whose two teams both have
+    registered players) and its seats (rating_seats.sql), with the file's settings; a seat
+    marked UNCLEAR is an anonymous player of its own. The seats come out of one join in a
+    fit's order (game, East-West first, slot), with no sort (measured: the sort and SQL semi
+    joins were a third of an import's rating work)."""
+    played = db.frame(con, db.sql("rating_games"))
+    registered = db.frame(con, db.sql("rating_seats"), {"unclear": UNCLEAR})
+    sides = played.with_row_index("game").select(
+        pl.col("game").cast(pl.Int64), "event_id",
+        pl.concat_list("ew_team", "ns_team").alias("team_no"),
+        pl.lit([1.0, -1.0], dtype=pl.List(pl.Float64)).alias("sign")).explode("team_no", "sign")
+    seats = sides.join(registered.select("event_id", "team_no", "index"),
+                       on=["event_id", "team_no"], maintain_order="left_right")
+    g, p, s = (seats[c].to_numpy() for c in ("game", "index", "sign"))
+    both = np.zeros(played.height, dtype=bool)
+    both[g[s > 0]] = True
+    north = np.zeros(played.height, dtype=bool)
+    north[g[s < 0]] = True
+    both &= north
+    if not both.all():  # tables whose team has nobody registered: not games
+        keep = both[g]
+        g, p, s = (np.cumsum(both) - 1)[g[keep]], p[keep], s[keep]
+        played = played.filter(pl.Series(both))
+    players = registered.select("index", "player_id", "anonymous").unique("index").sort("index")
+    return Games(played, {"game": g, "index": p, "sign": s}, players["player_id"],
+                 chosen or settings(con), players["anonymous"].to_numpy())
 
 
 def fit(con: duckdb.DuckDBPyConnection, as_of: dt.date | None = None) -> Fit:
-    every = Games.read(con)
+    every = read_games(con)
     if as_of is None:
         as_of = every.frame["day"].max() if every.frame.height else dt.date.today()
     return Fit(every, as_of)
@@ -173,7 +94,6 @@ def current(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 # -- the stored list and history, kept current ----------------------------------------------
 
 GRAINS = ("day", "month", "quarter", "year")  # the finest with ≤ HISTORY_POINTS points is used
-MODEL = f"level-margin cap={MARGIN_CAP} half-life={HALF_LIFE_DAYS} prior={PRIOR_GAMES}"
 
 
 def _bucket(day: dt.date, grain: str) -> tuple:
@@ -197,7 +117,7 @@ def history_points(days: list[dt.date]) -> tuple[str, dict[tuple, dt.date]]:
 def _changed(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, list[dt.date]]:
     """The events' fingerprints now, and the days of events new, changed or gone since the
     stored fit."""
-    now = db.frame(con, db.sql("rating_fingerprints"))
+    now = db.frame(con, db.sql("rating_fingerprints"), {"unclear": UNCLEAR})
     stored = db.frame(con, "select event_id, day, fingerprint from rating_events")
     differ = pl.concat([now.join(stored, on=["event_id", "fingerprint"], how="anti"),
                         stored.join(now, on=["event_id", "fingerprint"], how="anti")])
@@ -206,7 +126,8 @@ def _changed(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, list[dt.date
 
 def is_stale(con: duckdb.DuckDBPyConnection) -> bool:
     state = db.scalar(con, "select max(fingerprint) from rating_state")
-    return not (state or "").startswith(MODEL + ";") or bool(_changed(con)[1])
+    return not (state or "").startswith(settings(con).model() + ";") or \
+        bool(_changed(con)[1])
 
 
 def keep_current(path) -> None:
@@ -232,14 +153,15 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
     the games rated."""
     now, changed_days = _changed(con)
     stored_state = db.scalar(con, "select max(fingerprint) from rating_state")
-    if not full and not changed_days and (stored_state or "").startswith(MODEL + ";"):
+    model = settings(con).model()
+    if not full and not changed_days and (stored_state or "").startswith(model + ";"):
         return db.scalar(con, "select count(*) from results where forfeit is null "
                               "and ew_level is not null and ns_level is not null")
-    every = Games.read(con)
+    every = read_games(con)
     played = every.frame
     days = played["day"].unique().sort().to_list()
     grain, points = history_points(days)
-    state = f"{MODEL};{grain}"
+    state = f"{model};{grain}"
     if full or stored_state != state:
         first: tuple | None = None  # everything
     elif not changed_days:
@@ -254,9 +176,11 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
             known, on="player_id", how="left", maintain_order="left")["mu"].fill_null(0.0).to_numpy()
     fitted: dict[dt.date, np.ndarray] = {}
     current = None
-    for _, day in refit:
-        current = Fit(every, day, start)
-        start = fitted[day] = current.r
+    with progress("评分 fitting the ratings", total=len(refit), show=len(refit) > 3) as step:
+        for _, day in refit:  # a whole archive's history: a bar, point by point
+            step(day.isoformat())
+            current = Fit(every, day, start)
+            start = fitted[day] = current.r
     kept_events = [e for e, d in now.select("event_id", "day").iter_rows()
                    if first is not None and _bucket(d, grain) < first]
     con.execute("delete from rating_history where event_id not in "
@@ -276,11 +200,19 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
 
 def _store_history(con, every: Games, grain: str, points: dict, fitted: dict,
                    first: tuple | None) -> None:
-    """Each player's rating after each refitted event: the fit at the event's point."""
-    seats = pl.DataFrame({"game": every.g, "index": every.p}).join(
-        every.frame.with_row_index("game").select(pl.col("game").cast(pl.Int64), "event_id",
-                                                  "day"), on="game")
+    """Each player's rating after each refitted event: the fit at the event's point. Only
+    the games from the first refitted day on are read (the refitted days are the latest)."""
+    refit_days = [d for d in every.frame["day"].unique().to_list()
+                  if points[_bucket(d, grain)] in fitted]
+    if not refit_days:
+        return
+    first_game = int(np.searchsorted(every.day, day_number(min(refit_days)), side="left"))
+    k = int(np.searchsorted(every.g, first_game, side="left"))
+    seats = pl.DataFrame({"game": every.g[k:], "index": every.p[k:]}).join(
+        every.frame.with_row_index("game").slice(first_game).select(
+            pl.col("game").cast(pl.Int64), "event_id", "day"), on="game")
     seats = seats.unique(["event_id", "index"], keep="first", maintain_order=True)
+    seats = seats.filter(~every.anonymous[seats["index"].to_numpy()])
     order = sorted(fitted)
     code_of = {d: order.index(points[_bucket(d, grain)]) if points[_bucket(d, grain)] in
                fitted else -1 for d in seats["day"].unique().to_list()}
@@ -306,7 +238,7 @@ def _store_list(con, every: Games, final: Fit) -> None:
     latest = final.as_of
     before = Fit(every, latest - dt.timedelta(days=1), final.r)
     events = every.frame["event_id"]
-    rated = np.flatnonzero(final.games > 0)
+    rated = final.rated()
     previous = np.where(before.games[rated] > 0,
                         np.rint(BASE + SCALE * before.r[rated]), np.nan)
     table = pl.DataFrame({
@@ -354,7 +286,7 @@ def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
             return pl.DataFrame(schema={c: pl.String for c in LIST_COLUMNS})
         as_of = rated["last_played"].max()
     else:
-        every = Games.read(con)
+        every = read_games(con)
         played = every.frame
         if not played.height:
             return pl.DataFrame(schema={c: pl.String for c in LIST_COLUMNS})

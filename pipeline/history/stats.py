@@ -217,10 +217,15 @@ def stale_rank_events(con: duckdb.DuckDBPyConnection) -> list[str]:
         where s.fingerprint is distinct from f.fingerprint order by f.event_id""")]
 
 
-def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str]) -> None:
+def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
+                        step: Callable[[str], None] = lambda event_id: None) -> None:
     """Rewrite the cached latest ranking of the given events (Swiss events only; a Tractor
-    bracket has no overall ranking) and note what it was computed from."""
+    bracket has no overall ranking) and note what it was computed from (the fingerprints
+    once for all of them: each reads every event's rows, about as long as ranking one)."""
+    if not event_ids:
+        return
     for event_id in event_ids:
+        step(event_id)
         event = events.load(con, event_id)
         con.execute("delete from event_ranks where event_id = ?", [event_id])
         if event.ruleset.is_swiss:
@@ -251,9 +256,7 @@ def keep_ranks_current(path: Path, step: Callable[[str], None] = lambda event_id
     for start in range(0, len(stale), RANK_BATCH):
         with db.writing(path) as con:
             batch = set(stale_rank_events(con)) & set(stale[start:start + RANK_BATCH])
-            for event_id in sorted(batch):
-                step(event_id)
-                refresh_event_ranks(con, [event_id])
+            refresh_event_ranks(con, sorted(batch), step)
 
 
 def stale_rank_count(path: Path) -> int:

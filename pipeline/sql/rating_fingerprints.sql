@@ -1,6 +1,7 @@
 -- marts: one row per event, its day and a fingerprint of everything its ratings read (the
--- results and who sat where). An event whose fingerprint changed, or a new one, is refitted
--- from its day on; the stored history before that day stays.
+-- results, who sat where, and whether a seat's person is unclear: its note is $unclear). An
+-- event whose fingerprint changed, or a new one, is refitted from its day on; the stored
+-- history before that day stays.
 with
 
 parts as (
@@ -8,7 +9,8 @@ parts as (
            bit_xor(hash(round, table_no, ew_team, ns_team, ew_level, ns_level, forfeit)) as h
     from results group by event_id
     union all
-    select event_id, 'm', count(*), bit_xor(hash(team_no, slot, player_id))
+    select event_id, 'm', count(*),
+           bit_xor(hash(team_no, slot, player_id, coalesce(note = $unclear, false)))
     from player_map group by event_id
 ),
 
