@@ -58,7 +58,11 @@ def local_store():
         yield endpoint
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        try:  # moto's server can take its time to stop after 100,000 objects: the figures
+            server.wait(timeout=30)  # are measured, never lost to its exit
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)
