@@ -408,9 +408,13 @@ def test_an_upload_going_on_a_mistyped_prefix_and_one_bundles_address(laptops, s
         done.stderr, (done.stdout, done.stderr)
 
     typo = _sync(tmp_path / "t.duckdb", store, "nosuchprefix")
-    assert typo.returncode != 0 and "no bundles at this address" in typo.stderr
+    assert typo.returncode == 2 and "no bundles at this address" in typo.stderr
     assert "Traceback" not in typo.stderr
 
+    # the bucket itself (one level above the seasons): refused, not "later" for ever
+    high = run(tmp_path / "h.duckdb", "history", "sync", "--from", "s3://archive",
+               "--endpoint-url", store.endpoint)
+    assert high.returncode == 2 and "folders of folders" in high.stderr, high.stderr
     one = run(tmp_path / "one.duckdb", "history", "sync", "--from", "s3://archive/going/e1",
               "--endpoint-url", store.endpoint)
     assert one.returncode == 0 and "bundle(s): e1;" in one.stdout, (one.stdout, one.stderr)

@@ -88,7 +88,8 @@ def test_a_folder_keeps_its_address_and_counts_a_removed_file(cli, event_with_re
 
 # 4. an address that is no store ----------------------------------------------------------
 
-@pytest.mark.parametrize("to", ["https://site/x", "s3:/site/x", "oss://hall/x"])
+@pytest.mark.parametrize("to", ["https://site/x", "s3:/site/x", "oss://hall/x", "s3:site/x",
+                                "oss:hall/x", "s3//site/x"])
 def test_an_address_that_is_not_s3_is_refused_and_no_folder_made(cli, event16, tmp_path,
                                                                   monkeypatch, to):
     monkeypatch.chdir(tmp_path)

@@ -279,8 +279,10 @@ def read(where: str, fetch) -> Bundle:
         if listed.get("bytes", len(data)) != len(data) \
                 or listed.get("rows", frame.height) != frame.height:
             raise BundleError(f"{where}/{MANIFEST}: {name} 的大小或行数与清单不符 the size or "
-                              f"rows of {name} differ from the manifest ({len(data)} bytes, "
-                              f"{frame.height} rows); nothing of the bundle stored")
+                              f"rows of {name} differ from the manifest (the file: "
+                              f"{len(data)} bytes, {frame.height} rows; the manifest: "
+                              f"{listed.get('bytes')} bytes, {listed.get('rows')} rows); "
+                              "nothing of the bundle stored")
         needed = COLUMNS.get(name) or CARRIED.get(name, ("", "", []))[2]
         missing = [c for c in needed if c not in frame.columns]
         if missing:

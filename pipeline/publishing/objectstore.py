@@ -57,14 +57,18 @@ def is_url(text: str) -> bool:
 
 # a scheme of two letters or more before ':/' (`https://`, `oss://`, `s3:/`, `ftp://`); a
 # drive letter (`C:/`, `D:\\`) is one letter and stays a folder
-OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:[/\\]")
+# a scheme (two letters or more: `C:` stays a drive), with or without slashes after it, or
+# a store's name with the colon left out (`s3//bucket`)
+OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:|(?:s3|oss|cos|gs|https?|ftp|file)//",
+                          re.IGNORECASE)
 
 
 def looks_like_url(text: str) -> bool:
     """An address with a scheme, not a folder: refused unless it is `s3://`.
 
-    >>> [looks_like_url(t) for t in ("https://site/x", "s3:/site/x", "C:/sites", "out/site")]
-    [True, True, False, False]
+    >>> [looks_like_url(t) for t in ("https://site/x", "s3:/site/x", "s3:site/x", "oss:b/x",
+    ...                              "s3//site/x", "C:/sites", "C:\\sites", "out/site")]
+    [True, True, True, True, True, False, False, False]
     """
     return OTHER_SCHEME.match(text.strip()) is not None
 

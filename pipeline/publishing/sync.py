@@ -24,7 +24,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.base import db
-from pipeline.base.errors import PaisaiError, SheetErrors
+from pipeline.base.errors import PaisaiError, SheetErrors, UsageError
 from pipeline.base.ruleset import load_preset, preset_names
 from pipeline.intake.ingest import import_into, read_sources
 from pipeline.publishing.bundle import (
@@ -57,7 +57,7 @@ def _candidates(source: Path | Location, skip: set[str]
         if not names:
             if store.get(MANIFEST) is not None:  # the address of one bundle
                 return [(store.location.url, store.get)], []
-            raise PaisaiError(f"{store.location.url}: 这里没有任何赛事包（地址写错了？）no bundles "
+            raise UsageError(f"{store.location.url}: 这里没有任何赛事包（地址写错了？）no bundles "
                               "at this address (a mistyped bucket or prefix?)")
         return ([(Store(source.below(n), store.s3).location.url,
                   Store(source.below(n), store.s3).get) for n in names if n not in skip],
@@ -67,13 +67,29 @@ def _candidates(source: Path | Location, skip: set[str]
     folders = [source] if (source / MANIFEST).is_file() else sorted(
         p for p in source.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not folders:
-        raise PaisaiError(f"{source}: 这里没有任何赛事包 no bundles in this folder")
+        raise UsageError(f"{source}: 这里没有任何赛事包 no bundles in this folder")
 
     def fetcher(folder: Path) -> Callable[[str], bytes | None]:
         return lambda name: (folder / name).read_bytes() if (folder / name).is_file() else None
 
     return ([(str(f), fetcher(f)) for f in folders if f.name not in skip],
             [f.name for f in folders if f.name in skip])
+
+
+def _refuse_seasons(source: Path | Location, first: str) -> None:
+    """No folder under the source has a manifest, but they hold folders: the source is one
+    level too high (the bucket, or a folder of seasons), refused in words — never a sync that
+    imports nothing, forever, blaming an upload."""
+    if isinstance(source, Location):
+        name = first.rstrip("/").rsplit("/", 1)[-1]
+        deeper = Store(source.below(name)).folders()
+    else:
+        deeper = [p.name for p in Path(first).iterdir() if p.is_dir()]
+    if deeper:
+        where = source.url if isinstance(source, Location) else str(source)
+        raise UsageError(f"{where}: 这里是赛季的上一级（其下是文件夹的文件夹，不是赛事包），请同步一个赛季，"
+                         f"例如 {first} it holds folders of folders, not bundles — a bucket "
+                         f"or a folder of seasons? Sync one season, e.g. {first}")
 
 
 def _known(database: Path) -> tuple[set[str], set[str]]:
@@ -280,6 +296,8 @@ def sync(database: Path, source: Path | Location,
                 done.known.append(bundle.event_id)
                 continue
             ready.append(bundle)
+    if done.waiting and not (ready or done.known or done.refused):
+        _refuse_seasons(source, done.waiting[0])
     from pipeline.history import ratings, stats
 
     _import(database, ready, done, on_bundle)
