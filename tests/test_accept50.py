@@ -3,8 +3,8 @@ hand from the notices' words and docs/rules/general.md, never from the code's ou
 
 from __future__ import annotations
 
-from tests.conftest import read_csv_output, write_csv
-from tests.test_notices_fifth import _bracket, _equal_semi_losers, _two_teams
+from tests.conftest import bracket_json, read_csv_output, two_tractor_teams, write_csv
+from tests.test_notices_fifth import _equal_semi_losers
 
 
 def _units(cli, meet: str) -> dict[str, int]:
@@ -14,7 +14,7 @@ def _units(cli, meet: str) -> dict[str, int]:
 
 
 def _finalists(cli) -> tuple[str, str]:
-    (final,) = [m for s in _bracket(cli, "tr")["stages"] if s["name"] == "决赛"
+    (final,) = [m for s in bracket_json(cli, "tr")["stages"] if s["name"] == "决赛"
                 for m in s["matches"]]
     loser = final["team_b"] if final["winner"] == final["team_a"] else final["team_a"]
     return final["winner"], loser
@@ -168,7 +168,7 @@ def test_a_clock_decision_is_counted_as_a_decision_not_a_game(cli, tmp_path):
     assert cli("ingest", "--event", "tr", write_csv(tmp_path / "e.csv", teams)).code == 0
     assert cli("bracket", "draw", "--event", "tr", "--groups", "1", "--advance", "2",
                "--seed", "1").code == 0
-    (group,) = _bracket(cli, "tr")["stages"]
+    (group,) = bracket_json(cli, "tr")["stages"]
     rows = []
     for m in group["matches"]:
         a, b = m["team_a"], m["team_b"]
@@ -202,7 +202,7 @@ def test_a_corrected_deal_sheet_says_it_replaced_the_game(cli, tmp_path, db_file
     corrected 300 both give T2 floor((p − 120) / 40) = 4 levels: the game stays 10 : 6 but
     its third deal changed — 更正 replaced 1, never 未变 unchanged. The first sheet sent again
     puts 310 back: again a correction, not "the same file, nothing changed"."""
-    stage, a, b = _two_teams(cli, tmp_path, "u", "union-tractor")
+    stage, a, b = two_tractor_teams(cli, tmp_path, "u", "union-tractor")
 
     def sheet(name: str, third: int):
         return write_csv(tmp_path / name, [DEAL_SHEET, [stage, 1, 1, 1, "T1", 0],
@@ -220,7 +220,7 @@ def test_a_corrected_deal_sheet_says_it_replaced_the_game(cli, tmp_path, db_file
     assert _deal_points(db_file) == [0, 0, 310]
     same = cli("ingest", "--event", "u", tmp_path / "d1.csv")
     assert "同一文件已经收到过" in same.out  # now true: nothing changed
-    (match,) = _bracket(cli, "u")["stages"][0]["matches"]
+    (match,) = bracket_json(cli, "u")["stages"][0]["matches"]
     assert sorted(match["games"][0]) == [6, 10]
 
 
@@ -285,7 +285,7 @@ def test_tractor_standings_and_phone_page_show_the_group_record(cli, tmp_path, d
 
     from dashboard.hall import cache, routes
 
-    stage, a, b = _two_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
+    stage, a, b = two_tractor_teams(cli, tmp_path, "tr", "hengquan-2025-tractor")
     rows = [[stage, 1, g, a, b, *(("过A", "5") if a == "T1" else ("5", "过A"))] for g in (1, 2)]
     assert cli("ingest", "--event", "tr", write_csv(tmp_path / "g.csv", [GAMES, *rows])
                ).code == 0

@@ -9,9 +9,11 @@ import os
 import re
 
 import pytest
+from conftest import sheet_outcome as _outcome
+from conftest import sheet_post as _post
 from starlette.testclient import TestClient
 from test_hardening_fifth import MARKUP, _said, _table_of, hall, phones  # noqa: F401
-from test_tractorsheet import _outcome, _post, match  # noqa: F401
+from test_tractorsheet import match  # noqa: F401
 
 from pipeline.base import db
 
