@@ -199,3 +199,23 @@ def sheet_outcome(response) -> str:
     assert response.request.method == "GET" and response.status_code == 200
     found = re.search(r'data-testid="message">(.*?)</p>', response.text)
     return found.group(1) if found else ""
+
+
+@pytest.fixture
+def store():
+    """A local S3-compatible store for one test (tests/s3local.py: moto on 127.0.0.1),
+    imported here only when a test asks for it."""
+    from s3local import Store
+
+    server = Store()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def bucket(store):
+    """The bucket `hall` on the test's store, with no request counted yet."""
+    store.client().create_bucket(Bucket="hall")
+    store.forget()
+    return "hall"

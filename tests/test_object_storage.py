@@ -7,26 +7,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from conftest import RESULT_HEADER, write_csv
-from s3local import ENV, Store
+from s3local import ENV
 
 from pipeline.publishing.publish import STYLE_FILE, team_file
-
-
-@pytest.fixture
-def store():
-    server = Store()
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def bucket(store):
-    store.client().create_bucket(Bucket="hall")
-    store.forget()
-    return "hall"
 
 
 def _publish(paisai, store, *extra, env=None):

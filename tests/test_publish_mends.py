@@ -10,27 +10,13 @@ import time
 
 import pytest
 from conftest import RESULT_HEADER, write_csv
-from s3local import ENV, Store
+from s3local import ENV
 
 from pipeline.base import db
 from pipeline.publishing.publish import team_file
 
 SITE = "s3://hall/2026/e"
 
-
-@pytest.fixture
-def store():
-    server = Store()
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def bucket(store):
-    store.client().create_bucket(Bucket="hall")
-    store.forget()
-    return "hall"
 
 
 def _publish(paisai, store, *extra, event="e", to=SITE, env=None):
