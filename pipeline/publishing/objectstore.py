@@ -64,7 +64,7 @@ OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:|(?:s3|oss|cos|gs|https?|ftp
 
 
 def looks_like_url(text: str) -> bool:
-    """An address with a scheme, not a folder: refused unless it is `s3://`.
+    r"""An address with a scheme, not a folder: refused unless it is `s3://`.
 
     >>> [looks_like_url(t) for t in ("https://site/x", "s3:/site/x", "s3:site/x", "oss:b/x",
     ...                              "s3//site/x", "C:/sites", "C:\\sites", "out/site")]
