@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from pipeline.base import db
 from pipeline.cli import main
 from pipeline.ranking import rounds
-from tests.ui.conftest import ARTIFACTS, Server, console, guide_shot, idle, shot
+from tests.ui.conftest import ARTIFACTS, Server, console, guide_shot, idle, open_phase, shot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "s3cret-牌赛"
@@ -39,9 +39,11 @@ def _login(page, url):
     idle(page)
 
 
-def _upload(page, path, selector: str) -> None:
-    """Give the uploader a file and wait for what it shows; once more if a rerun ate it
-    (the uploader's part of the page and the server's log are kept for the reading)."""
+def _upload(page, path, selector: str, phase: str | None = "本轮") -> None:
+    """Give the uploader a file and wait for what it shows. A file lost with a rerun (the
+    uploader's part of the page and the server's log are kept for the reading) is given
+    again; the second time after reloading the console, as an organizer would, on `phase`."""
+    seen = []
     for attempt in range(3):
         idle(page)  # a file given while the page's script runs can be lost with the run
         page.set_input_files("input[type=file]", str(path))
@@ -51,8 +53,16 @@ def _upload(page, path, selector: str) -> None:
         except Exception:
             page.locator("[data-testid=stFileUploader]").first.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"upload-wait-{attempt}.png"))
+            seen.append(page.inner_text("body")[-1500:])
             if attempt == 2:
-                raise
+                raise AssertionError(f"{selector} never shown; the page said:\n"
+                                     + "\n---\n".join(seen)) from None
+            if attempt == 1:
+                page.reload()
+                page.get_by_text("下一步").first.wait_for(timeout=60_000)
+                if phase:
+                    open_phase(page, phase)
+                page.wait_for_selector("input[type=file]", state="attached", timeout=60_000)
 
 
 def _first_row(page):
