@@ -47,11 +47,19 @@ def _projector(browser, url: str):
 
 
 def _clear(page, table: str) -> None:
-    """The QR code's box and the table's never overlap; the table's last row is on screen."""
-    qr = page.locator("[data-testid=phones-qr]").bounding_box()
-    box = page.locator(f"table[data-testid={table}]").bounding_box()
-    assert qr["x"] >= box["x"] + box["width"] or qr["y"] >= box["y"] + box["height"], (qr, box)
-    assert box["y"] + box["height"] <= 1080, box
+    """The QR code's box and the table's never overlap; the table's last row is on screen.
+    Read in one step of the page's own script, waited for while the projector redraws (a
+    table between two drawings has no box)."""
+    boxes = page.wait_for_function(
+        """table => {
+            const box = e => { const r = e && e.getBoundingClientRect();
+                               return r && r.width ? [r.x, r.y, r.width, r.height] : null; };
+            const qr = box(document.querySelector('[data-testid=phones-qr]'));
+            const t = box(document.querySelector(`table[data-testid=${table}]`));
+            return qr && t ? {qr, t} : null; }""", arg=table, timeout=30_000).json_value()
+    (qx, qy, _, _), (x, y, width, height) = boxes["qr"], boxes["t"]
+    assert qx >= x + width or qy >= y + height, boxes
+    assert y + height <= 1080, boxes
 
 
 def test_the_tables_in_play_and_every_rank_a_page_at_a_time(tmp_path, browser, capsys):
