@@ -2,8 +2,7 @@
 projector — and, beside them, plain routes for phones and programs (`dashboard.hall`),
 which open no Streamlit session and no websocket. A phone that opens a public Streamlit page
 gets its plain page, and the audience's Streamlit sessions are bounded (`dashboard.audience`).
-The plain routes are answered before all of it (`dashboard.hall.fast`): a phone's page
-already made at once, the others by an app of those routes alone."""
+A phone's page already made is answered before all of it (`dashboard.hall.fast`)."""
 
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -38,4 +37,4 @@ async def _warm(_app):
 app = KeptPages(st.App(
     Path(__file__).parent / "app.py", routes=routes(),
     middleware=[Middleware(SecurityHeaders), Middleware(Audience), Middleware(PageAddress)],
-    lifespan=_warm), routes=routes())
+    lifespan=_warm))

@@ -9,7 +9,7 @@ from conftest import RESULT_HEADER, write_csv
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-PAGES = ["/m/e/", "/m/e/?lang=en", "/m/e/pairings", "/m/e/pairings?q=A3",
+PAGES = ["/m/style.css", "/m/e/", "/m/e/?lang=en", "/m/e/pairings", "/m/e/pairings?q=A3",
          "/m/e/pairings?q=a3", "/m/e/pairings?q=nobody", "/m/e/teams/A1",
          "/m/e/teams/A1?lang=en", "/m/e/bracket"]
 
@@ -72,7 +72,7 @@ def test_a_page_made_is_the_route_s_answer_from_memory(clients, gzip):
 
 def test_anything_else_goes_on_to_the_app(clients):
     _plain, fast, passed = clients
-    for path in ("/m/nope/", "/m/e/teams/NOBODY", "/m/", "/m/e", "/m/style.css",
+    for path in ("/m/nope/", "/m/e/teams/NOBODY", "/m/", "/m/e",
                  "/api/v1/events", "/m/e/teams/A1/x"):
         fast.get(path)
         assert passed[-1] == path, path
@@ -99,36 +99,3 @@ def test_a_new_version_is_made_by_the_route_not_served_stale(clients, cli, tmp_p
     after = fast.get("/m/e/pairings")
     assert passed == ["/m/e/pairings"] and "第 3 轮对阵" in after.text
 
-
-def test_the_plain_routes_are_answered_apart_from_the_app(clients):
-    """With the routes given, every plain route is answered by an app of those alone (the
-    Streamlit app never sees it), with the same words and the security headers; an address
-    no plain route answers, or a method refused, still goes on to the app."""
-    from starlette.middleware import Middleware
-
-    from dashboard.hall import routes
-    from dashboard.hall.address import PageAddress
-    from dashboard.hall.fast import KeptPages
-
-    passed: list[str] = []
-    inner = Starlette(routes=routes(), middleware=[Middleware(PageAddress)])  # as the server's
-
-    async def app(scope, receive, send):
-        if scope["type"] == "http":
-            passed.append(scope["path"])
-        await inner(scope, receive, send)
-
-    with TestClient(KeptPages(app, routes=routes()), follow_redirects=False) as apart, \
-            TestClient(inner, follow_redirects=False) as plain:
-        for path in ("/api/v1/events", "/api/v1/events/e/standings", "/m/e/pairings?q=A9",
-                     "/m/style.css", "/m/", "/m/nope/", "/r?event=e&round=2&table=1"):
-            answer = apart.get(path, headers={"Accept-Encoding": "gzip"})
-            assert answer.content == plain.get(path).content, path
-            assert answer.headers["referrer-policy"] == "no-referrer", path
-        big = apart.get("/api/v1/events/e/standings", headers={"Accept-Encoding": "gzip"})
-        assert big.headers.get("content-encoding") == "gzip"  # compressed as Streamlit's
-        assert passed == []
-        apart.get("/live")
-        apart.post("/m/e/")  # a method the page refuses: the app's answer, as before
-        apart.get("/admin")
-        assert passed == ["/live", "/m/e/", "/admin"]

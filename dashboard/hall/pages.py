@@ -110,6 +110,8 @@ def kept_page(request: Request) -> Response | None:
     """The answer to a phone page already made for the event's version in memory, or None
     (not made yet, not a page kept, anything else): what `dashboard.hall.fast` serves
     without the rest of the server's stack. The same answer as the page's route."""
+    if request.scope["path"] == "/m/style.css":
+        return style(request)
     parts = request.scope["path"].split("/")  # "", "m", event, page[, team]
     if len(parts) < 4 or parts[1] != "m" or not parts[2]:
         return None
@@ -242,10 +244,12 @@ def bracket_page(request: Request) -> Response:
     return _event_page(request, "bracket", make)
 
 
+STYLE = PHONE_CSS.encode()
+STYLE_TAG = '"' + hashlib.sha256(STYLE).hexdigest()[:20] + '"'
+
+
 def style(request: Request) -> Response:
-    data = PHONE_CSS.encode()
-    return answer(request, data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"',
-                   "text/css; charset=utf-8")
+    return answer(request, STYLE, STYLE_TAG, "text/css; charset=utf-8")
 
 
 def events_page(request: Request) -> Response:
