@@ -1,7 +1,8 @@
 """One ASGI app on one port (uvicorn): the Streamlit pages — the organizer's console and the
 projector — and, beside them, plain routes for phones and programs (`dashboard.hall`),
 which open no Streamlit session and no websocket. A phone that opens a public Streamlit page
-gets its plain page, and the audience's Streamlit sessions are bounded (`dashboard.audience`)."""
+gets its plain page, and the audience's Streamlit sessions are bounded (`dashboard.audience`).
+A phone's page already made is answered before all of it (`dashboard.hall.fast`)."""
 
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,6 +14,7 @@ from streamlit import config
 from dashboard.audience import Audience
 from dashboard.hall import routes
 from dashboard.hall.address import PageAddress
+from dashboard.hall.fast import KeptPages
 from dashboard.headers import SecurityHeaders
 from pipeline.base import db
 from pipeline.operations.serve import streamlit_options
@@ -32,6 +34,7 @@ async def _warm(_app):
     yield
 
 
-app = st.App(Path(__file__).parent / "app.py", routes=routes(),
-             middleware=[Middleware(SecurityHeaders), Middleware(Audience), Middleware(PageAddress)],
-             lifespan=_warm)
+app = KeptPages(st.App(
+    Path(__file__).parent / "app.py", routes=routes(),
+    middleware=[Middleware(SecurityHeaders), Middleware(Audience), Middleware(PageAddress)],
+    lifespan=_warm))

@@ -19,6 +19,10 @@ from pipeline.ranking import rounds, scoring
 from pipeline.ranking.explain import why_here
 
 
+class NotMade(Exception):
+    """What a page is made of is not in memory: asked not to wait, nothing is made."""
+
+
 class Once:
     """Values made once per key and kept (the most recent `size` keys): a hall of phones
     asking for the same page is one render, and every later ask a dictionary look-up. When
@@ -52,6 +56,14 @@ class Once:
         finally:
             with self.lock:
                 self.making.pop(key).set()
+
+    def peek(self, key: tuple):
+        """The value made for `key`, or None when it is not made (nothing is made here)."""
+        with self.lock:
+            if key in self.values:
+                self.values.move_to_end(key)
+                return self.values[key]
+        return None
 
     def clear(self) -> None:
         with self.lock:
@@ -90,7 +102,8 @@ class Versions:
         self.asking: set[str] = set()
         self.lock = threading.Lock()
 
-    def get(self, event_id: str):
+    def get(self, event_id: str, wait: bool = True):
+        """(event, version); None when `wait` is false and the event was never read."""
         import time
 
         now = time.monotonic()
@@ -102,6 +115,8 @@ class Versions:
                 threading.Thread(target=self._ask_again, args=(event_id,), daemon=True).start()
         if have is not None:
             return have[1:]
+        if not wait:
+            return None
         found = FIRST_ASK.get((event_id, int(now)), partial(_ask, event_id))
         with self.lock:
             if len(self.known) > 1000:
@@ -130,11 +145,15 @@ class Versions:
 VERSIONS = Versions()
 
 
-def current(event_id: str):
+def current(event_id: str, wait: bool = True):
     """(event, version) from memory, read again at most once a second in the background:
     a hall of phones is answered without waiting for the database, and a change shows
-    within seconds (PaisaiError when there is no such event)."""
-    event, value = VERSIONS.get(event_id)
+    within seconds (PaisaiError when there is no such event; NotMade when `wait` is false
+    and the event was never read)."""
+    found = VERSIONS.get(event_id, wait)
+    if found is None:
+        raise NotMade(event_id)
+    event, value = found
     if event is None:
         raise PaisaiError(f"no event {event_id}")
     return event, value
@@ -207,9 +226,10 @@ class Snapshots:
         self.refreshing: set[str] = set()
         self.lock = threading.Lock()
 
-    def get(self, event, version: str) -> Snapshot:
+    def get(self, event, version: str, wait: bool = True) -> Snapshot:
         """The snapshot of the event's results (`version`'s results part: a deal entered on
-        a table's own sheet makes no new ranking; `in_play` reads the tables apart)."""
+        a table's own sheet makes no new ranking; `in_play` reads the tables apart). NotMade
+        when `wait` is false and the snapshot would have to be made now."""
         current_version = queries.results_part(version)
         event_id = event.event_id
         with self.lock:
@@ -221,6 +241,8 @@ class Snapshots:
                                  daemon=True).start()
         if have is not None and self.REFRESH_GAP > 0:
             return have
+        if not wait:
+            raise NotMade(event_id)
         made = FIRST.get((event_id, current_version),
                          partial(_snapshot, event, current_version))
         with self.lock:

@@ -59,28 +59,17 @@ def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = (),
     A `live` page shows the tables' own sheets too: it is kept per version of those, and
     `make` is given the tables in play as `seen.in_play`."""
     event_id = request.path_params["event"][:64]
-    language = page_lang(request)
     try:
-        event, current_version = current(event_id)
-        seen = SNAPSHOTS.get(event, current_version)
+        event, seen, current_version, memo, key = _kept_as(
+            request, page, event_id, request.path_params.get("team", ""), reads, live)
     except BusyError:
         return busy(request)
     except PaisaiError:
         return problem(request, 404, "no_event", event_id)
-    extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
-    # kept by the snapshot it is made of — a live page by the tables' sheets too: keyed by
-    # the event's newest version alone, a page made from the snapshot the pages go on
-    # showing while the next one is made would be kept past the change (issue 51)
-    key = (page, event_id, seen.version, current_version if live else "", language, extra,
-           request.path_params.get("team", ""))
-    memo = SEARCHES if any(value for _, value in extra) else PAGES
-    team_search = _team_search(seen, extra)
-    if team_search is not None:  # one of the event's teams: its page kept for the version
-        key, memo = (*key[:5], (("q", team_search),), key[6]), TEAM_SEARCHES
 
     def made() -> tuple[bytes, str, bytes | None]:
         shown = replace(seen, in_play=in_play(event, current_version)) if live else seen
-        data = make(event, shown, language).encode("utf-8")
+        data = make(event, shown, page_lang(request)).encode("utf-8")
         packed = gzip.compress(data, 6, mtime=0) if len(data) > 1024 else None
         return data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"', packed
 
@@ -90,6 +79,57 @@ def _event_page(request: Request, page: str, make, reads: tuple[str, ...] = (),
         return busy(request)
     except LookupError:
         return problem(request, 404, "no_team", request.path_params.get("team", ""))
+    return answer(request, data, etag, "text/html; charset=utf-8", packed)
+
+
+def _kept_as(request: Request, page: str, event_id: str, team: str, reads: tuple[str, ...],
+             live: bool, wait: bool = True):
+    """(event, snapshot, version, memo, key): where the page asked for is kept. With `wait`
+    false, NotMade when the event's version or snapshot is not in memory yet."""
+    event, current_version = current(event_id, wait)
+    seen = SNAPSHOTS.get(event, current_version, wait)
+    extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
+    # kept by the snapshot it is made of — a live page by the tables' sheets too: keyed by
+    # the event's newest version alone, a page made from the snapshot the pages go on
+    # showing while the next one is made would be kept past the change (issue 51)
+    key = (page, event_id, seen.version, current_version if live else "", page_lang(request),
+           extra, team)
+    memo = SEARCHES if any(value for _, value in extra) else PAGES
+    team_search = _team_search(seen, extra)
+    if team_search is not None:  # one of the event's teams: its page kept for the version
+        key, memo = (*key[:5], (("q", team_search),), key[6]), TEAM_SEARCHES
+    return event, seen, current_version, memo, key
+
+
+# the pages a phone may be answered from memory (`kept_page`): path → (page, reads, live)
+KEPT = {"": ("ranking", (), False), "pairings": ("pairings", ("q",), False),
+        "bracket": ("bracket", (), False)}
+
+
+def kept_page(request: Request) -> Response | None:
+    """The answer to a phone page already made for the event's version in memory, or None
+    (not made yet, not a page kept, anything else): what `dashboard.hall.fast` serves
+    without the rest of the server's stack. The same answer as the page's route."""
+    if request.scope["path"] == "/m/style.css":
+        return style(request)
+    parts = request.scope["path"].split("/")  # "", "m", event, page[, team]
+    if len(parts) < 4 or parts[1] != "m" or not parts[2]:
+        return None
+    if len(parts) == 4 and parts[3] in KEPT:
+        (page, reads, live), team = KEPT[parts[3]], ""
+    elif len(parts) == 5 and parts[3] == "teams" and parts[4]:
+        (page, reads, live), team = ("team", (), True), parts[4]
+    else:
+        return None
+    try:
+        _event, _seen, _version, memo, key = _kept_as(request, page, parts[2][:64], team,
+                                                     reads, live, wait=False)
+    except Exception:  # not in memory, no such event, busy: the route answers
+        return None
+    found = memo.peek(key)
+    if found is None:
+        return None
+    data, etag, packed = found
     return answer(request, data, etag, "text/html; charset=utf-8", packed)
 
 
@@ -204,10 +244,12 @@ def bracket_page(request: Request) -> Response:
     return _event_page(request, "bracket", make)
 
 
+STYLE = PHONE_CSS.encode()
+STYLE_TAG = '"' + hashlib.sha256(STYLE).hexdigest()[:20] + '"'
+
+
 def style(request: Request) -> Response:
-    data = PHONE_CSS.encode()
-    return answer(request, data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"',
-                   "text/css; charset=utf-8")
+    return answer(request, STYLE, STYLE_TAG, "text/css; charset=utf-8")
 
 
 def events_page(request: Request) -> Response:

@@ -56,6 +56,11 @@ def streamlit_options() -> dict[str, object]:
         # projector's fragments run every few seconds, and a full collection of a server
         # holding a hall's pages took a third of a core (Python's own collector still runs)
         "runner.postScriptGC": False,
+        # no watching of the source files: after every run of a page or a fragment (the
+        # projector's every second, the console's timer) Streamlit walked every imported
+        # module's path on the server's event loop — the thread that answers the phones —
+        # to watch it for edits (issue 53: half the server's CPU of the console's first view)
+        "server.fileWatcherType": "none",
         # a failing page shows no traceback to the hall (install and database paths): the
         # failure is in paisai log, and a busy database is a note and a retry (dashboard.app)
         "client.showErrorDetails": "none",
