@@ -237,3 +237,30 @@ def test_the_compiled_band_loop_chooses_as_the_numpy_one(pairs, band, seed, spre
     assert sorted(map(tuple, band_pairs(costs, band, NEVER).tolist())) == \
         _backtrack(vectorised)  # the compiled backtrack too
 
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=120), st.integers(min_value=1, max_value=8),
+       st.integers(min_value=0, max_value=2**31), st.integers(min_value=0, max_value=6),
+       st.sampled_from([1, 2, 4]))
+def test_the_repeated_steps_copied_choose_as_the_compiled_loop(pairs, band, seed, changes,
+                                                                period):
+    """A large field's costs repeat the plain order's pattern except at its rematches and
+    units: the numpy programme copies the repeated steps instead of computing them. On such
+    costs — a repeating pattern, a few places changed, forbidden pairs past the end — it
+    chooses the same matching as the compiled loop, which computes every step."""
+    import numpy as np
+
+    from pipeline.pairing.compiled import band_dp
+    from pipeline.pairing.matching import NEVER, _backtrack, _band_choices
+
+    n = 2 * pairs
+    rng = np.random.default_rng(seed)
+    pattern = rng.integers(0, 20, size=(period, band + 1)).astype(np.int64)
+    costs = np.tile(pattern, (-(-n // period), 1))[:n]
+    for place in rng.integers(0, n, size=changes):
+        costs[place, rng.integers(1, band + 1)] += int(rng.choice([1, 3, 10**12]))
+    costs[:, 0] = 0
+    for k in range(1, band + 1):
+        costs[max(n - k, 0):, k] = NEVER  # past the end
+    assert _backtrack(_band_choices(costs, band)) == _backtrack(band_dp(costs, band, NEVER))

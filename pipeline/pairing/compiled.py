@@ -1,6 +1,8 @@
-"""The banded matching's dynamic programme compiled by numba, for large fields (see
-`matching.band_solve`, which uses it from COMPILED_FROM places). Compiled once and cached on
-disk (numba's cache beside this file, or the user's cache folder); `warm` loads it ahead."""
+"""The banded matching's dynamic programme compiled by numba, loop by loop as it is written:
+the tests' independent reference for `matching.band_solve` (numpy, which pairs every field:
+it copies the plain order's repeated steps instead of computing them, and needs no compiler
+at run time). Compiled once and cached on disk (numba's cache beside this file, or the
+user's cache folder)."""
 
 from __future__ import annotations
 
@@ -63,9 +65,3 @@ def band_pairs(pair_cost: np.ndarray, band: int, never: int) -> np.ndarray:
             found += 1
             state = (state & ~(1 << (k - 1))) << 1
     return pairs[:found]
-
-
-def warm() -> None:
-    """Import and load the compiled code (from numba's cache) ahead of the pairing, on a
-    thread while the pairing reads its history: the same types as the real call."""
-    band_pairs(np.zeros((2, 2), dtype=np.int64), 1, 1 << 60)

@@ -13,7 +13,7 @@ from pipeline.base import db, oplog
 from pipeline.base.errors import UsageError
 from pipeline.base.events import Event
 from pipeline.intake import registration
-from pipeline.pairing import Pairing, draw_order, matching, pair_round, team_match_tables
+from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
 from pipeline.ranking import scoring
 from pipeline.ranking.rounds import next_round, summary
 
@@ -92,7 +92,6 @@ def pair(
         if waiting:
             raise UsageError(registration.unnumbered_hint(waiting, event_id))
         raise UsageError("报名队伍不足两队 fewer than two registered teams")
-    matching.warm_compiled(len(teams))  # a large field's compiled matcher loads meanwhile
     if round_no > 1:
         _require_complete(con, event_id, round_no - 1, force)
     affiliations = None

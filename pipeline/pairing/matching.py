@@ -18,9 +18,9 @@ same-affiliation games, then the smallest total rank distance from the plain pai
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -160,72 +160,106 @@ def band_matching(
     return band_solve(pair_cost, band)
 
 
-COMPILED_FROM = 30_000  # places: from here the compiled loop (its start-up pays for itself)
-
-
 def band_solve(pair_cost: np.ndarray, band: int) -> list[tuple[int, int]]:
     """The banded matching of least cost, given pair_cost[a, k] = cost of (a, a + k)
     (column 0 is 0: place a already taken; NEVER where a + k is past the end).
 
     Dynamic programming left to right; the state is which of the next `band` places are
-    already taken, so the work is n × 2**band × band. Vectorised over the states with numpy;
-    for large fields the same loop compiled by numba (`band_dp`: importing and loading it
-    takes about half a second, the loop then runs ten times faster). Both choose the same
-    among equal costs: the smallest partner offset k.
+    already taken, so the work is n × 2**band × band at most. Vectorised over the states
+    with numpy, and a step that repeats the plain order's earlier one copied (see
+    `_band_choices`): 100,000 places in well under a second, without the half second and
+    more that importing a compiler costs. Among equal costs the smallest partner offset k
+    (`compiled.band_dp`, the same programme compiled by numba, is the tests' reference).
     """
-    if pair_cost.shape[0] >= COMPILED_FROM:
-        from pipeline.pairing.compiled import band_pairs
-
-        found = band_pairs(np.ascontiguousarray(pair_cost, dtype=np.int64), band, NEVER)
-        return sorted(zip(found[:, 0].tolist(), found[:, 1].tolist(), strict=True))
     return _backtrack(_band_choices(pair_cost, band))
 
 
-def warm_compiled(places: int) -> threading.Thread | None:
-    """For a field that will use the compiled loop: load it on a thread now (about a second
-    of importing numba and reading its cache) while the caller reads the field's history."""
-    if places < COMPILED_FROM:
-        return None
-    thread = threading.Thread(target=_warm, daemon=True)
-    thread.start()
-    return thread
+PERIOD = 4  # the plain orders repeat every 4 places (snake4) or 2 (monrad, dutch)
+UNREACHED = np.int64(1 << 61)  # a state no pairing reaches: above NEVER, twice it < 2**63
 
 
-def _warm() -> None:
-    from pipeline.pairing import compiled  # the import itself is most of the wait
+@cache
+def _moves(band: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+    """The programme's moves from a place of even and of odd number. The places before a
+    are paired among themselves or with the next `band` − 1 places, so a state at place a
+    is one of the 2**(band − 1) sets of places taken ahead whose size has a's parity: the
+    states are numbered in that order for each parity. For each parity: `source[t, c]`, the
+    state a move comes from to reach the next place's state t, `offset[t, c]` its partner
+    offset k (moves of a state in order of k; `band + 1` pads a row: a move that does not
+    exist), and `targets`, the next place's states by their bits."""
+    width = band + 1
 
-    compiled.warm()
+    def states(parity: int) -> list[int]:
+        return [s for s in range(1 << band) if s.bit_count() % 2 == parity]
+
+    found = []
+    for parity in (0, 1):
+        number = {state: i for i, state in enumerate(states(parity))}
+        into: dict[int, list[tuple[int, int]]] = {}
+        for state in number:
+            if state & 1:  # place a was taken already: move on
+                into.setdefault(state >> 1, []).append((0, state))
+            else:  # a pairs with a + k
+                for k in range(1, width):
+                    if not (state >> k) & 1:
+                        into.setdefault((state | (1 << k)) >> 1, []).append((k, state))
+        targets = states(1 - parity)
+        wide = max(len(moves) for moves in into.values())
+        source = np.zeros((len(targets), wide), dtype=np.int64)
+        offset = np.full((len(targets), wide), width, dtype=np.int64)
+        for row, target in enumerate(targets):
+            for column, (k, state) in enumerate(sorted(into[target])):
+                source[row, column], offset[row, column] = number[state], k
+        found.append((source, offset, np.array(targets, dtype=np.int64)))
+    return tuple(found)
 
 
 def _band_choices(pair_cost: np.ndarray, band: int) -> np.ndarray:
-    """choices[a, state]: the partner offset chosen at place a in each state (numpy).
+    """choices[a, state]: the partner offset chosen at place a for each state it leads to
+    (numpy; 0 where the state cannot be reached: no best matching passes through it).
 
-    Each step is one gather of the states' costs through a static table of moves (for each
-    state and offset k, the state it comes from when place a takes partner a + k, or a last
-    slot standing for "no such move", whose cost is NEVER), the pair costs added, and the
-    least of each row kept: a few array operations a place. A state that cannot be reached
-    (cost NEVER or more) keeps an arbitrary choice: no best matching passes through it."""
+    Each step gathers, for each state of the next place, the costs of its moves (the
+    source's cost and the pair's), keeps the least (ties to the smallest k, as argmin
+    does) and keeps the costs relative to the least state's. A plain order repeats every
+    `PERIOD` places: where a place's pair costs and the states' relative costs are those of
+    `PERIOD` places before, every step until the pair costs change repeats the ones before
+    it and is copied instead of computed — most of a large field, whose rematches and units
+    are a place here and there."""
     n = pair_cost.shape[0]
     width = band + 1
-    states = 1 << width
-    never = np.int64(NEVER)
-    every = np.arange(states)
-    source = np.full((states, width), states, dtype=np.int64)  # `states`: no such move
-    taken = every[every & 1 == 1]
-    source[taken >> 1, 0] = taken  # place a was taken already: move on
-    for k in range(1, width):
-        ok = every[(every & 1 == 0) & ((every >> k) & 1 == 0)]
-        source[(ok | (1 << k)) >> 1, k] = ok  # a pairs with a + k
-    rows = np.arange(states)
-    best = np.full(states + 1, never, dtype=np.int64)  # the last: the missing move's cost
-    best[0] = 0
-    choices = np.zeros((n, states), dtype=np.int8)
-    costs = np.minimum(pair_cost.astype(np.int64), never)
-    for a in range(n):
-        grid = best[source] + costs[a]  # ≤ 2 × NEVER: no overflow
-        choice = grid.argmin(axis=1)
-        np.minimum(grid[rows, choice], never, out=best[:states])
-        choices[a] = choice
+    moves = _moves(band)
+    rows = np.arange(len(moves[0][2]))
+    costs = np.full((n, width + 1), UNREACHED, dtype=np.int64)  # the last: a padded move
+    costs[:, :width] = np.minimum(pair_cost, NEVER)
+    same = np.zeros(n + 1, dtype=bool)  # place a's costs are those PERIOD places before
+    same[PERIOD:n] = (costs[PERIOD:] == costs[:-PERIOD]).all(axis=1)
+    changed = np.where(same, n, np.arange(n + 1))
+    run_end = np.minimum.accumulate(changed[::-1])[::-1]  # the next place whose costs change
+    chosen = np.zeros((n, len(rows)), dtype=np.int8)  # by the next place's state number
+    best = np.full(len(rows), UNREACHED, dtype=np.int64)
+    best[0] = 0  # place 0: nothing taken
+    before = [b""] * PERIOD  # the states' relative costs at the PERIOD places before
+    a = 0
+    while a < n:
+        seen = best.tobytes()
+        if same[a] and seen == before[a % PERIOD]:
+            end = int(run_end[a])  # places a … end − 1 repeat the PERIOD places before a
+            repeats = -(-(end - a) // PERIOD)
+            chosen[a:end] = np.tile(chosen[a - PERIOD:a], (repeats, 1))[: end - a]
+            best = np.frombuffer(before[end % PERIOD], dtype=np.int64)
+            a = end
+            continue
+        before[a % PERIOD] = seen
+        source, offset, _ = moves[a & 1]
+        grid = best[source] + costs[a][offset]  # ≤ 2 × UNREACHED: no overflow
+        pick = grid.argmin(axis=1)
+        least = grid[rows, pick]
+        chosen[a] = offset[rows, pick]
+        best = np.where(least >= UNREACHED, UNREACHED, least - least.min())
+        a += 1
+    choices = np.zeros((n, 1 << width), dtype=np.int8)
+    for parity in (0, 1):
+        choices[parity::2, moves[parity][2]] = chosen[parity::2]
     return choices
 
 
