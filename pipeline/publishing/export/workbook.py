@@ -14,7 +14,6 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 import polars as pl
 
@@ -59,7 +58,14 @@ def column_letters(index: int) -> str:
 
 
 def _text(value: str) -> str:
-    return escape(re.sub(INVALID_XML, "", value))
+    """Text as XML character data, without the characters XML cannot hold (as
+    `xml.sax.saxutils.escape`, whose import brings urllib, http and email: 15–20 ms).
+
+    >>> _text("A&B <1> \x01")
+    'A&amp;B &lt;1&gt; '
+    """
+    return re.sub(INVALID_XML, "", value).replace("&", "&amp;").replace("<", "&lt;") \
+        .replace(">", "&gt;")
 
 
 def _cells(frame: pl.DataFrame, first_row: int) -> pl.Expr:
