@@ -90,8 +90,10 @@ def _cached_games(con: duckdb.DuckDBPyConnection, new_events: list[str]) -> Game
     (events after every stored one: their games come last in a fit's order); their new
     players numbered after the known ones."""
     kept = db.frame(con, "select event_id, day, margin from rating_game_cache order by game")
-    cached = con.execute('select game, "index", sign from rating_seat_cache '
-                         'order by game, sign desc, rowid').fetchnumpy()
+    arrays = db.rows(con, 'select game, "index", sign from rating_seat_cache')[0]
+    cached = {"game": np.frombuffer(arrays[0], dtype="<i4"),
+              "index": np.frombuffer(arrays[1], dtype="<i4"),
+              "sign": np.frombuffer(arrays[2], dtype="<i1")}
     known = db.frame(con, 'select "index", player_id, anonymous from rating_player_cache '
                           'order by "index"')
     played = db.frame(con, db.sql("rating_games_of"), {"events": new_events})
@@ -122,30 +124,30 @@ def _keep_games(con: duckdb.DuckDBPyConnection, every: Games, since: int = 0,
     """The games read, for the next fit (`since`: the first new game; `players_since`: the
     first new player; 0: everything anew)."""
     if not since:
-        for table in ("rating_game_cache", "rating_seat_cache", "rating_player_cache"):
+        for table in ("rating_game_cache", "rating_player_cache"):
             con.execute(f"delete from {table}")
-    k = int(np.searchsorted(every.g, since, side="left"))
     games = every.frame.slice(since).select(
         (pl.int_range(pl.len()) + since).cast(pl.Int32).alias("game"), "event_id", "day",
         pl.col("margin").cast(pl.Int32))
-    seats = pl.DataFrame({"game": every.g[k:].astype(np.int32),
-                          "index": every.p[k:].astype(np.int32),
-                          "sign": every.s[k:].astype(np.int8)})
     players = pl.DataFrame({"index": np.arange(players_since, every.player_ids.len(),
                                                dtype=np.int32),
                             "player_id": every.player_ids.slice(players_since),
                             "anonymous": every.anonymous[players_since:]})
-    for table, frame in (("rating_game_cache", games), ("rating_seat_cache", seats),
-                         ("rating_player_cache", players)):
+    for table, frame in (("rating_game_cache", games), ("rating_player_cache", players)):
         if frame.height:
             _rewrite(con, table, frame, keep=True)
+    con.execute("delete from rating_seat_cache")
+    con.execute("insert into rating_seat_cache values (?, ?, ?)",
+                [every.g.astype("<i4").tobytes(), every.p.astype("<i4").tobytes(),
+                 every.s.astype("<i1").tobytes()])
 
 
 def _appended(con: duckdb.DuckDBPyConnection, now: pl.DataFrame) -> list[str] | None:
     """The events new since the stored fit when nothing else changed and each comes after
     every stored one in a fit's order (day, then when it was created); None otherwise."""
     stored = db.frame(con, "select event_id, fingerprint from rating_events")
-    if stored.is_empty() or not db.scalar(con, "select count(*) from rating_player_cache"):
+    if stored.is_empty() or not db.scalar(con, "select count(*) from rating_player_cache") \
+            or not db.scalar(con, "select count(*) from rating_seat_cache"):
         return None
     changed = now.select("event_id", "fingerprint").join(
         stored, on=["event_id", "fingerprint"], how="anti")

@@ -15,10 +15,13 @@ create table rating_game_cache (
     margin   integer not null
 );
 
+-- one row: the seats' arrays in a fit's order, as little-endian bytes (int32 game, int32
+-- player index into rating_player_cache, int8 sign: +1 East-West, −1 North-South); read in
+-- one piece (a million rows of integers took a quarter of a second)
 create table rating_seat_cache (
-    game    integer not null,
-    "index" integer not null,  -- the player's index into rating_player_cache
-    sign    tinyint not null   -- +1 East-West, −1 North-South
+    game    blob not null,
+    "index" blob not null,
+    sign    blob not null
 );
 
 create table rating_player_cache (
