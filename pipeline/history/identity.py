@@ -195,43 +195,62 @@ MAP_COLUMNS = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name"
 KEY = ["event_id", "team_no", "slot"]
 
 
-def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
+TEAMS = f"""
+    select t.event_id, t.team_no, {', '.join('t.' + s for s in SLOTS)},
+           {', '.join('t.' + m for m in MEMBERS)}, t.affiliation,
+           coalesce(e.event_date, e.created_at::date) as day
+    from teams as t join events as e using (event_id)"""
+
+
+def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False,
+            full: bool = False) -> None:
     """Bring `player_map` up to the registered teams. The seats of the names whose seats
     changed are read again as evidence (`evidence.people`); each person found takes the id
     their own evidence gives (`_give_ids`: the same whatever the import order, a renamed id
     kept as an alias); the rows of every other name stay as they are. Then the
-    organizer's merges and splits (`everything`: after one of those, every row again)."""
-    teams = db.frame(con, f"""
-        select t.event_id, t.team_no, {', '.join('t.' + s for s in SLOTS)},
-               {', '.join('t.' + m for m in MEMBERS)}, t.affiliation,
-               coalesce(e.event_date, e.created_at::date) as day
-        from teams as t join events as e using (event_id)""")
+    organizer's merges and splits (`everything`: after one of those, every row again).
+
+    Which names: those of the events whose registration changed since the map was last
+    brought up (`identity_events`' fingerprints), with their partners' (a partner's seats
+    say whether a unit is explained), and those whose member-id claims changed; only those
+    events' teams and the teams two partners away are read (`changed_names`). `full`: every
+    name from every team, as a first build does (a test checks the two agree)."""
     current = is_current(con)
-    folded = db.frame(con, "select distinct name, norm_name from player_map") \
-        if current else None  # names folded before, by the same scheme
-    frame, claims = _claims(seats(teams, folded))
-    old = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
-                        "member_id, base_id, visit, note from player_map")
-    if current and old.filter(pl.col("base_id").is_null()).is_empty():
-        changed = frame.join(old, on=[*KEY, "name", "affiliation", "norm_name", "member_id"],
-                             how="anti", nulls_equal=True)["norm_name"]
-        gone = old.join(frame, on=[*KEY, "name", "affiliation", "norm_name", "member_id"],
-                        how="anti", nulls_equal=True)["norm_name"]
-        affected = set(changed.to_list()) | set(gone.to_list())
+    part = None
+    if current and not full and not db.scalar(
+            con, "select count(*) from player_map where base_id is null"):
+        from pipeline.history.changed_names import changed_part
+
+        part = changed_part(con, set())
+        if part is None and not everything:
+            return  # nothing changed
+        frame, claims, names, fingerprints = part or (
+            None, None, pl.Series("norm_name", [], pl.String), [])
+        part = part or ()
     else:
-        affected = set(frame["norm_name"].to_list())
-    names = pl.Series("norm_name", sorted(affected), pl.String)
-    found = _identities(con, _with_partners(frame, names), affected)
-    if claims.height and found.height:  # a member id under a name it never had: noted
+        teams = db.frame(con, TEAMS)
+        folded = db.frame(con, "select distinct name, norm_name from player_map") \
+            if current else None  # names folded before, by the same scheme
+        frame, claims = _claims(seats(teams, folded))
+        names = pl.Series("norm_name", sorted(set(frame["norm_name"].to_list())), pl.String)
+        fingerprints = None
+    affected = set(names.to_list())
+    found = _identities(con, _with_partners(frame, names), affected) if affected else \
+        pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.Boolean if c == "visit"
+                             else pl.String for c in [*MAP_COLUMNS[:6], "member_id", "base_id",
+                                                      "visit", "note"]})
+    if claims is not None and claims.height and found.height:  # a member id under a name it never had: noted
         found = found.join(claims, on=KEY, how="left", maintain_order="left").with_columns(
             pl.coalesce("claim", "note").alias("note")).drop("claim")
-    if everything:
-        kept = frame.join(names.to_frame(), on="norm_name", how="anti").join(
-            old.select(*KEY, "base_id", "visit", "note"), on=KEY, how="left")
-        whole = pl.concat([kept.select(found.columns), found]) if found.height else kept
-        names = pl.concat([names, kept["norm_name"]]).unique()
-    else:  # the other names' rows are as they were
-        whole = found
+    whole = found
+    if everything and part is not None:  # every other name's rows, as they are, again
+        kept = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
+                             "player_id, member_id, base_id, visit, note from player_map where "
+                             "norm_name not in (select unnest(?))", [names.to_list()])
+        whole = pl.concat([kept.select(found.columns).cast(found.schema), found]) \
+            if found.height else kept.select(*MAP_COLUMNS[:6], "member_id", "base_id", "visit",
+                                             "note")
+        names = pl.concat([names, kept["norm_name"]]).unique().sort()
     overrides = db.rows(con, "select kind, player_id, into_id, event_id, team_no from "
                              "identity_overrides where undone_at is null order by override_id")
     aliases = dict(db.rows(con, "select alias, player_id from identity_aliases"))
@@ -245,10 +264,22 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False) -> None:
     db.register(con, "new_map", whole.select(MAP_COLUMNS))
     db.register(con, "touched_names", names.to_frame())
     try:  # only the rows that differ are rewritten: a commit of a few rows, not the whole map
+        if part is None:  # every name: the rows of names no team has any more go too
+            con.execute("delete from player_map where norm_name not in "
+                        "(select norm_name from touched_names)")
         con.execute(db.sql("player_map_changes"))
     finally:
         con.unregister("new_map")
         con.unregister("touched_names")
+    now = db.frame(con, db.sql("identity_fingerprints"))
+    if fingerprints is None:
+        con.execute("delete from identity_events")
+        _insert(con, "identity_events", now.rows())
+    else:
+        con.execute("delete from identity_events where event_id in (select unnest(?))",
+                    [fingerprints])
+        _insert(con, "identity_events", now.filter(
+            pl.col("event_id").is_in(fingerprints)).rows())
     con.execute("delete from identity_scheme")
     con.execute("insert into identity_scheme values (?)", [SCHEME])
 
@@ -337,16 +368,19 @@ def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
     given = _ids_of(frame)
     seats = frame.select(*KEY, "norm_name", "person").join(
         given, on=["norm_name", "person"]).join(previous, on=[*KEY, "norm_name"])
-    held = set(given["base_id"].to_list()) | set(db.frame(
-        con, "select distinct coalesce(base_id, player_id) as held from player_map where "
-             "norm_name not in (select unnest(?))", [sorted(names)])["held"].to_list())
-    moved = seats.filter(pl.col("old_id").is_not_null() & (pl.col("old_id") != pl.col("base_id"))
-                         ).group_by("old_id", "base_id", "norm_name").len().sort(
+    renamed_seats = seats.filter(pl.col("old_id").is_not_null()
+                                 & (pl.col("old_id") != pl.col("base_id")))
+    olds = sorted(set(renamed_seats["old_id"].to_list()))
+    held = set(given["base_id"].to_list()) | {h for h, in db.rows(
+        con, "select distinct coalesce(base_id, player_id) from player_map where norm_name "
+             "not in (select unnest($n)) and coalesce(base_id, player_id) in "
+             "(select unnest($o))", {"n": sorted(names), "o": olds})}  # only the ids that moved
+    moved = renamed_seats.group_by("old_id", "base_id", "norm_name").len().sort(
         "old_id", "len", "base_id", descending=[False, True, False]).unique(
         "old_id", keep="first", maintain_order=True)
     aliases = [(old, new, name) for old, new, name, _ in moved.rows() if old not in held]
     con.execute("delete from identity_aliases where alias in (select unnest(?))",
-                [sorted(held)])  # an alias that is somebody's id again
+                [sorted(set(given["base_id"].to_list()))])  # an alias that is somebody's id again
     if aliases:
         renamed = {old: new for old, new, _ in aliases}
         known = db.rows(con, "select alias, player_id, norm_name from identity_aliases")

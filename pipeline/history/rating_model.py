@@ -66,6 +66,7 @@ class Games:
         self.frame = frame
         self.player_ids = players
         self.anonymous = np.zeros(players.len(), dtype=bool) if anonymous is None else anonymous
+        self.cached = (0, 0)  # games and players of these read from the last fit's cache
         self.g = np.asarray(seats["game"], dtype=np.int64)
         self.p = np.asarray(seats["index"], dtype=np.int64)
         self.s = np.asarray(seats["sign"], dtype=np.float64)

@@ -56,6 +56,16 @@ def read_games(con: duckdb.DuckDBPyConnection, chosen: Settings | None = None) -
     joins were a third of an import's rating work)."""
     played = db.frame(con, db.sql("rating_games"))
     registered = db.frame(con, db.sql("rating_seats"), {"unclear": UNCLEAR})
+    played, (g, p, s) = _seated(played, registered)
+    players = registered.select("index", "player_id", "anonymous").unique("index").sort("index")
+    return Games(played, {"game": g, "index": p, "sign": s}, players["player_id"],
+                 chosen or settings(con), players["anonymous"].to_numpy())
+
+
+def _seated(played: pl.DataFrame, registered: pl.DataFrame
+            ) -> tuple[pl.DataFrame, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The games whose two teams both have registered players, and their seats' arrays
+    (game, player index, sign) in a fit's order."""
     sides = played.with_row_index("game").select(
         pl.col("game").cast(pl.Int64), "event_id",
         pl.concat_list("ew_team", "ns_team").alias("team_no"),
@@ -72,9 +82,89 @@ def read_games(con: duckdb.DuckDBPyConnection, chosen: Settings | None = None) -
         keep = both[g]
         g, p, s = (np.cumsum(both) - 1)[g[keep]], p[keep], s[keep]
         played = played.filter(pl.Series(both))
-    players = registered.select("index", "player_id", "anonymous").unique("index").sort("index")
-    return Games(played, {"game": g, "index": p, "sign": s}, players["player_id"],
-                 chosen or settings(con), players["anonymous"].to_numpy())
+    return played, (g, p, s)
+
+
+def _cached_games(con: duckdb.DuckDBPyConnection, new_events: list[str]) -> Games:
+    """The games the last fit read (rating_*_cache) with those of `new_events` appended
+    (events after every stored one: their games come last in a fit's order); their new
+    players numbered after the known ones."""
+    kept = db.frame(con, "select event_id, day, margin from rating_game_cache order by game")
+    arrays = db.rows(con, 'select game, "index", sign from rating_seat_cache')[0]
+    cached = {"game": np.frombuffer(arrays[0], dtype="<i4"),
+              "index": np.frombuffer(arrays[1], dtype="<i4"),
+              "sign": np.frombuffer(arrays[2], dtype="<i1")}
+    known = db.frame(con, 'select "index", player_id, anonymous from rating_player_cache '
+                          'order by "index"')
+    played = db.frame(con, db.sql("rating_games_of"), {"events": new_events})
+    seated = db.frame(con, db.sql("rating_seats_of"), {"unclear": UNCLEAR, "events": new_events})
+    fresh = seated.select("player_id", "anonymous").unique("player_id", maintain_order=True
+                                                           ).join(known, on="player_id",
+                                                                  how="anti")
+    fresh = fresh.with_columns((pl.int_range(pl.len()) + known.height).alias("index"))
+    players = pl.concat([known.select("index", "player_id", "anonymous"),
+                         fresh.select(pl.col("index").cast(known["index"].dtype), "player_id",
+                                      "anonymous")])
+    registered = seated.join(players.select("player_id", "index"), on="player_id",
+                             maintain_order="left")
+    played, (g, p, s) = _seated(played, registered)
+    frame = pl.concat([kept, played.select("event_id", "day", "margin")
+                       .with_columns(pl.col("margin").cast(kept["margin"].dtype))])
+    seats = {"game": np.concatenate([cached["game"].astype(np.int64), g + kept.height]),
+             "index": np.concatenate([cached["index"].astype(np.int64), p]),
+             "sign": np.concatenate([cached["sign"].astype(np.float64), s])}
+    every = Games(frame, seats, players["player_id"], settings(con),
+                  players["anonymous"].to_numpy())
+    every.cached = (kept.height, known.height)  # the games and players read before
+    return every
+
+
+def _keep_games(con: duckdb.DuckDBPyConnection, every: Games, since: int = 0,
+                players_since: int = 0) -> None:
+    """The games read, for the next fit (`since`: the first new game; `players_since`: the
+    first new player; 0: everything anew)."""
+    if not since:
+        for table in ("rating_game_cache", "rating_player_cache"):
+            con.execute(f"delete from {table}")
+    games = every.frame.slice(since).select(
+        (pl.int_range(pl.len()) + since).cast(pl.Int32).alias("game"), "event_id", "day",
+        pl.col("margin").cast(pl.Int32))
+    players = pl.DataFrame({"index": np.arange(players_since, every.player_ids.len(),
+                                               dtype=np.int32),
+                            "player_id": every.player_ids.slice(players_since),
+                            "anonymous": every.anonymous[players_since:]})
+    for table, frame in (("rating_game_cache", games), ("rating_player_cache", players)):
+        if frame.height:
+            _rewrite(con, table, frame, keep=True)
+    con.execute("delete from rating_seat_cache")
+    con.execute("insert into rating_seat_cache values (?, ?, ?)",
+                [every.g.astype("<i4").tobytes(), every.p.astype("<i4").tobytes(),
+                 every.s.astype("<i1").tobytes()])
+
+
+def _appended(con: duckdb.DuckDBPyConnection, now: pl.DataFrame) -> list[str] | None:
+    """The events new since the stored fit when nothing else changed and each comes after
+    every stored one in a fit's order (day, then when it was created); None otherwise."""
+    stored = db.frame(con, "select event_id, fingerprint from rating_events")
+    if stored.is_empty() or not db.scalar(con, "select count(*) from rating_player_cache") \
+            or not db.scalar(con, "select count(*) from rating_seat_cache"):
+        return None
+    changed = now.select("event_id", "fingerprint").join(
+        stored, on=["event_id", "fingerprint"], how="anti")
+    gone = stored.join(now, on="event_id", how="anti")
+    if gone.height or changed.join(stored, on="event_id", how="semi").height:
+        return None
+    new = changed["event_id"].to_list()
+    order = db.frame(con, "select event_id, coalesce(event_date, created_at::date) as day, "
+                          "created_at, event_id in (select unnest($new::varchar[])) as new "
+                          "from events where event_id in (select event_id from rating_events) "
+                          "or event_id in (select unnest($new::varchar[]))", {"new": new})
+    key = ["day", "created_at", "event_id"]
+    old_rows = order.filter(~pl.col("new")).sort(key).select(key).rows()
+    new_rows = order.filter(pl.col("new")).sort(key).select(key).rows()
+    if not old_rows or not new_rows or new_rows[0] <= old_rows[-1]:
+        return None
+    return new
 
 
 def fit(con: duckdb.DuckDBPyConnection, as_of: dt.date | None = None) -> Fit:
@@ -157,7 +247,12 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
     if not full and not changed_days and (stored_state or "").startswith(model + ";"):
         return db.scalar(con, "select count(*) from results where forfeit is null "
                               "and ew_level is not null and ns_level is not null")
-    every = read_games(con)
+    new_events = None if full else _appended(con, now)
+    if new_events is None:  # every game read again
+        every, cached = read_games(con), (0, 0)
+    else:  # the games the last fit read, and the new events' after them
+        every = _cached_games(con, new_events)
+        cached = every.cached
     played = every.frame
     days = played["day"].unique().sort().to_list()
     grain, points = history_points(days)
@@ -193,6 +288,7 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
     else:
         con.execute("delete from ratings")
     _rewrite(con, "rating_events", now.select("event_id", "day", "fingerprint"))
+    _keep_games(con, every, *cached)
     con.execute("delete from rating_state")
     con.execute("insert into rating_state values (?)", [state])
     return played.height
