@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -20,6 +21,29 @@ os.environ.setdefault("AWS_EC2_METADATA_DISABLED", "true")
 
 ROOT = Path(__file__).resolve().parent.parent
 SHEETS = Path(__file__).resolve().parent / "sheets"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _migrated_template(tmp_path_factory):
+    """A new database file opened for writing in this test process starts as a copy of one
+    migrated once here: migrating an empty file costs ~0.2 s, and a thousand tests make
+    one or more each. The migrations still run on every file a test makes some other way
+    (an older file, a subprocess, a server's own process)."""
+    from pipeline.base import db
+
+    template = tmp_path_factory.mktemp("template") / "migrated.duckdb"
+    with db.writing(template):
+        pass
+    real_open = db._open
+
+    def _open(path: Path, read_only: bool, wait: float | None = None):
+        if not read_only and not Path(path).exists() and Path(path).parent.is_dir():
+            shutil.copyfile(template, path)
+        return real_open(path, read_only, wait)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(db, "_open", _open)
+        yield
 
 
 @dataclass
