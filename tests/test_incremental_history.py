@@ -77,7 +77,7 @@ def test_one_event_at_a_time_ends_where_a_full_recompute_ends(tmp_path, monkeypa
 def test_appended_games_are_the_games_read_from_scratch(tmp_path, monkeypatch):
     """After imports in batches the cached games (what the next fit starts from) are the
     games a fit reads from the file, in the same order, whatever their players' numbering."""
-    from pipeline.history import ratings
+    from pipeline.history import rating_games, ratings
 
     associations, league = _league(monkeypatch)
     database = tmp_path / "a.duckdb"
@@ -88,7 +88,7 @@ def test_appended_games_are_the_games_read_from_scratch(tmp_path, monkeypatch):
                                                          if t["event_id"] in some]},
                           tmp_path / f"s{n}")
         with db.reading(database) as con:
-            read, cached = ratings.read_games(con), ratings._cached_games(con, [])
+            read, cached = ratings.read_games(con), rating_games.cached_games(con, [])
         columns = ["event_id", "day", "margin"]
         assert read.frame.select(columns).equals(
             cached.frame.select(columns).cast(read.frame.select(columns).schema))

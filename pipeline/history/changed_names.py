@@ -12,15 +12,15 @@ import polars as pl
 
 from pipeline.base import db
 from pipeline.base.names import normalize_name
-from pipeline.history.identity import (
+from pipeline.history.seatreads import (
     KEY,
     MEMBERS,
     TEAMS,
-    _claims,
-    _each,
-    _insert,
-    _with_partners,
+    each,
+    insert_rows,
+    member_claims,
     seats,
+    with_partners,
 )
 
 
@@ -30,14 +30,14 @@ def changed_part(con: duckdb.DuckDBPyConnection, names: set[str]):
     None when nothing changed. The names: `names`, those of the changed events (now and as the map
     had them), those whose member-id claim changed, and every partner of those (whose
     units' explanation may change). The frame: every seat of the teams those names and
-    their partners played in, two partners away (what `_with_partners` reads)."""
+    their partners played in, two partners away (what `with_partners` reads)."""
     now = db.frame(con, db.sql("identity_fingerprints"))
     stored = db.frame(con, "select event_id, fingerprint from identity_events")
     differ = pl.concat([now.join(stored, on=["event_id", "fingerprint"], how="anti"),
                         stored.join(now, on=["event_id", "fingerprint"], how="anti")])
     if stored.is_empty() and db.scalar(con, "select count(*) from player_map"):
         differ = unlike_map(con)  # a map made before the fingerprints were kept
-        _insert(con, "identity_events", now.rows())  # the others' stand from now on
+        insert_rows(con, "identity_events", now.rows())  # the others' stand from now on
     events = sorted(set(differ["event_id"].to_list()))
     # a member id's owner is decided by every seat giving it: those seats are read each time
     given = db.frame(con, TEAMS + " where " + " or ".join(
@@ -45,7 +45,7 @@ def changed_part(con: duckdb.DuckDBPyConnection, names: set[str]):
     claims = pl.DataFrame(schema={"event_id": pl.String, "team_no": pl.String,
                                   "slot": pl.Int64, "claim": pl.String})
     if given.height:
-        read, claims = _claims(seats(given))
+        read, claims = member_claims(seats(given))
         read = read.filter(~pl.col("event_id").is_in(events)).join(claims, on=KEY, how="left")
         was = db.frame(con, "select event_id, team_no, slot, member_id as was, note from "
                             "player_map where member_id is not null or note like '会员号%'")
@@ -111,13 +111,13 @@ def changed_part(con: duckdb.DuckDBPyConnection, names: set[str]):
     if mates:  # a partner's seats read again only where what they say of them changed
         was = db.frame(con, "select event_id, team_no, slot, norm_name, affiliation from "
                             "player_map where event_id in (select unnest(?))", [events])
-        was = was.with_columns(_each(was["affiliation"].fill_null(""), normalize_name)
+        was = was.with_columns(each(was["affiliation"].fill_null(""), normalize_name)
                                .alias("unit"), pl.col("slot").cast(pl.Int64))
         columns = [*KEY, "norm_name", "unit"]
         side = pl.Series("norm_name", sorted(mates), pl.String)
 
         def said(everyone: pl.DataFrame) -> pl.DataFrame:
-            return _with_partners(everyone, side).select(
+            return with_partners(everyone, side).select(
                 *KEY, "norm_name", pl.col("partners").list.sort(), "explained")
 
         before = said(pl.concat([kept.select(columns), was.select(columns)]))
@@ -134,7 +134,7 @@ def unlike_map(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """The events whose seats differ from the player map's (a map made by an earlier
     version, before `identity_events` was kept: read once, seat by seat)."""
     folded = db.frame(con, "select distinct name, norm_name from player_map")
-    frame = _claims(seats(db.frame(con, TEAMS), folded))[0]
+    frame = member_claims(seats(db.frame(con, TEAMS), folded))[0]
     old = db.frame(con, "select event_id, team_no, slot, name, affiliation, norm_name, "
                         "member_id from player_map")
     on = [*KEY, "name", "affiliation", "norm_name", "member_id"]
