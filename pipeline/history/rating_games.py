@@ -39,8 +39,8 @@ def read_games(con: duckdb.DuckDBPyConnection, chosen: Settings | None = None) -
     marked UNCLEAR is an anonymous player of its own. The seats come out of one join in a
     fit's order (game, East-West first, slot), with no sort (measured: the sort and SQL semi
     joins were a third of an import's rating work)."""
-    played = db.frame(con, db.sql("rating_games"))
-    registered = db.frame(con, db.sql("rating_seats"), {"unclear": UNCLEAR})
+    played = db.frame(con, db.sql("rating_games"), {"events": None})
+    registered = db.frame(con, db.sql("rating_seats"), {"unclear": UNCLEAR, "events": None})
     played, (g, p, s) = _seated(played, registered)
     players = registered.select("index", "player_id", "anonymous").unique("index").sort("index")
     return Games(played, {"game": g, "index": p, "sign": s}, players["player_id"],
@@ -81,8 +81,9 @@ def cached_games(con: duckdb.DuckDBPyConnection, new_events: list[str]) -> Games
               "sign": np.frombuffer(arrays[2], dtype="<i1")}
     known = db.frame(con, 'select "index", player_id, anonymous from rating_player_cache '
                           'order by "index"')
-    played = db.frame(con, db.sql("rating_games_of"), {"events": new_events})
-    seated = db.frame(con, db.sql("rating_seats_of"), {"unclear": UNCLEAR, "events": new_events})
+    played = db.frame(con, db.sql("rating_games"), {"events": new_events})
+    seated = db.frame(con, db.sql("rating_seats"), {"unclear": UNCLEAR, "events": new_events}
+                      ).drop("index")
     fresh = seated.select("player_id", "anonymous").unique("player_id", maintain_order=True
                                                            ).join(known, on="player_id",
                                                                   how="anti")
