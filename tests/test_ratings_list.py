@@ -253,6 +253,32 @@ def test_compare_round_gives_each_table_s_win_probability_from_the_list(cli, tmp
     assert cli("compare", "e2", "--round", "5").code == 2  # no tables there
 
 
+def test_compare_round_of_a_past_event_uses_the_list_entering_it(cli, tmp_path):
+    """A round whose results are on the list is rated from the list of the day before the
+    event (issue 52's acceptance: `compare e1 --round 1` after e2 used the list e1 itself
+    had made). e1 is the first event: nobody was rated then, so both pairs stand at
+    1500 + 1500 = 3000 and the chance is 1 / (1 + e^0) = 0.5 exactly. In e2, the day after,
+    the list entering it already holds e1 (3134 against 2866, worked out above)."""
+    header = ["队号", "队名", "队员1", "队员2", "单位"]
+    teams = [header, ["A1", "一", "甲", "乙", "恒通"], ["A2", "二", "丙", "丁", "华信"]]
+    assert cli("rating-settings", "--prior-games", "2").code == 0
+    for event_id, date in (("e1", "2025-01-01"), ("e2", "2025-01-02")):
+        assert cli("event", "create", "--id", event_id, "--name", event_id, "--ruleset",
+                   "suzhou-2025", "--date", date).code == 0
+        assert cli("ingest", "--event", event_id,
+                   write_csv(tmp_path / f"{event_id}.csv", teams)).code == 0
+        assert cli("ingest", "--event", event_id, write_csv(tmp_path / f"r{event_id}.csv", [
+            RESULT_HEADER, [1, 1, "A1", "A2", "10", "6"]])).code == 0
+    first = cli("compare", "e1", "--round", "1", "--format", "csv")
+    assert first.code == 0, first.err
+    (row,) = read_csv_output(first.out)
+    assert (row["ew_rating"], row["ns_rating"], float(row["ew_win_probability"])) == \
+        ("3000", "3000", 0.5)
+    (row,) = read_csv_output(cli("compare", "e2", "--round", "1", "--format", "csv").out)
+    assert (row["ew_rating"], row["ns_rating"]) == ("3134", "2866")
+    assert float(row["ew_win_probability"]) == pytest.approx(0.770, abs=0.0006)
+
+
 def _one_game(cli, tmp_path, ew: str, ns: str) -> None:
     """甲+乙 (A1, East-West) against 丙+丁 (A2) on 2025-03-01, one table: levels ew to ns."""
     assert cli("event", "create", "--id", "e1", "--name", "e1", "--ruleset", "suzhou-2025",

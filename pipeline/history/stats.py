@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
@@ -138,13 +139,18 @@ def compare(con: duckdb.DuckDBPyConnection, first: str, second: str) -> pl.DataF
 def round_chances(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> pl.DataFrame:
     """A round's tables with each pair's rating on the list (the sum of its players') and
     East-West's chance of winning (`chances.win_probability`); a player not on the list
-    counts as the list's average."""
+    counts as the list's average. An event whose games are on the list already (a past
+    event, or a round of today's after results were stored) is rated from the list as it
+    stood the day before the event: its own results never predict themselves."""
     from pipeline.history import ratings
     from pipeline.history.chances import win_probability
 
+    entering = _list_entering(con, event_id)
     rows = []
-    for table, ew, ns, ew_r, ns_r in db.rows(con, db.sql("round_tables_rated"),
-                                             {"e": event_id, "r": round_no}):
+    for table, ew, ns, ew_r, ns_r, ew_p, ns_p in db.rows(con, db.sql("round_tables_rated"),
+                                                         {"e": event_id, "r": round_no}):
+        if entering is not None:
+            ew_r, ns_r = ([entering.get(p) for p in players or []] for players in (ew_p, ns_p))
         ew_r, ns_r = ew_r or [], ns_r or []
         rows.append({
             "table_no": table, "ew_team": ew, "ns_team": ns,
@@ -155,6 +161,24 @@ def round_chances(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) 
                                       "ns_team": pl.String, "ew_rating": pl.Int64,
                                       "ns_rating": pl.Int64,
                                       "ew_win_probability": pl.Float64})
+
+
+def _list_entering(con: duckdb.DuckDBPyConnection, event_id: str) -> dict[str, int] | None:
+    """The ratings as of the day before the event (player id → rating) when the event has
+    rated games (they are on the stored list); None when it has none (the stored list is
+    the one entering it)."""
+    from pipeline.history import ratings
+
+    day = db.scalar(con, """
+        select coalesce(e.event_date, e.created_at::date) from events as e
+        where e.event_id = $e and exists (
+            select 1 from results as r where r.event_id = e.event_id and r.forfeit is null
+              and r.ew_level is not null and r.ns_level is not null)""", {"e": event_id})
+    if day is None:
+        return None
+    every = ratings.read_games(con)
+    before = ratings.Fit(every, day - dt.timedelta(days=1)).frame()
+    return dict(zip(before["player_id"].to_list(), before["rating"].to_list(), strict=True))
 
 
 def _field(con: duckdb.DuckDBPyConnection, event_id: str, fitted: pl.DataFrame | None) -> dict:
