@@ -156,6 +156,14 @@ def test_player_command(history, cli):
     assert json.loads(run.out)["events"] == 3
     several = cli("player", "张三")
     assert several.code == 2 and "--affiliation" in several.err
+    # each candidate with its id, units and partners (namesakes may share a club, issue 52)
+    with db.reading(history) as con:
+        ids = db.rows(con, "select distinct player_id, affiliation from player_map "
+                           "where name = '张三' order by 1")
+    assert len(ids) >= 2 and all(i in several.err for i, _ in ids)
+    assert "孙七" in several.err and "搭档" in several.err
+    by_id = cli("player", ids[0][0], "--format", "json")
+    assert by_id.code == 0 and json.loads(by_id.out)["player_id"] == ids[0][0]
 
 
 def test_import_event_folder_and_error(cli, tmp_path):
