@@ -251,6 +251,25 @@ def test_a_member_id_given_for_another_name_is_flagged_and_imports_are_logged(re
     assert "登记的是" not in flat(same.out + same.err)  # the same name, written apart
 
 
+def test_a_name_split_within_one_club_asks_one_person_under_two_ids(register, cli):
+    """Issue 52's acceptance: 王伟 of 恒通 split off for one event by the organizer; the two
+    ids share their unit, so the flag asks "one person under two ids?", never "under two
+    units?" (one unit is involved)."""
+    for event_id, day in (("e1", "2025-01-05"), ("e2", "2025-02-05"), ("e3", "2025-03-05")):
+        register(event_id, day, [["A1", "甲", "王伟", "李强", "恒通"],
+                                 ["A2", "乙", "周一", "吴二", "远航"]])
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    (whole,) = [r["player_id"] for r in listing if r["name"] == "王伟"]
+    assert cli("players", "split", whole, "--event", "e2", "--reason", "核对").code == 0
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    wang = {r["player_id"]: r["review"] for r in listing if r["name"] == "王伟"}
+    assert len(wang) == 2
+    for player_id, review in wang.items():
+        other = next(p for p in wang if p != player_id)
+        assert f"一人两号？ one person under two ids?: {other}" in review
+        assert "一人两单位" not in review
+
+
 def test_flags_say_two_people_with_one_name_or_one_person_under_two_units(register, cli):
     """Issue 52, by hand: 王伟 plays for 恒通 with 李强 in 2023, then two years later for 华信
     with 赵敏 — nothing joins the two (no partner kept, a gap over a year): two ids, each

@@ -71,18 +71,25 @@ def split(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str,
 TWO = "同名两人？ two people with one name?"  # seen in one event, two member ids, or
 # played at the same time without a partner in common
 ONE = "一人两单位？ one person under two units?"  # a partner in common, or one after the other
+SAME = "一人两号？ one person under two ids?"  # as ONE, but their units are the same: the unit
+# does not part them (after a split, or a name's seats the evidence read as two people)
 
 
 def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every identity with its events, units, and what to review: the same folded name
-    under another id — worded as two people with one name, or one person under two units,
-    as their seats say (history_namesakes.sql) — and signs of two people under one id."""
+    under another id — worded as two people with one name, or one person under two units
+    (under two ids when they share a unit), as their seats say (history_namesakes.sql) —
+    and signs of two people under one id."""
     found = db.frame(con, db.sql("history_players") + " order by norm_name, player_id")
     units = [len({normalize_name(u) for u in (listed or [])})
              for listed in found["unit_list"].to_list()]
+    homes = {player_id: {normalize_name(u) for u in (listed or [])} for player_id, listed
+             in found.select("player_id", "unit_list").iter_rows()}
     words: dict[str, dict[str, list[str]]] = {}
     for player_id, other, certain, shared, overlap in db.rows(con, db.sql("history_namesakes")):
         kind = TWO if certain or (overlap and not shared) else ONE
+        if kind == ONE and homes.get(player_id, set()) & homes.get(other, set()):
+            kind = SAME
         words.setdefault(player_id, {}).setdefault(kind, []).append(other)
     review = []
     for row, unit_count in zip(found.iter_rows(named=True), units, strict=True):
