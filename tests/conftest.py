@@ -46,6 +46,16 @@ def _migrated_template(tmp_path_factory):
         yield
 
 
+def round_one_played(cli, tmp_path: Path, event: str = "e") -> None:
+    """event16's round 1 paired and played (every table 10 to 8) and round 2 paired: what
+    the phones' pages show in the middle of a day."""
+    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
+                              for t in range(1, 9)]
+    assert cli("pair", "--event", event).code == 0
+    assert cli("ingest", "--event", event, write_csv(tmp_path / "r1.csv", rows)).code == 0
+    assert cli("pair", "--event", event).code == 0
+
+
 @dataclass
 class Run:
     code: int

@@ -5,7 +5,7 @@ made yet, an unknown event or any other address goes on to the app."""
 from __future__ import annotations
 
 import pytest
-from conftest import RESULT_HEADER, write_csv
+from conftest import RESULT_HEADER, round_one_played, write_csv
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -22,11 +22,7 @@ def clients(cli, event16, tmp_path, db_file, monkeypatch):
     from dashboard.hall.fast import KeptPages
 
     cache.forget_versions()
-    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
-                              for t in range(1, 9)]
-    assert cli("pair", "--event", "e").code == 0
-    assert cli("ingest", "--event", "e", write_csv(tmp_path / "r1.csv", rows)).code == 0
-    assert cli("pair", "--event", "e").code == 0
+    round_one_played(cli, tmp_path)
     monkeypatch.setenv("PAISAI_DB", str(db_file))
     passed: list[str] = []
     inner = Starlette(routes=routes())

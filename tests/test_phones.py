@@ -8,7 +8,7 @@ import json
 import time
 
 import pytest
-from conftest import RESULT_HEADER, read_csv_output, write_csv
+from conftest import RESULT_HEADER, read_csv_output, round_one_played, write_csv
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -21,11 +21,7 @@ def client(cli, event16, tmp_path, db_file, monkeypatch):
 
     cache.forget_versions()  # another test's database may have held these event ids
     routes = routes
-    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
-                              for t in range(1, 9)]
-    assert cli("pair", "--event", "e").code == 0
-    assert cli("ingest", "--event", "e", write_csv(tmp_path / "r1.csv", rows)).code == 0
-    assert cli("pair", "--event", "e").code == 0
+    round_one_played(cli, tmp_path)
     monkeypatch.setenv("PAISAI_DB", str(db_file))
     with TestClient(Starlette(routes=routes())) as test_client:
         yield test_client
