@@ -116,6 +116,27 @@ ENTRY_HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
 RESULT_HEADER = ["轮次", "桌号", "东西队号", "南北队号", "东西级数", "南北级数"]
 
 
+def import_event(database: Path, folder: Path, event_id: str, day: str,
+                 teams: list[tuple], expect: int = 0) -> int:
+    """One hand-made event through the real `paisai import-event`: the registration (team,
+    player1, player2, unit; or with a member id after each player when a team has six
+    fields) and round 1, the first team of each table winning 10–8. Returns the exit code
+    (asserted to be `expect`)."""
+    there = folder / event_id
+    there.mkdir(parents=True)
+    header = ["队号", "队员1", "会员号1", "队员2", "会员号2", "单位"] if teams and \
+        len(teams[0]) == 6 else ENTRY_HEADER
+    write_csv(there / "报名.csv", [header, *[
+        list(t) if len(t) == 6 else [t[0], f"{t[0]}队", *t[1:]] for t in teams]])
+    write_csv(there / "第1轮.csv", [RESULT_HEADER, *[
+        [1, n + 1, teams[2 * n][0], teams[2 * n + 1][0], "10", "8"]
+        for n in range(len(teams) // 2)]])
+    code = main(["import-event", "--id", event_id, "--name", event_id, "--ruleset",
+                 "suzhou-2025", "--date", day, str(there), "--db", str(database)])
+    assert code == expect
+    return code
+
+
 def entries(n: int, prefix: str = "A") -> list[list[object]]:
     return [ENTRY_HEADER] + [[f"{prefix}{i}", f"队伍{i}", f"张{i}", f"李{i}", f"单位{i % 4}"]
                              for i in range(1, n + 1)]

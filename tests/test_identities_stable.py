@@ -7,7 +7,7 @@ ids are only compared with each other."""
 from __future__ import annotations
 
 import pytest
-from conftest import RESULT_HEADER, write_csv
+from conftest import RESULT_HEADER, import_event, write_csv
 
 from pipeline.base import db
 from pipeline.cli import main
@@ -190,17 +190,8 @@ def test_namesakes_take_the_same_id_strings_in_any_order_and_renamed_ids_still_f
         database = tmp_path / f"{order[0]}.duckdb"
         for number in order:
             event_id = f"e{number}"
-            there = tmp_path / f"{order[0]}-{event_id}"
-            there.mkdir()
-            teams = NAMESAKES[event_id]
-            write_csv(there / "报名.csv", [HEADER, *[[t, f"{t}队", a, b, u]
-                                                    for t, a, b, u in teams]])
-            write_csv(there / "第1轮.csv", [RESULT_HEADER, *[
-                [1, n + 1, teams[2 * n][0], teams[2 * n + 1][0], "10", "8"]
-                for n in range(len(teams) // 2)]])
-            assert main(["import-event", "--id", event_id, "--name", event_id, "--ruleset",
-                         "suzhou-2025", "--date", f"2025-{number:02d}-10", str(there),
-                         "--db", str(database)]) == 0
+            import_event(database, tmp_path / str(order[0]), event_id,
+                         f"2025-{number:02d}-10", NAMESAKES[event_id])
         with db.reading(database) as con:
             seats = dict(((e, t), p) for e, t, p in db.rows(
                 con, "select event_id, team_no, player_id from player_map where name = '张伟'"))
