@@ -8,7 +8,7 @@ import random
 
 import polars as pl
 
-from pipeline.history.evidence import ANOTHER_UNIT, Seat, one_home, people
+from pipeline.history.evidence import ANOTHER_UNIT, STAND_IN, TURNS, Seat, one_home, people
 
 
 def _random_seats(rng: random.Random, names: int) -> pl.DataFrame:
@@ -183,3 +183,38 @@ def test_back_with_the_old_partner_after_a_namesake_began_is_no_move():
     b = [seat(10, "b", "y"), seat(11, "b", "y"), seat(12, "b", "y"), seat(13, "b", "z")]
     label, _, _ = people(a + b)
     assert label == [0] * 4 + [1] * 4
+
+
+def _club_seat(e: int, mate: str) -> Seat:
+    return Seat(f"e{e:02d}", e, "a", frozenset({mate}), False, None)
+
+
+def test_two_lasting_partnerships_taking_turns_ask_two_people_a_block_change_does_not():
+    """Issue 52's acceptance, by hand: 王伟 of one club with x in e1, e3, e5 and with y in e2,
+    e4, e6, never in one event — the partnerships take turns (A B A B A B): two namesakes,
+    or one person with two partners; the seats cannot say, so the later partnership's seats
+    ask "two people with one name?". One person changes partner in a block (x in e1–e3, y
+    in e4–e6), and may go back once (then x in e7, e8): nothing asked."""
+    turns = [_club_seat(e, "x") for e in (1, 3, 5)] + [_club_seat(e, "y") for e in (2, 4, 6)]
+    label, note, _ = people(turns)
+    assert label == [0] * 6 and note == [""] * 3 + [TURNS] * 3
+    block = [_club_seat(e, "x") for e in (1, 2, 3)] + [_club_seat(e, "y") for e in (4, 5, 6)]
+    assert people(block)[:2] == ([0] * 6, [""] * 6)
+    back = block + [_club_seat(e, "x") for e in (7, 8)]
+    assert people(back)[:2] == ([0] * 8, [""] * 8)
+
+
+def test_a_stand_in_between_two_active_namesakes_is_marked_for_review():
+    """Issue 52's acceptance, by hand: two 王伟 of one club, X with x (e1, e3, e5, e8) and Y
+    with y (e2, e4, e6, e8: beside X, two people); in e7 a 王伟 with z, whom neither ever
+    had, under the club: either could have stood in — whoever it is given to, the seat is
+    marked. A stand-in beside a namesake in one event is the other's: no mark; nor is a
+    stand-in when the name has one person."""
+    two = [_club_seat(e, "x") for e in (1, 3, 5, 8)] + [_club_seat(e, "y") for e in (2, 4, 6, 8)]
+    label, note, _ = people(two + [_club_seat(7, "z")])
+    assert label[:8] == [0] * 4 + [1] * 4 and note[-1] == STAND_IN
+    assert STAND_IN not in note[:8]
+    label, note, _ = people(two + [_club_seat(6, "z")])
+    assert label[-1] == 0 and note[-1] == ""
+    alone = [_club_seat(e, "x") for e in (1, 2, 3)] + [_club_seat(4, "z")]
+    assert people(alone)[1] == ["", "", "", ""]

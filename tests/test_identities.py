@@ -4,7 +4,7 @@ hand. Events are registered through the real CLI; identities are read from `play
 from __future__ import annotations
 
 import pytest
-from conftest import RESULT_HEADER, flat, read_csv_output, write_csv
+from conftest import RESULT_HEADER, flat, import_event, read_csv_output, write_csv
 
 from pipeline.base import db, oplog
 
@@ -297,3 +297,39 @@ def test_flags_say_two_people_with_one_name_or_one_person_under_two_units(regist
         other = next(p for p in zhang if p != player_id)
         assert f"同名两人？ two people with one name?: {other}" in review
         assert "一人两单位" not in review
+
+
+def test_two_lasting_partners_taking_turns_ask_two_people_and_a_stand_in_is_marked(
+        db_file, tmp_path, cli):
+    """Issue 52's acceptance, through `paisai import-event`: 王伟 of 恒通, no member id, with
+    周一 in e1, e3, e5 and with 孙五 in e2, e4, e6 — lasting partnerships taking turns: one
+    id (the seats cannot tell two namesakes from one person with two partners) whose review
+    asks "two people with one name?". Then both sit in e8 (two people after all: two ids,
+    each asked about the other), and in e7 a 王伟 played with 郑七, whom neither ever had: a
+    stand-in either could have been, marked on the id it is given to."""
+    def play(n: int, partners: list[str]) -> None:
+        teams = [(f"A{k + 1}", "王伟", p, "恒通") for k, p in enumerate(partners)]
+        import_event(db_file, tmp_path, f"e{n}", f"2025-{n:02d}-10", [
+            *teams, *([("B1", "赵敏", "钱六", "华信")] if len(teams) % 2 else [])])
+
+    for n in range(1, 7):
+        play(n, ["周一" if n % 2 else "孙五"])
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    (review,) = [r["review"] for r in listing if r["name"] == "王伟"]
+    assert "同名两人？两个搭档轮流出现 two people with one name? two lasting partners taking " \
+           "turns: review" in review
+    play(7, ["郑七"])
+    play(8, ["周一", "孙五"])
+    seats = ids(db_file, "王伟")
+    zhou, sun = seats[("e1", "A1")], seats[("e2", "A1")]
+    assert zhou != sun
+    assert {seats[(f"e{n}", "A1")] for n in (1, 3, 5)} | {seats[("e8", "A1")]} == {zhou}
+    assert {seats[(f"e{n}", "A1")] for n in (2, 4, 6)} | {seats[("e8", "A2")]} == {sun}
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    wang = {r["player_id"]: r["review"] for r in listing if r["name"] == "王伟"}
+    assert set(wang) == {zhou, sun}
+    for player_id, other in ((zhou, sun), (sun, zhou)):
+        assert f"同名两人？ two people with one name?: {other}" in wang[player_id]
+    stand_in = seats[("e7", "A1")]
+    assert "替补一场，同名者皆可能 a stand-in's event, either namesake's: review" in wang[stand_in]
+    assert "替补一场" not in wang[sun if stand_in == zhou else zhou]
