@@ -8,7 +8,7 @@ import json
 
 import polars as pl
 import pytest
-from conftest import RESULT_HEADER, read_csv_output, write_csv
+from conftest import RESULT_HEADER, import_event, read_csv_output, write_csv
 
 from pipeline.history import ratings
 
@@ -345,3 +345,25 @@ def test_an_unclear_namesake_seat_is_rated_as_an_anonymous_player(cli, tmp_path,
     with db.reading(db_file) as con:
         assert db.scalar(con, "select count(*) from rating_history where player_id like '~%'") \
             == 0
+
+
+def test_a_team_under_the_partner_s_unit_leaves_the_player_s_own_current(cli, tmp_path,
+                                                                         db_file):
+    """Issue 52's acceptance, through `paisai import-event`: 陈明 plays for 苏州供电 with 王芳
+    and 李娜 (e1–e3); then 陈明 + 刘强 register under 刘强's 吴中税务 (e4–e6). 陈明's current unit
+    stays 苏州供电 — in `paisai players` and in `ratings --unit` — and 刘强's is 吴中税务."""
+    mates = {1: "王芳", 2: "李娜", 3: "王芳"}
+    for n in range(1, 7):
+        chen = ("A1", "陈明", mates[n], "苏州供电") if n <= 3 else ("A1", "陈明", "刘强", "吴中税务")
+        import_event(db_file, tmp_path, f"e{n}", f"2025-{n:02d}-10",
+                     [chen, ("A2", "赵敏", "钱六", "华信")])
+    listing = {r["name"]: r for r in read_csv_output(cli("players", "--format", "csv").out)}
+    assert listing["陈明"]["current_unit"] == "苏州供电"
+    assert listing["刘强"]["current_unit"] == "吴中税务"
+    names = {}
+    for unit in ("苏州供电", "吴中税务"):
+        done = cli("ratings", "--unit", unit, "--format", "csv")
+        assert done.code == 0
+        names[unit] = {r["name"]: r for r in read_csv_output(done.out)}
+    assert "陈明" in names["苏州供电"] and "陈明" not in names["吴中税务"]
+    assert "刘强" in names["吴中税务"] and "刘强" not in names["苏州供电"]

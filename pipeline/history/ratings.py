@@ -252,13 +252,7 @@ def leaderboard(con: duckdb.DuckDBPyConnection, limit: int | None = None,
         rated = now.frame().select("player_id", "rating", "games", "last_played").join(
             before.frame().select("player_id", pl.col("rating").alias("previous")),
             on="player_id", how="left")
-    people = db.frame(con, """
-        select m.player_id, arg_max(m.name, coalesce(e.event_date, e.created_at::date)) as name,
-               arg_max(m.affiliation, coalesce(e.event_date, e.created_at::date)) as affiliation,
-               count(distinct m.event_id) as events
-        from player_map m join events e using (event_id)
-        where coalesce(e.event_date, e.created_at::date) <= $d
-        group by m.player_id""", {"d": as_of})
+    people = db.frame(con, db.sql("rating_people"), {"d": as_of})
     quiet_since = as_of - dt.timedelta(days=round(inactive_months * 30.44))
     board = rated.join(people, on="player_id", how="left").with_columns(
         (pl.col("rating") - pl.col("previous")).alias("change"),

@@ -19,7 +19,11 @@ identities as (
         player_id,
         any_value(norm_name) as norm_name,
         arg_max(name, coalesce(event_date, created_at::date)) as name,
-        arg_max(affiliation, coalesce(event_date, created_at::date)) as current_unit,
+        -- the latest seat's unit that is not a visit (a team registered under the
+        -- partner's club), else the latest seat's
+        coalesce(arg_max(affiliation, coalesce(event_date, created_at::date))
+                     filter (where not coalesce(visit, false)),
+                 arg_max(affiliation, coalesce(event_date, created_at::date))) as current_unit,
         string_agg(distinct affiliation, ', ' order by affiliation) as affiliations,
         -- the units of the person's homes (a partner's unit now and then is a visit)
         list(distinct affiliation) filter (where affiliation is not null
