@@ -21,7 +21,7 @@ import pytest
 from conftest import ENTRY_HEADER, RESULT_HEADER, read_csv_output, write_csv
 from s3local import ENV, Store
 
-from pipeline.base import db
+from pipeline.base import db, oplog
 from pipeline.cli import main
 from pipeline.publishing.bundle import bundle_id
 
@@ -396,7 +396,7 @@ def test_an_upload_going_on_a_mistyped_prefix_and_one_bundles_address(laptops, s
     assert done.returncode == 0 and "imported 1 " in done.stdout + " ", done.stdout
     assert "s3://archive/going/e2" in done.stderr and "manifest.json" in done.stderr
     assert "later 1" in done.stdout
-    log = (tmp_path / "paisai.log").read_text(encoding="utf-8")
+    log = oplog.log_path(association).read_text(encoding="utf-8")
     assert "bundles synced" in log and "e1" in log
 
     folder = tmp_path / "archive"

@@ -1,8 +1,17 @@
 """The operations log: one line per action (a sheet stored or refused, a pairing, results
-removed, a console entry, a crash) in `paisai.log` beside the database, rotated at 5 MB
-(five kept), so an organizer can answer "what happened at 14:05" without the audit tables.
+removed, a console entry, a crash) in a file of its own beside each database — `NAME.log`
+for `NAME.duckdb` (`paisai.log` for the default `paisai.duckdb`) — rotated at 5 MB (five
+kept), so an organizer can answer "what happened at 14:05" without the audit tables, and
+two databases in one folder never share a log.
 
 A line: `2026-12-01 14:05:09<TAB>event<TAB>action<TAB>detail`.
+
+Before logs were per database, every database of a folder wrote `paisai.log`: it is read
+as the log of a database that is alone in its folder (its lines were all that one's);
+beside other databases, nobody can tell whose lines they were, so it is left unread.
+
+>>> log_path(Path("/a/b.duckdb")).name, log_path(Path("/a/paisai.duckdb")).name
+('b.log', 'paisai.log')
 """
 
 from __future__ import annotations
@@ -18,8 +27,29 @@ _LOCK = threading.Lock()
 _HANDLERS: dict[Path, logging.Handler] = {}
 
 
+LEGACY = "paisai.log"  # the one log of a folder, before logs were per database
+
+
 def log_path(database: Path) -> Path:
-    return Path(database).resolve().parent / "paisai.log"
+    """The log of `database`: its name with `.log` for `.duckdb`."""
+    path = Path(database).resolve()
+    return path.with_name((path.stem if path.suffix == ".duckdb" else path.name) + ".log")
+
+
+def _legacy_path(database: Path) -> Path | None:
+    """The folder's old shared log when it can only be `database`'s: no other database
+    beside it (else None)."""
+    path = Path(database).resolve()
+    legacy = path.with_name(LEGACY)
+    if legacy == log_path(path) or not legacy.exists():
+        return None
+    others = [p for p in path.parent.glob("*.duckdb") if p.name != path.name]
+    return None if others else legacy
+
+
+def _rotated(path: Path) -> list[Path]:
+    """A log and its rotated files, oldest first."""
+    return [path.with_name(f"{path.name}.{n}") for n in range(KEEP, 0, -1)] + [path]
 
 
 def _handler(path: Path) -> logging.Handler:
@@ -89,9 +119,10 @@ def since_time(text: str) -> dt.time:
 
 def read(database: Path, event_id: str | None = None, since: str | None = None) -> list[str]:
     """The lines of an event (and the ones of no event, such as a crash), oldest first,
-    from today's `since` (HH:MM) on."""
-    path = log_path(database)
-    files = [path.with_name(f"{path.name}.{n}") for n in range(KEEP, 0, -1)] + [path]
+    from today's `since` (HH:MM) on: the database's own log (after the folder's old shared
+    log, when it can only be this database's)."""
+    legacy = _legacy_path(database)
+    files = (_rotated(legacy) if legacy else []) + _rotated(log_path(database))
     start = None
     if since:
         start = dt.datetime.combine(dt.date.today(), since_time(since))

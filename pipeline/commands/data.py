@@ -157,6 +157,14 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
     except SheetErrors as errors:
         err(f"有 {errors.total} 处错误，未导入任何内容 {errors.total} error(s), nothing imported")
         err(output.problem_report(errors))
+        from pipeline.base import oplog
+
+        first = errors.problems[0] if errors.problems else None
+        where = f"{first.file} row {first.row}: " if first and first.row else \
+            f"{first.file}: " if first and first.file else ""
+        oplog.write(database(), event_id, "import refused",
+                    f"{name} from {Path(source).name}: {errors.total} problem(s), nothing "
+                    f"imported" + (f" · 原因 reason: {where}{first.message}" if first else ""))
         return 2
     for report in reports:
         for stored in report.stored:
