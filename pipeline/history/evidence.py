@@ -177,9 +177,11 @@ class _Found:
                     if self.seats[i].unit == unit})
 
     def homes(self, r: int) -> set[str]:
-        """Units played for in two events or more that no partner explains, or with two
-        partners or more (no one partner's unit, then: a club-mate's); else the unit played
-        for most (a unit seen only through a partner is a visit, never a home)."""
+        """Units played for in two events or more that no partner explains; else (every
+        seat explained: partners who only ever play for the team's unit) those played for in
+        two events with two partners or more (no one partner's unit: the player's own); else
+        the unit played for most (a unit seen only through a partner is a visit, never a
+        home)."""
         seats = [self.seats[i] for i in self.members_of(r) if self.seats[i].unit]
         own: dict[str, set[str]] = {}
         every: dict[str, set[str]] = {}
@@ -189,7 +191,7 @@ class _Found:
             mates.setdefault(s.unit, set()).update(s.partners)
             if not s.explained:
                 own.setdefault(s.unit, set()).add(s.event_id)
-        homes = {u for u, e in own.items() if len(e) >= 2} | {
+        homes = {u for u, e in own.items() if len(e) >= 2} or {
             u for u, e in every.items() if len(e) >= 2 and len(mates[u]) >= 2}
         if homes or not every:
             return homes
