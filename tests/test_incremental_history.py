@@ -1,16 +1,15 @@
 """Issue 52: `paisai import-event` keeps the history current one event at a time — the player
 map from the changed events' names (and their partners'), the ratings from the games the last
 fit read with the new event's appended, warm-started — and that ends where a full recompute
-from scratch ends. And an event dated earlier but imported later moves no id to another
-person."""
+from scratch ends. And an event dated earlier but imported later gives the same ids as an
+import by date, and the log says which id now names whom."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import RESULT_HEADER, write_csv
+from conftest import import_event
 
 from pipeline.base import db
-from pipeline.cli import main
 
 # A rating is shown as 1500 + 100 × levels, rounded: a shown point is 0.01 levels. Each fit
 # stops when its residual is 10⁻⁴ of the right-hand side (rating_model._solve), so fits of the
@@ -18,7 +17,6 @@ from pipeline.cli import main
 # 2·10⁻³ levels measured on this league (the history points of small early fields). Half a
 # shown point is the tolerance: a rating shown may differ by one point at a rounding edge.
 LEVELS = 5e-3
-HEADER = ["队号", "队名", "队员1", "队员2", "单位"]
 
 
 def _league(monkeypatch):
@@ -97,18 +95,6 @@ def test_appended_games_are_the_games_read_from_scratch(tmp_path, monkeypatch):
         assert seats[0] == seats[1]
 
 
-def _import(database, folder, event_id: str, day: str, teams: list[tuple]) -> None:
-    there = folder / event_id
-    there.mkdir(parents=True)
-    write_csv(there / "报名.csv", [HEADER, *[[t, f"{t}队", a, b, u]
-                                                    for t, a, b, u in teams]])
-    write_csv(there / "第1轮.csv", [RESULT_HEADER, *[
-        [1, n + 1, teams[2 * n][0], teams[2 * n + 1][0], "10", "8"]
-        for n in range(len(teams) // 2)]])
-    assert main(["import-event", "--id", event_id, "--name", event_id, "--ruleset",
-                 "suzhou-2025", "--date", day, str(there), "--db", str(database)]) == 0
-
-
 # 张伟 of 恒通 (with 周一) plays in e2 and e3; 张伟 of 远航 (with 孙五) in e3 (beside him: two
 # people) and in e1, which is dated before them both but imported last.
 LATE = {
@@ -118,20 +104,15 @@ LATE = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (issue 52): ids from each person's first evidence in date order give the name's own "
-    "id to the earliest 张伟, so an earlier event imported later hands the id 恒通's showed to "
-    "远航's (no alias can keep it). The rule asserted here (the name's own id only for a name "
-    "of one person) was tried: it renames the main person whenever evidence splits a name "
-    "for a while, and issue 40's tests (ids never move) fail at five places — a decision "
-    "between the two guarantees, left to the lead"))
 @pytest.mark.parametrize("order", [["e1", "e2", "e3"], ["e2", "e3", "e1"]])
-def test_an_earlier_event_imported_later_takes_no_id_from_another_person(cli, db_file,
-                                                                        tmp_path, order):
-    """The name's own id is only for a name of one person: 恒通's 张伟, alone at first, shows
-    it; when the earlier event brings a second 张伟, each takes the name's id with their unit —
-    the same strings in either order — and the name's id stays an alias that finds the one
-    who showed it (never the other 张伟), the rename in `paisai log`."""
+def test_an_earlier_event_imported_later_gives_the_same_ids_and_the_log_says_who_has_which(
+        cli, db_file, tmp_path, order):
+    """The lead's decision for issue 52: order independence wins (two archives of the same
+    events agree). Ids follow each person's first evidence in date order: 远航's 张伟 (first in
+    e1) takes the name's own id, 恒通's the name's with his unit — the same strings in either
+    order. Imported e2, e3 and then e1, the name's own id, shown for 恒通's 张伟 (alone at
+    first), becomes 远航's: `paisai log` says so in words — which id now names whom, and the
+    old holder's new id — and `paisai player` of that id shows 远航's."""
     from pipeline.base import oplog
     from pipeline.history.identity import association_id
 
@@ -140,8 +121,8 @@ def test_an_earlier_event_imported_later_takes_no_id_from_another_person(cli, db
                                for unit in (None, "恒通", "远航"))
     for event_id in order:
         day, teams = LATE[event_id]
-        _import(database, tmp_path, event_id, day, teams)
-        if order[0] == "e2" and event_id == "e2":  # 恒通's alone so far
+        import_event(database, tmp_path, event_id, day, teams)
+        if order[0] == "e2" and event_id == "e2":  # 恒通's alone so far: the name's own id
             with db.reading(database) as con:
                 assert db.rows(con, "select distinct player_id from player_map where "
                                     "name = '张伟'") == [(own,)]
@@ -149,14 +130,16 @@ def test_an_earlier_event_imported_later_takes_no_id_from_another_person(cli, db
         seats = dict(((e, t), p) for e, t, p in db.rows(
             con, "select event_id, team_no, player_id from player_map where name = '张伟'"))
         aliases = dict(db.rows(con, "select alias, player_id from identity_aliases"))
-    assert seats == {("e1", "A1"): yuanhang, ("e2", "A1"): hengtong, ("e3", "A1"): hengtong,
-                     ("e3", "A2"): yuanhang}
-    # the name's own id, once shown, finds the one who showed it: by date 远航's (alone in
-    # e1, then 恒通's e2 read as his move until e3 showed two people), else 恒通's
-    first = yuanhang if order[0] == "e1" else hengtong
-    assert aliases == {own: first}
+    assert seats == {("e1", "A1"): own, ("e2", "A1"): hengtong, ("e3", "A1"): hengtong,
+                     ("e3", "A2"): own}
     said = "\n".join(oplog.read(database))
-    assert "ids renamed" in said and f"{own} → {first}" in said
+    handed = (f"编号改变 {own} 现为 张伟（远航，e1 起）的编号，原持有者改为 {hengtong} · id {own} now "
+              f"belongs to 张伟 (远航, first seen in e1); the one who showed it before is now "
+              f"{hengtong}")
+    if order[0] == "e2":
+        assert handed in said and "ids renamed" in said
+        assert aliases == {yuanhang: own}  # 远航's id of e3, before e1 came: finds him
+    else:  # by date: 恒通's e2 was read as 远航's move until e3 showed two people
+        assert handed not in said and f"{own} → {hengtong}" in said and aliases == {}
     shown = cli("player", own)
-    assert shown.code == 0
-    assert ("远航" if first == yuanhang else "恒通") in shown.out
+    assert shown.code == 0 and "远航" in shown.out and "恒通" not in shown.out.splitlines()[0]

@@ -12,7 +12,7 @@ two events on one day) are flagged for the organizer. The organizer's decisions 
 unmerge, split (`pipeline.history.people`) — are kept in `identity_overrides` with a
 reason, never by editing results, and applied by every refresh here.
 
-About 340 lines, one algorithm read in order — the seats read (`seatreads`), member ids' claims, the
+About 370 lines, one algorithm read in order — the seats read (`seatreads`), member ids' claims, the
 evidence weighed (`evidence`, pure), ids given from each person's own evidence and renamed
 ones aliased — kept whole on purpose. (`identity_anchors`, scheme 3's, is no longer written.)
 
@@ -262,7 +262,8 @@ def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
       the unit of their first seat, else with that event too, else with that seat.
     An id a person's seats showed before and nobody holds now stays as an alias of the id
     the person holds (old links and exports still find them), listed in `paisai log` as
-    "ids renamed" (or "players joined": two ids found to be one person)."""
+    "ids renamed" (or "players joined": two ids found to be one person); an id now held by
+    another person (an earlier event imported later) is said so in words (`_log_renames`)."""
     previous = db.frame(con, "select event_id, team_no, slot, norm_name, coalesce(base_id, "
                              "player_id) as old_id from player_map where norm_name in "
                              "(select unnest(?))", [sorted(names)])
@@ -289,17 +290,42 @@ def _give_ids(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame,
         con.execute("delete from identity_aliases where alias in (select unnest(?))",
                     [sorted(renamed) + [a for a, _, _ in chained]])
         insert_rows(con, "identity_aliases", aliases + chained)  # an alias of an alias: followed
-    for kind, reason in (("ids renamed", "本人最早的证据定编号，与导入顺序无关 the id follows the "
-                                         "person's first evidence, whatever the import order"),
-                         ("players joined", "同一人（按各场证据） one person, by the evidence "
-                                            "across events")):
-        together = (pl.len().over("base_id") > 1) | pl.col("base_id").is_in(
-            previous["old_id"].drop_nulls().implode())  # two ids shown for one person
-        joined = moved.filter(together if kind == "players joined" else ~together)
-        pairs = sorted((o, n) for o, n, _, _ in joined.rows())
-        if pairs:
-            logged(con, kind, "; ".join(f"{o} → {n}" for o, n in pairs), reason)
+    _log_renames(con, frame, seats, moved, given)
     return given
+
+
+RENAMED = ("本人最早的证据定编号，与导入顺序无关 the id follows the person's first evidence, "
+           "whatever the import order")
+
+
+def _log_renames(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, seats: pl.DataFrame,
+                 moved: pl.DataFrame, given: pl.DataFrame) -> None:
+    """`paisai log` says what a refresh did to ids shown before: "players joined" — one
+    person whose seats showed two ids or more; "ids renamed" — a person's id now another
+    string; and, in words, an id now another person's (编号改变: an earlier event imported
+    later put another person first), with whom it now names and the old holder's new id."""
+    shown = seats.filter(pl.col("old_id").is_not_null())
+    olds = shown.group_by("base_id").agg(pl.col("old_id").unique().sort().alias("olds"))
+    together = set(olds.filter(pl.col("olds").list.len() > 1)["base_id"].to_list())
+    pairs = sorted((o, n) for o, n, _, _ in moved.rows())
+    for kind, chosen, reason in (
+            ("players joined", [(o, n) for o, n in pairs if n in together],
+             "同一人（按各场证据） one person, by the evidence across events"),
+            ("ids renamed", [(o, n) for o, n in pairs if n not in together], RENAMED)):
+        if chosen:
+            logged(con, kind, "; ".join(f"{o} → {n}" for o, n in chosen), reason)
+    held_before = {n: set(o) for n, o in olds.rows()}
+    first = frame.sort("day", "event_id", "team_no", "slot", nulls_last=True).join(
+        given, on=["norm_name", "person"]).group_by("base_id", maintain_order=True).first()
+    where = {b: (name, unit, event) for b, name, unit, event in first.select(
+        "base_id", "name", "affiliation", "event_id").rows()}
+    for old, new in pairs:  # the old holder's seats moved to `new`; who holds `old` now?
+        if old in where and old not in held_before.get(old, set()):
+            name, unit, event = where[old]
+            logged(con, "ids renamed",
+                   f"编号改变 {old} 现为 {name}（{unit or '无单位'}，{event} 起）的编号，原持有者改为 "
+                   f"{new} · id {old} now belongs to {name} ({unit or 'no unit'}, first seen in "
+                   f"{event}); the one who showed it before is now {new}", RENAMED)
 
 
 def _ids_of(frame: pl.DataFrame) -> pl.DataFrame:
