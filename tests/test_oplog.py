@@ -39,8 +39,8 @@ def test_console_and_clock_actions_are_logged(cli, event16, db_file):
 
 def test_each_database_has_its_own_log_and_a_refused_import_is_logged(tmp_path, capsys):
     """Issue 52's acceptance: two databases in one folder — each one's `paisai log` lists
-    its own imports only; an import refused (one member id twice in one event, exit 2) is
-    logged with its reason. The folder's old shared `paisai.log` (before logs were per
+    its own imports only; an import refused (one member id twice in one event; an event id
+    already there; exit 2) is logged with its reason. The folder's old shared `paisai.log` (before logs were per
     database) is still read for a database alone in its folder."""
     from pipeline.cli import main
 
@@ -52,6 +52,8 @@ def test_each_database_has_its_own_log_and_a_refused_import_is_logged(tmp_path, 
     import_event(b, tmp_path / "sb", "bad", "2025-02-10",
                  [("A1", "王伟", "SZ-100", "李强", "", "恒通"),
                   ("A2", "张三", "SZ-100", "吴二", "", "远航")], expect=2)
+    import_event(a, tmp_path / "again", "evt-a", "2025-03-10",
+                 [("A1", "王伟", "周一", "恒通"), ("A2", "赵敏", "钱六", "华信")], expect=2)
     capsys.readouterr()
     shown = {}
     for database in (a, b):
@@ -61,6 +63,8 @@ def test_each_database_has_its_own_log_and_a_refused_import_is_logged(tmp_path, 
     assert "evt-b" in shown[b] and "evt-a" not in shown[b]
     (refused,) = [line for line in shown[b].splitlines() if "import refused" in line]
     assert refused.split()[2] == "bad" and "SZ-100" in refused and "原因 reason" in refused
+    (again,) = [line for line in shown[a].splitlines() if "import refused" in line]
+    assert "evt-a" in again and "event already exists" in again
 
     alone = tmp_path / "old"
     alone.mkdir()

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from pipeline.base import db, events, output
-from pipeline.base.errors import SheetErrors
+from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.progress import progress
 from pipeline.cli_support import (
     KIND_LABELS,
@@ -157,15 +157,15 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
     except SheetErrors as errors:
         err(f"有 {errors.total} 处错误，未导入任何内容 {errors.total} error(s), nothing imported")
         err(output.problem_report(errors))
-        from pipeline.base import oplog
-
         first = errors.problems[0] if errors.problems else None
         where = f"{first.file} row {first.row}: " if first and first.row else \
             f"{first.file}: " if first and first.file else ""
-        oplog.write(database(), event_id, "import refused",
-                    f"{name} from {Path(source).name}: {errors.total} problem(s), nothing "
-                    f"imported" + (f" · 原因 reason: {where}{first.message}" if first else ""))
+        _import_refused(event_id, name, source, f"{errors.total} problem(s)", (
+            f"{where}{first.message}" if first else None))
         return 2
+    except PaisaiError as refused:  # an event already there, a date misspelt…
+        _import_refused(event_id, name, source, "refused", str(refused))
+        raise
     for report in reports:
         for stored in report.stored:
             out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
@@ -177,6 +177,17 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
                 + "; ".join(f"{s.kind} +{s.new}" for r in reports for s in r.stored))
     out(f"已导入赛事 imported event {event_id}\n")
     return 0
+
+
+def _import_refused(event_id: str, name: str, source: str, what: str,
+                    reason: str | None) -> None:
+    """A refused `import-event` in `paisai log`, with its (first) reason, as sync logs a
+    refused bundle."""
+    from pipeline.base import oplog
+
+    oplog.write(database(), event_id, "import refused",
+                f"{name} from {Path(source).name}: {what}, nothing imported"
+                + (f" · 原因 reason: {reason}" if reason else ""))
 
 
 @click.command("log", help="操作日志：某时以来发生了什么 the operations log: what happened since")
