@@ -306,7 +306,8 @@ def test_two_lasting_partners_taking_turns_ask_two_people_and_a_stand_in_is_mark
     id (the seats cannot tell two namesakes from one person with two partners) whose review
     asks "two people with one name?". Then both sit in e8 (two people after all: two ids,
     each asked about the other), and in e7 a 王伟 played with 郑七, whom neither ever had: a
-    stand-in either could have been, marked on the id it is given to."""
+    stand-in either could have been, marked on the id it is given to (`paisai players`'
+    review, and `paisai player` names the event)."""
     def play(n: int, partners: list[str]) -> None:
         teams = [(f"A{k + 1}", "王伟", p, "恒通") for k, p in enumerate(partners)]
         import_event(db_file, tmp_path, f"e{n}", f"2025-{n:02d}-10", [
@@ -333,3 +334,7 @@ def test_two_lasting_partners_taking_turns_ask_two_people_and_a_stand_in_is_mark
     stand_in = seats[("e7", "A1")]
     assert "替补一场，同名者皆可能 a stand-in's event, either namesake's: review" in wang[stand_in]
     assert "替补一场" not in wang[sun if stand_in == zhou else zhou]
+    profile = cli("player", stand_in)  # the profile names the seat to look at
+    assert profile.code == 0
+    assert "待核对 review e7 A1: 替补一场，同名者皆可能 a stand-in's event, either namesake's: " \
+           "review" in profile.out

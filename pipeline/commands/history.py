@@ -173,6 +173,8 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
         f = profile[key]
         if f:
             lines.append(f"{label}: {f['rank']}/{f['field_size']} {f['event_name']}")
+    lines += [f"待核对 review {event_id} {team_no}: {note}"
+              for event_id, team_no, note in profile["review"].iter_rows()]
     out("\n".join(lines) + "\n\n" + output.table(profile["finishes"]) + "\n\n"
         + output.table(profile["partners"]) + "\n")
     return 0

@@ -67,7 +67,8 @@ def player_profile(con: duckdb.DuckDBPyConnection, player_id: str) -> dict:
             "best_finish": best[0] if best else None,
             "latest_finish": ranked.head(1).to_dicts()[0] if ranked.height else None,
             "finishes": finishes, "partners": partners, "rating_history": rating,
-            "games_rated": rated}
+            "games_rated": rated,
+            "review": db.frame(con, db.sql("player_review"), {"p": player_id})}
 
 
 def head_to_head(con: duckdb.DuckDBPyConnection, player_id: str, other_id: str) -> dict:
