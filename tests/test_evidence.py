@@ -8,7 +8,8 @@ import random
 
 import polars as pl
 
-from pipeline.history.evidence import ANOTHER_UNIT, STAND_IN, TURNS, Seat, one_home, people
+from pipeline.history.evidence import ANOTHER_UNIT, Seat, one_home, people
+from pipeline.history.review_marks import STAND_IN, TURNS
 
 
 def _random_seats(rng: random.Random, names: int) -> pl.DataFrame:

@@ -117,7 +117,7 @@ def test_the_base_imports_no_stage():
 ENGINES = ("pipeline.pairing", "pipeline.pairing.swiss", "pipeline.pairing.matching",
            "pipeline.pairing.systems", "pipeline.pairing.compiled", "pipeline.ranking.deals",
            "pipeline.day.clock", "pipeline.day.tablesheet", "pipeline.day.tractorsheet",
-           "pipeline.history.evidence",
+           "pipeline.history.evidence", "pipeline.history.review_marks",
            "pipeline.tractor.bracket", "pipeline.tractor.group_order", "pipeline.tractor.places",
            "pipeline.tractor.scoring", "pipeline.tractor.checks", "pipeline.officials.ladder")
 

@@ -25,11 +25,8 @@ partner: a team registers under either player's club), and the member id given. 
    playing at the time (sharing its unit first), else the nearest in time; with several
    candidates the choice is noted for review. A unit seen only through a partner is a
    visit, never a home (a unit played for with two partners or more is a home).
-6. Turns: two lasting partnerships of one person with no event in common that take turns
-   (A B A B) may be two namesakes of one club — or one person with two partners: the seats
-   cannot say, so the person stays whole and the later partnership is noted for review.
-7. Stand-ins: a seat with a partner its person never had otherwise, while another person of
-   the name was active and free, is noted for review (either could have stood in).
+6–7. What stays unsettled is noted for review, never regrouped (`review_marks`): two
+   lasting partnerships taking turns, a stand-in's seat either active namesake could have had.
 
 >>> seat = lambda e, d, u, p="", x=False: Seat(e, d, u, frozenset({p} if p else ()), x, None)
 >>> people([seat("e1", 1, "a"), seat("e2", 2, "a"), seat("e3", 3, "b", "z", True)])[0]
@@ -56,6 +53,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from pipeline.history.review_marks import stand_ins, turns
+
 MOVER_GAP_DAYS = 365  # a home that starts within this of another's end continues it
 HOME_SHARE = 0.5  # a partner's unit played for this often (of the biggest) is a home
 MISTYPED, TYPO_RATIO = 2, 3  # a member id seen once, a character from an id of the name
@@ -63,12 +62,8 @@ MISTYPED, TYPO_RATIO = 2, 3  # a member id seen once, a character from an id of 
 ACTIVE_DAYS = 90  # a one-off this near a person's first or last seat is in their time
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
 LASTING = 3  # events with one partner (or under one's own unit) that make a person
-ALTERNATIONS = 3  # two lasting partnerships of one person that take turns this often (A B
-# A B) ask "two people with one name?": one person changing partner does so in a block
 ANOTHER_UNIT = "另一单位一场 one event under another unit: review"
 UNCLEAR = "归属不确定 unclear which namesake: review"
-STAND_IN = "替补一场，同名者皆可能 a stand-in's event, either namesake's: review"
-TURNS = "同名两人？两个搭档轮流出现 two people with one name? two lasting partners taking turns: review"
 MOVED_BACK = "转会后又回原单位 moved, then played for the old unit again: review"
 MAYBE_MOVED = "可能是转会的同名选手 maybe a namesake who moved here: review"
 TYPO = "会员号 {0} 与 {1} 只差一位，按 {1} 计 member id {0} read as {1} mistyped: review"
@@ -119,8 +114,8 @@ def people(seats: list[Seat], gap_days: int = MOVER_GAP_DAYS) -> tuple[list[int]
     _units(seats, found)  # 3. the unit when no partner explains it
     _moves(seats, found, gap_days, note)  # 4. one home after another
     _visits(seats, found, note)  # 5. the one-offs
-    _turns(seats, found, note)  # 6. two lasting partnerships taking turns: asked about
-    _stand_ins(seats, found, member, note)  # 7. a one-off either namesake could have played
+    turns(seats, found, note)  # 6. two lasting partnerships taking turns: asked about
+    stand_ins(seats, found, member, note, ACTIVE_DAYS)  # 7. a one-off either namesake's
     roots = sorted({found.root(i) for i in range(len(seats))}, key=lambda r: found.first_seat(r))
     number = {r: n for n, r in enumerate(roots)}
     label = [number[found.root(i)] for i in range(len(seats))]
@@ -177,11 +172,9 @@ class _Found:
                     if self.seats[i].unit == unit})
 
     def homes(self, r: int) -> set[str]:
-        """Units played for in two events or more that no partner explains; else (every
-        seat explained: partners who only ever play for the team's unit) those played for in
-        two events with two partners or more (no one partner's unit: the player's own); else
-        the unit played for most (a unit seen only through a partner is a visit, never a
-        home)."""
+        """Units played for in two events or more that no partner explains; else (every seat
+        explained) those played for in two events with two partners or more (no one partner's
+        unit); else the unit played for most (one seen only through a partner is a visit)."""
         seats = [self.seats[i] for i in self.members_of(r) if self.seats[i].unit]
         own: dict[str, set[str]] = {}
         every: dict[str, set[str]] = {}
@@ -384,55 +377,6 @@ def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
         if len(pool) > 1:
             note[found.first_seat(r)] = UNCLEAR
         found.join(chosen, r)
-
-
-def _turns(seats: list[Seat], found: _Found, note: list[str]) -> None:
-    """Two lasting partnerships of one person, neither partner ever in the other's events,
-    that take turns (`ALTERNATIONS` changes in date order, A B A B): two namesakes of one
-    club, or one person with two partners, the seats cannot say — the later partnership's
-    seats are noted "two people with one name?" for the organizer to split or leave. (One
-    person changing partner does so in a block, and may go back once.)"""
-    for r in {found.root(i) for i in range(len(seats))}:
-        kept = sorted(found.lasting(r))
-        with_ = {p: [i for i in found.members_of(r) if p in seats[i].partners] for p in kept}
-        for a, p in enumerate(kept):
-            for q in kept[a + 1:]:
-                if {seats[i].event_id for i in with_[p]} & {seats[i].event_id
-                                                            for i in with_[q]}:
-                    continue
-                days = sorted([(seats[i].day, 0, i) for i in with_[p]]
-                              + [(seats[i].day, 1, i) for i in with_[q]])
-                if sum(x[1] != y[1] for x, y in zip(days, days[1:], strict=False)) < ALTERNATIONS:
-                    continue
-                later = 1 - days[0][1]
-                for _, side, i in days:
-                    if side == later and not note[i]:
-                        note[i] = TURNS
-
-
-def _stand_ins(seats: list[Seat], found: _Found, member: list[str | None],
-               note: list[str]) -> None:
-    """A seat with a partner its person never had otherwise, no member id, while another
-    person of the name was active and free that day (not in that event, never with that
-    partner, the unit a home of both or of neither): either could have stood in there,
-    so the seat is noted for review."""
-    roots = {found.root(i) for i in range(len(seats))}
-    if len(roots) < 2:
-        return
-    for i, seat in enumerate(seats):
-        r = found.root(i)
-        if note[i] or member[i] or not seat.partners or len(found.members_of(r)) < 2 or any(
-                seats[j].partners & seat.partners for j in found.members_of(r) if j != i):
-            continue
-        mine = seat.unit in found.homes(r)
-        for q in roots - {r}:
-            first, last = found.span(q)
-            if first - ACTIVE_DAYS <= seat.day <= last + ACTIVE_DAYS \
-                    and seat.event_id not in found.events(q) and not found.member_ids(q) \
-                    and not found.partners(q) & seat.partners \
-                    and (seat.unit in found.homes(q)) == mine:
-                note[i] = STAND_IN
-                break
 
 
 def one_home(frame: pl.DataFrame) -> pl.DataFrame:
