@@ -219,3 +219,10 @@ def test_a_stand_in_between_two_active_namesakes_is_marked_for_review():
     assert label[-1] == 0 and note[-1] == ""
     alone = [_club_seat(e, "x") for e in (1, 2, 3)] + [_club_seat(4, "z")]
     assert people(alone)[1] == ["", "", "", ""]
+    members = [Seat(s.event_id, s.day, s.unit, s.partners, False, "M1" if "x" in s.partners
+                    else "M2") for s in two]  # both members, the stand-in gives no id
+    label, note, _ = people(members + [_club_seat(7, "z")])
+    assert label[:8] == [0] * 4 + [1] * 4 and note[-1] == STAND_IN
+    one = [Seat(s.event_id, s.day, s.unit, s.partners, False, "M1") for s in two[:4]] + two[4:]
+    label, note, _ = people(one + [_club_seat(7, "z")])  # the member would have given his
+    assert label[-1] == 1 and note[-1] == ""

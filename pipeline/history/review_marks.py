@@ -41,8 +41,9 @@ def stand_ins(seats: list, found, member: list[str | None], note: list[str],
               active_days: int) -> None:
     """A seat with a partner its person never had otherwise, no member id, while another
     person of the name was active and free that day (not in that event, never with that
-    partner, the unit a home of both or of neither): either could have stood in there,
-    so the seat is noted for review."""
+    partner, the unit a home of both or of neither; a member, only when the seat's person is
+    one too — else he would have given his id): either could have stood in there, so the
+    seat is noted for review."""
     roots = {found.root(i) for i in range(len(seats))}
     if len(roots) < 2:
         return
@@ -55,7 +56,8 @@ def stand_ins(seats: list, found, member: list[str | None], note: list[str],
         for q in roots - {r}:
             first, last = found.span(q)
             if first - active_days <= seat.day <= last + active_days \
-                    and seat.event_id not in found.events(q) and not found.member_ids(q) \
+                    and seat.event_id not in found.events(q) \
+                    and (not found.member_ids(q) or found.member_ids(r)) \
                     and not found.partners(q) & seat.partners \
                     and (seat.unit in found.homes(q)) == mine:
                 note[i] = STAND_IN
