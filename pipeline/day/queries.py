@@ -259,20 +259,28 @@ def round_status(database: Path, event_id: str) -> RoundStatus:
 def event_version(con, event_id: str) -> str:
     """A value that changes whenever anything a public page shows of the event changes
     (one small query: pages redraw from their cache until it changes): "R.S", where R
-    changes with the stored results, pairings and teams, and S with the tables' and the
+    changes with the stored results, pairings, teams, penalties, fouls, quiz, carried totals,
+    the lot, the bracket's matches and the event's own row — the rows' contents, not their
+    counts (a round paired again in place or a name corrected keeps every count) — and S with the tables' and the
     matches' own sheets (a full hall changes S every second: what only shows the ranking
     waits for R alone, see `results_part`)."""
     found = db.rows(con, """
         select (select count(*) from results where event_id = $e),
                (select max(updated_at)::varchar from results where event_id = $e),
-               (select count(*) from pairings where event_id = $e),
-               (select count(*) from teams where event_id = $e),
+               (select bit_xor(hash(x)) from pairings as x where event_id = $e),
+               (select bit_xor(hash(x)) from teams as x where event_id = $e),
                (select max(changed_at)::varchar from result_audit where event_id = $e),
                (select count(*) from tractor_games where event_id = $e),
                (select count(*) from tractor_decisions where event_id = $e),
-               (select count(*) from penalties where event_id = $e),
+               (select bit_xor(hash(x)) from penalties as x where event_id = $e),
                (select string_agg(ruling_id || status, ',') from official_rulings
                 where event_id = $e and status in ('confirmed', 'reversed')),
+               (select bit_xor(hash(x)) from fouls as x where event_id = $e),
+               (select bit_xor(hash(x)) from quiz as x where event_id = $e),
+               (select bit_xor(hash(x)) from carried_totals as x where event_id = $e),
+               (select bit_xor(hash(x)) from event_lots as x where event_id = $e),
+               (select bit_xor(hash(x)) from tractor_matches as x where event_id = $e),
+               (select hash(x) from events as x where event_id = $e),
                (select count(*) from table_sheet_deals where event_id = $e),
                (select max(coalesce(answered_at, entered_at))::varchar from table_sheet_deals
                 where event_id = $e),
@@ -283,7 +291,7 @@ def event_version(con, event_id: str) -> str:
                (select count(*) from table_sheet_results where event_id = $e),
                (select count(*) from tractor_sheet_results where event_id = $e)""",
                     {"e": event_id})[0]
-    results, sheets = found[:9], found[9:]
+    results, sheets = found[:15], found[15:]
     return (hashlib.sha256(repr(results).encode()).hexdigest()[:16] + "." +
             hashlib.sha256(repr(sheets).encode()).hexdigest()[:8])
 
