@@ -66,9 +66,21 @@ def _archive(path, events_per_ruleset: int = 4, seed: int = 3) -> list[str]:
     """An archive written straight to the file, as other tools would: random Swiss events
     of every ruleset, with everything the ranking reads. Returns the event ids."""
     rng = random.Random(seed)
-    rows: dict[str, list[tuple]] = {t: [] for t in (
-        "events", "teams", "results", "pairings", "penalties", "fouls", "official_rulings",
-        "quiz", "carried_totals", "event_lots")}
+    rows: dict[str, list[tuple]] = {
+        t: []
+        for t in (
+            "events",
+            "teams",
+            "results",
+            "pairings",
+            "penalties",
+            "fouls",
+            "official_rulings",
+            "quiz",
+            "carried_totals",
+            "event_lots",
+        )
+    }
     made = []
     for name, toml in _rulesets():
         tables = 2 if name == "jinling-2023-team" else 1
@@ -81,67 +93,117 @@ def _archive(path, events_per_ruleset: int = 4, seed: int = 3) -> list[str]:
             played = min(planned, rng.choice([0, 1, 2, planned, planned]) if n else planned)
             checked = n == 2  # one event checks teams in: the others are absent
             teams = [f"{'AB'[i % 2] if n == 3 else 'A'}{i + 1}" for i in range(size)]
-            withdrawn = {t: rng.randint(1, 2) for t in rng.sample(teams, min(1, size))
-                         if n == 1}
+            withdrawn = {t: rng.randint(1, 2) for t in rng.sample(teams, min(1, size)) if n == 1}
             for t in teams:
-                rows["teams"].append((event_id, t, f"队{t}", f"{event_id}{t}甲", f"{event_id}{t}乙",
-                                      "单位", checked and rng.random() < 0.8,
-                                      withdrawn.get(t)))
+                rows["teams"].append(
+                    (
+                        event_id,
+                        t,
+                        f"队{t}",
+                        f"{event_id}{t}甲",
+                        f"{event_id}{t}乙",
+                        "单位",
+                        checked and rng.random() < 0.8,
+                        withdrawn.get(t),
+                    )
+                )
             for r in range(1, played + 1):
                 active = [t for t in teams if withdrawn.get(t, 99) >= r]
                 rng.shuffle(active)
                 if len(active) % 2:
                     bye = active.pop()
                     kind = rng.choice([None, None, "requested"])
-                    rows["pairings"].append((event_id, r, None, bye, None, kind,
-                                             rng.choice([None, 0.0, 1.0]) if kind else None))
+                    rows["pairings"].append(
+                        (
+                            event_id,
+                            r,
+                            None,
+                            bye,
+                            None,
+                            kind,
+                            rng.choice([None, 0.0, 1.0]) if kind else None,
+                        )
+                    )
                 for k in range(0, len(active), 2):
                     ew, ns = active[k], active[k + 1]
                     for table in range(tables):
                         table_no = k + table + 1
                         a, b = (ew, ns) if table == 0 else (ns, ew)
                         forfeit = rng.choice([None] * 12 + ["ew", "ns", "both"])
-                        levels = (None, None) if forfeit else (rng.randint(2, 6),
-                                                               rng.randint(2, 6))
-                        rows["results"].append((
-                            event_id, r, table_no, a, b, *levels, forfeit,
-                            rng.choice([None, "ew", "ns"]), rng.choice([None, "ew", "ns"])))
+                        levels = (None, None) if forfeit else (rng.randint(2, 6), rng.randint(2, 6))
+                        rows["results"].append(
+                            (
+                                event_id,
+                                r,
+                                table_no,
+                                a,
+                                b,
+                                *levels,
+                                forfeit,
+                                rng.choice([None, "ew", "ns"]),
+                                rng.choice([None, "ew", "ns"]),
+                            )
+                        )
                         if rng.random() < 0.15:
-                            rows["fouls"].append((event_id, r, rng.choice([a, b]),
-                                                  rng.randint(1, 3), rng.randint(0, 2),
-                                                  rng.randint(0, 3),
-                                                  rng.choice([0, table_no])))
+                            rows["fouls"].append(
+                                (
+                                    event_id,
+                                    r,
+                                    rng.choice([a, b]),
+                                    rng.randint(1, 3),
+                                    rng.randint(0, 2),
+                                    rng.randint(0, 3),
+                                    rng.choice([0, table_no]),
+                                )
+                            )
                     if rng.random() < 0.1:
-                        rows["official_rulings"].append((event_id, r, ew, "ruled_loss",
-                                                         rng.choice(["confirmed", "proposed"])))
+                        rows["official_rulings"].append(
+                            (event_id, r, ew, "ruled_loss", rng.choice(["confirmed", "proposed"]))
+                        )
                 for t in teams:
                     if rng.random() < 0.08:
-                        rows["penalties"].append((event_id, r, t, rng.choice(
-                            ["match_points", "level_diff_score", "levels"]), rng.randint(1, 2),
-                            f"罚{r}"))
+                        rows["penalties"].append(
+                            (
+                                event_id,
+                                r,
+                                t,
+                                rng.choice(["match_points", "level_diff_score", "levels"]),
+                                rng.randint(1, 2),
+                                f"罚{r}",
+                            )
+                        )
             for t in teams:
                 if n == 3 or rng.random() < 0.2:
-                    rows["quiz"].append((event_id, t, float(rng.randint(0, 2)),
-                                         float(rng.randint(50, 52))))
+                    rows["quiz"].append(
+                        (event_id, t, float(rng.randint(0, 2)), float(rng.randint(50, 52)))
+                    )
                 if n == 1 and rng.random() < 0.5:
-                    rows["carried_totals"].append((event_id, t, float(rng.randint(0, 3)),
-                                                   rng.randint(0, 5), rng.randint(0, 5),
-                                                   rng.randint(-2, 2), rng.randint(0, 3)))
+                    rows["carried_totals"].append(
+                        (
+                            event_id,
+                            t,
+                            float(rng.randint(0, 3)),
+                            rng.randint(0, 5),
+                            rng.randint(0, 5),
+                            rng.randint(-2, 2),
+                            rng.randint(0, 3),
+                        )
+                    )
             if n % 2:
                 rows["event_lots"].append((event_id, rng.randint(0, 10**6)))
     columns = {
         "events": "event_id, name, ruleset_name, ruleset_toml, event_date",
         "teams": "event_id, team_no, team_name, player1, player2, affiliation, checked_in, "
-                 "withdrawn_after",
+        "withdrawn_after",
         "results": "event_id, round, table_no, ew_team, ns_team, ew_level, ns_level, forfeit, "
-                   "first_to_level, last_deal_side",
+        "first_to_level, last_deal_side",
         "pairings": "event_id, round, table_no, ew_team, ns_team, bye_kind, bye_points",
         "penalties": "event_id, round, team_no, target, amount, reason",
         "fouls": "event_id, round, team_no, fouls, warnings, violations, table_no",
         "official_rulings": "event_id, round, team_no, kind, status",
         "quiz": "event_id, team_no, quiz_score, quiz_seconds",
         "carried_totals": "event_id, team_no, match_points, level_diff_score, levels, "
-                          "net_levels, levels_gained",
+        "net_levels, levels_gained",
         "event_lots": "event_id, seed",
     }
     with db.writing(path) as con:
@@ -152,8 +214,10 @@ def _archive(path, events_per_ruleset: int = 4, seed: int = 3) -> list[str]:
             names = [c.strip() for c in columns[table].split(",")]
             if table == "fouls":  # one record per team, round and table
                 found = list({f[:3] + f[-1:]: f for f in found}.values())
-            con.executemany(f"insert into {table} ({columns[table]}) values "
-                            f"({', '.join('?' * len(names))})", found)
+            con.executemany(
+                f"insert into {table} ({columns[table]}) values ({', '.join('?' * len(names))})",
+                found,
+            )
     return made
 
 
@@ -164,10 +228,14 @@ def _live_ranks(con, event_ids: list[str]) -> pl.DataFrame:
         event = events.load(con, event_id)
         if event.ruleset.is_swiss:
             ranking = scoring.standings(con, event).select("team_no", "rank")
-            frames.append(ranking.with_columns(pl.lit(event_id).alias("event_id"),
-                                               pl.len().alias("field_size")))
-    return pl.concat(frames).select("event_id", "team_no", pl.col("rank").cast(pl.Int64),
-                                    pl.col("field_size").cast(pl.Int64))
+            frames.append(
+                ranking.with_columns(
+                    pl.lit(event_id).alias("event_id"), pl.len().alias("field_size")
+                )
+            )
+    return pl.concat(frames).select(
+        "event_id", "team_no", pl.col("rank").cast(pl.Int64), pl.col("field_size").cast(pl.Int64)
+    )
 
 
 def test_set_based_ranks_equal_the_live_ranking_of_every_event(db_file):
@@ -175,11 +243,12 @@ def test_set_based_ranks_equal_the_live_ranking_of_every_event(db_file):
     with db.reading(db_file) as con:
         live = _live_ranks(con, made).sort("event_id", "team_no")
         swiss = [events.load(con, e) for e in made]
-        swiss = [(e, scoring.latest_round(con, e.event_id)) for e in swiss
-                 if e.ruleset.is_swiss]
-        shared = pl.DataFrame(scoring.final_ranks(con, swiss), orient="row",
-                              schema={"event_id": pl.String, "team_no": pl.String,
-                                      "rank": pl.Int64}).sort("event_id", "team_no")
+        swiss = [(e, scoring.latest_round(con, e.event_id)) for e in swiss if e.ruleset.is_swiss]
+        shared = pl.DataFrame(
+            scoring.final_ranks(con, swiss),
+            orient="row",
+            schema={"event_id": pl.String, "team_no": pl.String, "rank": pl.Int64},
+        ).sort("event_id", "team_no")
     assert shared.equals(live.drop("field_size"))
     # the archive has what the test says: ties that share a rank, several rulesets and
     # rounds (so several passes), byes, forfeits, withdrawals, absent teams
@@ -187,10 +256,13 @@ def test_set_based_ranks_equal_the_live_ranking_of_every_event(db_file):
     passes = Counter((e.ruleset.name, r) for e, r in swiss)
     assert len(passes) > 10 and max(passes.values()) >= 3  # passes of several events
     with db.reading(db_file) as con:
-        kinds = db.rows(con, """select (select count(*) from pairings where ns_team is null),
+        kinds = db.rows(
+            con,
+            """select (select count(*) from pairings where ns_team is null),
             (select count(*) from results where forfeit is not null),
             (select count(*) from teams where withdrawn_after is not null),
-            (select count(*) from official_rulings), (select count(*) from penalties)""")[0]
+            (select count(*) from official_rulings), (select count(*) from penalties)""",
+        )[0]
     assert all(kinds), kinds
 
 
@@ -204,10 +276,14 @@ def test_the_history_cache_holds_the_live_ranks_after_a_first_read(db_file, pais
     assert stats.stale_rank_count(db_file) == 0
     with db.reading(db_file) as con:
         live = _live_ranks(con, made).sort("event_id", "team_no")
-        cached = db.frame(con, "select event_id, team_no, rank::bigint as rank, "
-                               "field_size::bigint as field_size from event_ranks "
-                               "order by event_id, team_no")
-        tractor = db.scalar(con, "select count(*) from event_ranks where event_id like "
-                                 "'hengquan-2025-tractor%'")
+        cached = db.frame(
+            con,
+            "select event_id, team_no, rank::bigint as rank, "
+            "field_size::bigint as field_size from event_ranks "
+            "order by event_id, team_no",
+        )
+        tractor = db.scalar(
+            con, "select count(*) from event_ranks where event_id like 'hengquan-2025-tractor%'"
+        )
     assert cached.equals(live)
     assert tractor == 0  # a knockout has no overall ranking: nothing cached, as before
