@@ -87,7 +87,7 @@ def _archive(path, events_per_ruleset: int = 4, seed: int = 3) -> list[str]:
         for n in range(events_per_ruleset):
             event_id = f"{name}-{n}"
             made.append(event_id)
-            rows["events"].append((event_id, event_id, name, toml, f"2024-0{1 + n}-01"))
+            rows["events"].append((event_id, event_id, name, toml, f"2024-{1 + n % 12:02d}-01"))
             size = rng.choice([0, 3, 4, 5, 7, 9]) if n == 0 else rng.choice([4, 5, 6, 8, 11])
             planned = load_preset(name).rounds if name in preset_names() else 4
             played = min(planned, rng.choice([0, 1, 2, planned, planned]) if n else planned)
