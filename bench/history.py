@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -88,6 +89,59 @@ def _timed(*command: str) -> float:
     return time.perf_counter() - started
 
 
+# what a file written by other tools has not (an earlier version: the 037 caches neither)
+CACHES = ("event_rank_state", "event_ranks", "standings_cache", "identity_events",
+          "rating_game_cache", "rating_seat_cache", "rating_player_cache", "ratings",
+          "rating_history", "rating_events", "rating_state")
+
+
+def forget_caches(database: Path) -> None:
+    """The archive as other tools leave it: its events, but no finishes, ratings or caches."""
+    with db.writing(database) as con:
+        for table in CACHES:
+            con.execute(f"delete from {table}")
+
+
+def _stale_rows(database: Path, scratch: Path, players: int, name: str) -> list[dict]:
+    """Issue 52: an archive written by other tools (no finishes, no ratings, no caches),
+    opened for the first time: `paisai player`, /history's first view (what the page waits
+    for: the ratings, the stale count; the finishes ranked in the background) and
+    `paisai import-event` of one more event, each on its own copy."""
+    rows = []
+    copies = [scratch / f"stale{n}.duckdb" for n in range(3)]
+    for copy in copies:
+        shutil.copy(database, copy)
+    forget_caches(copies[0])
+    for copy in copies[1:]:
+        shutil.copy(copies[0], copy)
+    rows.append({"case": "history: first paisai player on a stale archive",
+                 "seconds": _timed(sys.executable, "-c", MAIN, "--db", str(copies[0]),
+                                   "player", name),
+                 "note": "a fresh process on 1,000 events written by other tools: every "
+                         "finish ranked (set-based) and the ratings fitted, then the profile"})
+    started = time.perf_counter()
+    ratings.keep_current(copies[1])
+    waiting = stats.stale_rank_count(copies[1])
+    with db.reading(copies[1]) as con:
+        ratings.leaderboard(con, 100)
+    first_view = time.perf_counter() - started
+    started = time.perf_counter()
+    stats.keep_ranks_current(copies[1])
+    rows.append({"case": "history: /history's first view on a stale archive",
+                 "seconds": first_view,
+                 "note": f"the ratings fitted, {waiting:,} events' finishes left to the "
+                         f"background: ranked in {time.perf_counter() - started:.1f} s more"})
+    sheets = event_folder(scratch / "next-stale", players, teams=100, rounds=5, seed=98)
+    rows.append({"case": "history: paisai import-event into a stale archive",
+                 "seconds": _timed(sys.executable, "-c", MAIN, "--db", str(copies[2]),
+                                   "import-event", "--id", "next", "--name", "下一场",
+                                   "--ruleset", "suzhou-2025", "--date", "2030-01-05",
+                                   str(sheets)),
+                 "note": "a fresh process: the event, and everything the next read needs "
+                         "(every finish, the ratings from the first game)"})
+    return rows
+
+
 def run(events: int = 1000, players: int = 200_000) -> list[dict]:
     rows = []
     scale = f"{events:,} events / {players:,} players"
@@ -97,6 +151,10 @@ def run(events: int = 1000, players: int = 200_000) -> list[dict]:
         build(database, events=events, players=players, teams=100, rounds=5)
         rows.append({"case": f"history: build {scale} (setup)",
                      "seconds": time.perf_counter() - started, "note": "500,000 tables"})
+        with db.reading(database) as con:
+            busiest = con.execute("select name from player_map group by player_id, name "
+                                  "order by count(*) desc limit 1").fetchall()[0][0]
+        rows += _stale_rows(database, Path(scratch), players, busiest)
         with db.writing(database) as con:
             started = time.perf_counter()
             games = ratings.recompute(con)

@@ -98,7 +98,7 @@ def _ranks_current() -> None:
     from pipeline.history import stats
 
     stale = stats.stale_rank_count(database())
-    with progress("准备历史 preparing history", total=stale, show=stale > 2 * stats.RANK_BATCH) \
+    with progress("准备历史 preparing history", total=stale, show=stale > stats.PROGRESS_AT) \
             as step:
         stats.keep_ranks_current(database(), step)
 

@@ -41,7 +41,7 @@ def latest_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
 
 def _params(event: Event, max_round: int, keys: list[str]) -> dict:
     return {
-        "event_id": event.event_id,
+        "event_ids": [event.event_id],  # the layers rank a set of events: this one
         "max_round": max_round,
         "ranking_keys": keys,
         **event.ruleset.sql_params,
@@ -62,13 +62,13 @@ def h2h_games(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> p
     """Every game between two teams with its head-to-head credit, as the ranking counts it
     (`h2h_games.sql`, the one definition `standings.sql` sums)."""
     query = compose(["stg_results", "team_rounds"], "h2h_games", "round, team_no")
-    return db.frame(con, query, bind(query, _params(event, max_round, [])))
+    return db.frame(con, query, bind(query, _params(event, max_round, []))).drop("event_id")
 
 
 def team_rounds(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:
     """One row per team per round up to max_round, with the round's points."""
     query = compose(["stg_results"], "team_rounds", "round, team_no")
-    return db.frame(con, query, bind(query, _params(event, max_round, [])))
+    return db.frame(con, query, bind(query, _params(event, max_round, []))).drop("event_id")
 
 
 def standings(
@@ -108,7 +108,8 @@ def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
                         "rank, team_order")
         query = query.replace("with ", "with results as (select * from main.results union "
                               "all by name select * from provisional_results),\n", 1)
-        ranking = db.frame(con, query, bind(query, _params(event, round_no, keys)))
+        ranking = db.frame(con, query, bind(query, _params(event, round_no, keys))
+                           ).drop("event_id")
     finally:
         con.unregister("provisional_results")
     if not event.ruleset.fractional_points:
@@ -128,8 +129,28 @@ def published_keys(event: Event, max_round: int) -> list[str]:
 def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
           keys: list[str]) -> pl.DataFrame:
     query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
-                        "rank, team_order")
-    return db.frame(con, query, bind(query, _params(event, max_round, keys)))
+                    "rank, team_order")
+    return db.frame(con, query, bind(query, _params(event, max_round, keys))).drop("event_id")
+
+
+def final_ranks(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, int]]
+                ) -> list[tuple[str, str, int]]:
+    """(event_id, team_no, rank) of many Swiss events, each after its round given: the same
+    layers as `standings`, one pass over all the events that share the ranking's parameters
+    (ruleset settings, round, keys) instead of one query per event — the history's cache
+    of finishes (a live event is ranked by `standings`)."""
+    query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
+                    "event_id, rank, team_order")
+    groups: dict[str, tuple[dict, list[str]]] = {}
+    for event, max_round in ranked:
+        params = bind(query, _params(event, max_round, published_keys(event, max_round)))
+        shared = repr(sorted((k, v) for k, v in params.items() if k != "event_ids"))
+        groups.setdefault(shared, (params, []))[1].append(event.event_id)
+    found: list[tuple[str, str, int]] = []
+    for params, event_ids in groups.values():
+        found += db.rows(con, f"select event_id, team_no, rank from ({query})",
+                         {**params, "event_ids": event_ids})
+    return found
 
 
 def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> str:

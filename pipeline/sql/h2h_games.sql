@@ -4,7 +4,7 @@
 -- (standings.sql) sums it among the tied teams and `paisai explain` lists it. Needs
 -- team_rounds.
 select
-    round, team_no, opponent, outcome, match_points,
+    event_id, round, team_no, opponent, outcome, match_points,
     case when $h2h_counts = 'wins' then (outcome = 'win')::int::double
          when $h2h_counts = 'net_wins' then
              case outcome when 'win' then 1.0 when 'loss' then -1.0 else 0.0 end

@@ -7,17 +7,18 @@ with
 counted_fouls as (
     -- each record's totals: per team (a team's pairs add up), or with $fouls_per_pair per
     -- pair at its table (table 0: a row for the team as a whole)
-    select round, team_no, case when $fouls_per_pair then table_no else 0 end as table_no,
+    select event_id, round, team_no,
+           case when $fouls_per_pair then table_no else 0 end as table_no,
            sum(fouls) as fouls, sum(coalesce(warnings, 0)) as warnings,
            sum(coalesce(violations, 0)) as violations
-    from fouls where event_id = $event_id
+    from fouls where event_id in (select unnest($event_ids))
     group by all
 ),
 
 counted_out as (
     -- a side is out at $foul_limit fouls (seed 003), or at $violation_limit violations,
     -- $warnings_per_violation warnings making one more (seed 001)
-    select round, team_no, table_no,
+    select event_id, round, team_no, table_no,
            ($foul_limit > 0 and fouls >= $foul_limit)
            or ($violation_limit > 0
                and violations + case when $warnings_per_violation > 0
@@ -29,22 +30,23 @@ counted_out as (
 round_fouls as (
     -- the team out of its whole round (match): by its fouls, or by the chief arbiter's
     -- confirmed ruling (issue 43; a proposal counts nothing until confirmed)
-    select round, team_no, bool_or(out_of_round) as out_of_round from (
-        select round, team_no, out_of_round from counted_out where table_no = 0
+    select event_id, round, team_no, bool_or(out_of_round) as out_of_round from (
+        select event_id, round, team_no, out_of_round from counted_out where table_no = 0
         union all
-        select round, team_no, true from official_rulings
-        where event_id = $event_id and kind = 'ruled_loss' and status = 'confirmed'
+        select event_id, round, team_no, true from official_rulings
+        where event_id in (select unnest($event_ids)) and kind = 'ruled_loss'
+          and status = 'confirmed'
     ) group by all
 ),
 
 table_fouls as (
     -- a pair out at its table ($fouls_per_pair): that table is lost, the rest stands
-    select round, team_no, table_no, out_of_round as out_at_table
+    select event_id, round, team_no, table_no, out_of_round as out_at_table
     from counted_out where table_no > 0 and out_of_round
 ),
 
 sides_as_played as (
-    select round, table_no, ew_team as team_no, ns_team as opponent, 'ew' as side,
+    select event_id, round, table_no, ew_team as team_no, ns_team as opponent, 'ew' as side,
            ew_level as own_level, ns_level as opp_level,
            coalesce(forfeit in ('ew', 'both'), false) as forfeited,
            coalesce(forfeit = 'ns', false) as opponent_forfeited,
@@ -55,7 +57,7 @@ sides_as_played as (
            is_bye, bye_kind, bye_points
     from stg_results
     union all
-    select round, table_no, ns_team, ew_team, 'ns',
+    select event_id, round, table_no, ns_team, ew_team, 'ns',
            ns_level, ew_level,
            coalesce(forfeit in ('ns', 'both'), false), coalesce(forfeit = 'ew', false),
            coalesce(first_to_level = 'ns', false), coalesce(first_to_level = 'ew', false),
@@ -80,14 +82,16 @@ sides as (
              else s.opp_level end as opp_level)
     from sides_as_played as s
     left join table_fouls as o
-        on o.round = s.round and o.team_no = s.team_no and o.table_no = s.table_no
+        on o.event_id = s.event_id and o.round = s.round and o.team_no = s.team_no
+           and o.table_no = s.table_no
     left join table_fouls as p
-        on p.round = s.round and p.team_no = s.opponent and p.table_no = s.table_no
+        on p.event_id = s.event_id and p.round = s.round and p.team_no = s.opponent
+           and p.table_no = s.table_no
 ),
 
 matches as (
     select
-        s.round, s.team_no, s.opponent,
+        s.event_id, s.round, s.team_no, s.opponent,
         min(s.table_no) as table_no,
         any_value(s.side order by s.table_no) as side,
         bool_or(s.is_bye) as is_bye,
@@ -104,7 +108,7 @@ matches as (
         count(*) filter (where s.own_level > s.opp_level or s.opponent_forfeited) as games_won,
         count(*) as tables
     from sides as s
-    group by s.round, s.team_no, s.opponent
+    group by s.event_id, s.round, s.team_no, s.opponent
 ),
 
 with_fouls as (
@@ -113,8 +117,10 @@ with_fouls as (
         coalesce(f.out_of_round, false) as fouled_out,
         coalesce(o.out_of_round, false) as opponent_fouled_out
     from matches as m
-    left join round_fouls as f on f.round = m.round and f.team_no = m.team_no
-    left join round_fouls as o on o.round = m.round and o.team_no = m.opponent
+    left join round_fouls as f
+        on f.event_id = m.event_id and f.round = m.round and f.team_no = m.team_no
+    left join round_fouls as o
+        on o.event_id = m.event_id and o.round = m.round and o.team_no = m.opponent
 ),
 
 outcomes as (
@@ -160,17 +166,17 @@ outcomes as (
 -- the field's average (one row per round)
 round_levels as (
     select
-        round,
+        event_id, round,
         floor(avg(case when outcome = 'win' then own_levels end)) as winners_average,
         floor(avg(own_levels)) as played_average
     from outcomes
     where not (is_bye or forfeited or opponent_forfeited or ruled)
-    group by round
+    group by event_id, round
 ),
 
 scored as (
     select
-        round, table_no, team_no, opponent, side, is_bye, bye_kind, forfeited,
+        event_id, round, table_no, team_no, opponent, side, is_bye, bye_kind, forfeited,
         opponent_forfeited, ruled, outcome, level_diff,
         case when ruled then (case outcome when 'win' then tables else 0 end)
              else games_won end as games_won,
@@ -212,22 +218,22 @@ scored as (
             else net
         end as net_levels
     from outcomes
-    left join round_levels using (round)
+    left join round_levels using (event_id, round)
     cross join (select $vp_table::integer[] as vp_table)
 ),
 
 penalty_totals as (
-    select round, team_no,
+    select event_id, round, team_no,
            sum(amount) filter (where target = 'match_points')::bigint as match_points,
            sum(amount) filter (where target = 'level_diff_score')::bigint as level_diff_score,
            sum(amount) filter (where target = 'levels')::bigint as levels
     from penalties
-    where event_id = $event_id and round <= $max_round
+    where event_id in (select unnest($event_ids)) and round <= $max_round
     group by all
 ),
 
 forfeit_penalties as (
-    select round, team_no,
+    select event_id, round, team_no,
            case when $forfeit_penalty_target = 'match_points' then $forfeit_penalty else 0 end
                as match_points,
            case when $forfeit_penalty_target = 'level_diff_score' then $forfeit_penalty else 0 end
@@ -240,7 +246,7 @@ forfeit_penalties as (
 
 final as (
     select
-        s.round, s.table_no, s.team_no, s.opponent, s.side, s.is_bye, s.forfeited,
+        s.event_id, s.round, s.table_no, s.team_no, s.opponent, s.side, s.is_bye, s.forfeited,
         s.opponent_forfeited, s.ruled, s.outcome, s.level_diff, s.games_won,
         coalesce(s.bye_kind = 'requested', false) as requested_bye,
         s.match_points - coalesce(p.match_points, 0) - coalesce(f.match_points, 0)
@@ -251,8 +257,8 @@ final as (
         s.levels - coalesce(p.levels, 0) - coalesce(f.levels, 0) as levels,
         s.net_levels
     from scored as s
-    left join penalty_totals as p using (round, team_no)
-    left join forfeit_penalties as f using (round, team_no)
+    left join penalty_totals as p using (event_id, round, team_no)
+    left join forfeit_penalties as f using (event_id, round, team_no)
 )
 
 select * from final
