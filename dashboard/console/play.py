@@ -91,7 +91,7 @@ def enter_table(event_id: str, language: str) -> None:
     first entry needs no reason; a correction does (the audit). The confirmation names
     the table, the teams and the result, and the form starts empty again."""
     st.subheader(t("enter_table", language))
-    round_no, pairs = queries.current_pairings(database(), event_id)
+    round_no, _ = queries.paired_tables(database(), event_id)
     levels = [format_level(v) for v in range(2, 16)]
     cols = st.columns(2)
     chosen_round = int(cols[0].number_input(t("round", language), min_value=1,
@@ -196,19 +196,20 @@ def _stored_result(event_id: str, round_no: int, table: int) -> bool:
                                    "round = ? and table_no = ?", [event_id, round_no, table]))
 
 
-def self_report(event_id: str, language: str) -> None:
+def self_report(event_id: str, language: str, version: str | None = None) -> None:
     """Each table's two QR codes (one a side) as images, the links clickable; a warning when
     the address is one only this computer opens, with its LAN address offered; the reports
-    waiting, disagreements first."""
+    waiting, disagreements first. The links are signed only when they are shown (a round of
+    500 tables is 1,500 signatures). `version`: the console's version as this run read it."""
     st.subheader(t("self_report", language))
-    round_no, _ = queries.current_pairings(database(), event_id)
+    round_no, tables = queries.paired_tables(database(), event_id)
     if round_no is None:
         st.info(t("no_pairing", language))
         return
     base = base_url_input(language, "self-report-base")
-    table = selfreport.links(database(), event_id, round_no, base)
     # a toggle, not an expander: its state is the server's, so a redraw never folds it away
-    if st.toggle(f"{t('round', language)} {round_no}: {table.height} × 2 QR", key="show-qr"):
+    if st.toggle(f"{t('round', language)} {round_no}: {tables} × 2 QR", key="show-qr"):
+        table = selfreport.links(database(), event_id, round_no, base)
         st.caption(t("side_links", language))
         for row in table.iter_rows(named=True):
             cols = st.columns([1, 1, 3])
@@ -221,11 +222,12 @@ def self_report(event_id: str, language: str) -> None:
                              f"{row['ew_team']} – {ns} {row['ns_team']}  \n"
                              f"[{ew}]({row['ew_url']}) · [{ns}]({row['ns_url']}) · "
                              f"[{t('table_link', language)}]({row['url']})")
-    pending_reports(event_id, language)
+    pending_reports(event_id, language, version)
 
 
-def pending_reports(event_id: str, language: str) -> None:
+def pending_reports(event_id: str, language: str, version: str | None = None) -> None:
     """The reports waiting for the organizer, disagreements first (read once per version
     of the event)."""
-    _, waiting = status_data(str(database()), event_id, console_version(event_id))
+    version = console_version(event_id) if version is None else version
+    _, waiting = status_data(str(database()), event_id, version)
     pending_rows(event_id, language, waiting)
