@@ -19,10 +19,14 @@ def _event(tmp_path, teams: int = 8):
     """A suzhou-2025 event of `teams` teams with round 1 paired (A1–A2 at table 1 …)."""
     database = tmp_path / "c.duckdb"
     args = ["--db", str(database)]
-    assert main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025",
-                 *args]) == 0
-    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(teams))),
-                 *args]) == 0
+    assert (
+        main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025", *args])
+        == 0
+    )
+    assert (
+        main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(teams))), *args])
+        == 0
+    )
     assert main(["pair", "--event", "e", *args]) == 0
     return database, args
 
@@ -48,15 +52,13 @@ def _sheet(rows: list[list[object]]) -> bytes:
 
 def _counts(at) -> tuple[int, int, int]:
     """The preview's (new, replaced, unchanged) for the results sheet."""
-    table = next(e.proto.body for e in at.get("html") if 'data-testid="preview"' in
-                 e.proto.body)
+    table = next(e.proto.body for e in at.get("html") if 'data-testid="preview"' in e.proto.body)
     row = re.search(r"<tbody><tr>(.*?)</tr>", table).group(1)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
     return int(cells[-3]), int(cells[-2]), int(cells[-1])
 
 
-def test_a_waiting_file_is_previewed_again_after_the_hall_changes_the_event(
-        monkeypatch, tmp_path):
+def test_a_waiting_file_is_previewed_again_after_the_hall_changes_the_event(monkeypatch, tmp_path):
     """The preview is kept while the file waits (not read again at every redraw) — until
     the event changes: a table stored meanwhile from the command line turns the file's row
     for it from 'new' to 'replaced' at the next drawing."""
@@ -98,8 +100,7 @@ def test_the_undo_offer_and_the_status_follow_the_console_s_own_upload(monkeypat
     assert not any(b.label.startswith("撤销上一步") for b in at.button)
 
 
-def test_the_qr_codes_name_the_current_round_and_are_made_only_when_shown(
-        monkeypatch, tmp_path):
+def test_the_qr_codes_name_the_current_round_and_are_made_only_when_shown(monkeypatch, tmp_path):
     """The self-report section counts the round's tables without signing their links; the
     links and QR codes come when the toggle is on, and a new round is counted at once."""
     from pipeline.day import selfreport
@@ -113,10 +114,8 @@ def test_the_qr_codes_name_the_current_round_and_are_made_only_when_shown(
     assert toggle.label == "轮次 1: 4 × 2 QR" and not signed
     toggle.set_value(True).run()
     assert not at.exception and signed
-    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
-                              for t in range(1, 5)]
-    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "r1.csv", rows)),
-                 *args]) == 0
+    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, 5)]
+    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "r1.csv", rows)), *args]) == 0
     assert main(["pair", "--event", "e", *args]) == 0
     at = _console(monkeypatch, database)
     assert next(x for x in at.toggle if "QR" in x.label).label == "轮次 2: 4 × 2 QR"
@@ -126,9 +125,24 @@ def test_the_event_picker_lists_the_events_as_the_listing_does(tmp_path):
     """The picker's light read (ids and names) keeps the listing's order: most recent first."""
     database = tmp_path / "p.duckdb"
     for event_id, date in (("a", "2025-01-02"), ("b", "2025-03-04"), ("c", None)):
-        assert main(["event", "create", "--id", event_id, "--name", f"赛{event_id}",
-                     "--ruleset", "suzhou-2025", *(["--date", date] if date else []),
-                     "--db", str(database)]) == 0
+        assert (
+            main(
+                [
+                    "event",
+                    "create",
+                    "--id",
+                    event_id,
+                    "--name",
+                    f"赛{event_id}",
+                    "--ruleset",
+                    "suzhou-2025",
+                    *(["--date", date] if date else []),
+                    "--db",
+                    str(database),
+                ]
+            )
+            == 0
+        )
     with db.reading(database) as con:
         names = events.names(con)
         listing = events.listing(con)
