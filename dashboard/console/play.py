@@ -98,14 +98,12 @@ def enter_table(event_id: str, language: str) -> None:
                                             value=round_no or 1, key="entry-round"))
     table = int(cols[1].number_input(t("table", language), min_value=1, value=1,
                                      key="entry-table"))
-    seated = _seated(event_id, chosen_round, table)
+    seated, previous, decider = _table_state(event_id, chosen_round, table)
     known = seated is not None
     if known:
         st.info(t("seated", language, ew=seated[0], ns=seated[1]))
     else:
         st.warning(t("not_paired_table", language, r=chosen_round, t=table))
-    previous = _stored_result(event_id, chosen_round, table)
-    decider = _decider_field(event_id)
     # kept as typed until stored: a refusal (a level game without its decider, a missing
     # reason) never clears the form
     with st.form("enter_table", clear_on_submit=False):
@@ -176,24 +174,19 @@ def enter_table(event_id: str, language: str) -> None:
                    nsl=t("forfeited", language) if forfeit == "南北" else ns or ""))
 
 
-def _decider_field(event_id: str) -> tuple[str, str, str] | None:
-    """The field deciding a level game under the event's preset, else None."""
+def _table_state(event_id: str, round_no: int,
+                 table: int) -> tuple[tuple[str, str] | None, bool, tuple[str, str, str] | None]:
+    """For the table chosen, in one read: its teams (None when the round has no such table),
+    whether a result is stored for it, and the field deciding a level game under the
+    event's preset (None when the preset needs none)."""
     with db.reading(database()) as con:
+        seated = db.rows(con, "select ew_team, ns_team from pairings where event_id = ? and "
+                              "round = ? and table_no = ?", [event_id, round_no, table])
+        stored = db.scalar(con, "select count(*) from results where event_id = ? and "
+                                "round = ? and table_no = ?", [event_id, round_no, table])
         equal_levels = events.load(con, event_id).ruleset.scoring["equal_levels"]
-    return selfreport.decider_field(equal_levels)
-
-
-def _seated(event_id: str, round_no: int, table: int) -> tuple[str, str] | None:
-    with db.reading(database()) as con:
-        found = db.rows(con, "select ew_team, ns_team from pairings where event_id = ? and "
-                             "round = ? and table_no = ?", [event_id, round_no, table])
-    return found[0] if found else None
-
-
-def _stored_result(event_id: str, round_no: int, table: int) -> bool:
-    with db.reading(database()) as con:
-        return bool(db.scalar(con, "select count(*) from results where event_id = ? and "
-                                   "round = ? and table_no = ?", [event_id, round_no, table]))
+    return (seated[0] if seated else None, bool(stored),
+            selfreport.decider_field(equal_levels))
 
 
 def self_report(event_id: str, language: str, version: str | None = None) -> None:
