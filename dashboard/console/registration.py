@@ -9,7 +9,6 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboard.clockview import own_run
 from dashboard.common import database, html_table, lang, uploader_words
 from dashboard.console.shared import (
     console_version,
@@ -80,20 +79,7 @@ def upload(event_id: str, language: str, entries: bool, version: str | None = No
     penalties during it. Each file is previewed — its first rows with every column named as
     it will be stored, the columns not read, the tables not filled in — and stored only on
     confirmation; a registration without any player column must be confirmed as such.
-    `version`: the console's version as this run read it (`console_version`).
-
-    A fragment: a file chosen (or a fold, the no-players box) redraws this part alone — not
-    the status, the clock, the table form and the QR codes around it; once files are stored
-    the whole page is drawn again (the status, the lists and the undo offer follow)."""
-    _upload(event_id, language, entries, version)
-
-
-@st.fragment
-def _upload(event_id: str, language: str, entries: bool, version: str | None) -> None:
-    if own_run():  # the fragment's own run: the page around it may show an older state
-        if "flash" in st.session_state:  # the confirmation's callback stored the files
-            st.rerun(scope="app")
-        version = None  # read anew below, not the page's
+    `version`: the console's version as this run read it (`console_version`)."""
     st.subheader(t("upload_entries" if entries else "upload_round", language))
     key = "entries" if entries else "round"
     types = ["csv", "xlsx", "xls", "txt"]
