@@ -29,7 +29,13 @@ async def _warm(_app):
     """The console's modules imported at start, not on the organizer's first click — once
     Streamlit's runtime is running, so that their caches are made as the runtime's (imported
     before it, each cached function warned "No runtime found" at every start)."""
+    # with the sign-in (argon2, the sessions) and what the console's first drawing asks:
+    # the organizer's first view is not the one that imports them (issue 53)
+    import dashboard.auth  # noqa: F401
     import dashboard.console  # noqa: F401
+    import pipeline.officials.people  # noqa: F401
+    import pipeline.operations.accounts  # noqa: F401
+    import pipeline.publishing.remote  # noqa: F401
 
     yield
 

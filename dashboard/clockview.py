@@ -94,14 +94,20 @@ def header(database, event_id: str, size: int = 56, language: str = "zh",
     counting, the page is drawn again at the new pace. `on_tick()` after each drawing (the
     console asks there whether the hall changed the event)."""
     with db.reading(database) as con:
-        ticking = clockstore.status(con, events.load(con, event_id)).state in TICKING
+        event = events.load(con, event_id)
+        # the page's own drawing shows what was read here; the timer's runs read anew
+        first = [(event, clockstore.status(con, event), clockstore.chime(con, event_id))]
+    ticking = first[0][1].state in TICKING
 
     @st.fragment(run_every=1 if ticking else STILL_SECONDS)
     def countdown() -> None:
-        with db.reading(database) as con:
-            event = events.load(con, event_id)
-            status = clockstore.status(con, event)
-            on = clockstore.chime(con, event_id)
+        if first:
+            event, status, on = first.pop()
+        else:
+            with db.reading(database) as con:
+                event = events.load(con, event_id)
+                status = clockstore.status(con, event)
+                on = clockstore.chime(con, event_id)
         state = status.state
         if _event_over(str(database), event_id):
             state = "over"  # after the last round: no clock waiting or counting on

@@ -122,7 +122,7 @@ def selected_event(swiss: bool | None = None) -> str | None:
     ranking and pairings, False for the bracket, when there is one); a selector in the
     sidebar outside projector. Two events in one hall: the one whose slot is on show."""
     path = database()
-    listing = queries.event_list(path)
+    listing = queries.event_names(path)
     if listing.is_empty():
         return None
     ids = listing["event_id"].to_list()
@@ -205,7 +205,7 @@ def hall_base() -> str:
     this machine's LAN address when the page was opened on loopback (QR codes, cards)."""
     from urllib.parse import urlsplit
 
-    from pipeline.operations.serve import is_loopback, lan_addresses
+    from pipeline.operations.serve import is_loopback
 
     try:
         host = st.context.headers.get("Host") or "127.0.0.1:8501"
@@ -216,6 +216,18 @@ def hall_base() -> str:
         lan = lan_addresses()
         base = f"http://{lan[0]}:{urlsplit(base).port or 8501}" if lan else base
     return base
+
+
+LAN_SECONDS = 60  # the machine's LAN addresses are read again at most this often
+
+
+@st.cache_data(ttl=LAN_SECONDS, show_spinner=False)
+def lan_addresses() -> list[str]:
+    """This machine's LAN addresses (`serve.lan_addresses`), read at most once a minute: each
+    read starts a process (`ip`), which the console's and the projector's runs should not."""
+    from pipeline.operations.serve import lan_addresses as read
+
+    return read()
 
 
 def phones_url(event_id: str) -> str:

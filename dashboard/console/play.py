@@ -91,21 +91,19 @@ def enter_table(event_id: str, language: str) -> None:
     first entry needs no reason; a correction does (the audit). The confirmation names
     the table, the teams and the result, and the form starts empty again."""
     st.subheader(t("enter_table", language))
-    round_no, pairs = queries.current_pairings(database(), event_id)
+    round_no, _ = queries.paired_tables(database(), event_id)
     levels = [format_level(v) for v in range(2, 16)]
     cols = st.columns(2)
     chosen_round = int(cols[0].number_input(t("round", language), min_value=1,
                                             value=round_no or 1, key="entry-round"))
     table = int(cols[1].number_input(t("table", language), min_value=1, value=1,
                                      key="entry-table"))
-    seated = _seated(event_id, chosen_round, table)
+    seated, previous, decider = _table_state(event_id, chosen_round, table)
     known = seated is not None
     if known:
         st.info(t("seated", language, ew=seated[0], ns=seated[1]))
     else:
         st.warning(t("not_paired_table", language, r=chosen_round, t=table))
-    previous = _stored_result(event_id, chosen_round, table)
-    decider = _decider_field(event_id)
     # kept as typed until stored: a refusal (a level game without its decider, a missing
     # reason) never clears the form
     with st.form("enter_table", clear_on_submit=False):
@@ -176,39 +174,35 @@ def enter_table(event_id: str, language: str) -> None:
                    nsl=t("forfeited", language) if forfeit == "南北" else ns or ""))
 
 
-def _decider_field(event_id: str) -> tuple[str, str, str] | None:
-    """The field deciding a level game under the event's preset, else None."""
+def _table_state(event_id: str, round_no: int,
+                 table: int) -> tuple[tuple[str, str] | None, bool, tuple[str, str, str] | None]:
+    """For the table chosen, in one read: its teams (None when the round has no such table),
+    whether a result is stored for it, and the field deciding a level game under the
+    event's preset (None when the preset needs none)."""
     with db.reading(database()) as con:
+        seated = db.rows(con, "select ew_team, ns_team from pairings where event_id = ? and "
+                              "round = ? and table_no = ?", [event_id, round_no, table])
+        stored = db.scalar(con, "select count(*) from results where event_id = ? and "
+                                "round = ? and table_no = ?", [event_id, round_no, table])
         equal_levels = events.load(con, event_id).ruleset.scoring["equal_levels"]
-    return selfreport.decider_field(equal_levels)
+    return (seated[0] if seated else None, bool(stored),
+            selfreport.decider_field(equal_levels))
 
 
-def _seated(event_id: str, round_no: int, table: int) -> tuple[str, str] | None:
-    with db.reading(database()) as con:
-        found = db.rows(con, "select ew_team, ns_team from pairings where event_id = ? and "
-                             "round = ? and table_no = ?", [event_id, round_no, table])
-    return found[0] if found else None
-
-
-def _stored_result(event_id: str, round_no: int, table: int) -> bool:
-    with db.reading(database()) as con:
-        return bool(db.scalar(con, "select count(*) from results where event_id = ? and "
-                                   "round = ? and table_no = ?", [event_id, round_no, table]))
-
-
-def self_report(event_id: str, language: str) -> None:
+def self_report(event_id: str, language: str, version: str | None = None) -> None:
     """Each table's two QR codes (one a side) as images, the links clickable; a warning when
     the address is one only this computer opens, with its LAN address offered; the reports
-    waiting, disagreements first."""
+    waiting, disagreements first. The links are signed only when they are shown (a round of
+    500 tables is 1,500 signatures). `version`: the console's version as this run read it."""
     st.subheader(t("self_report", language))
-    round_no, _ = queries.current_pairings(database(), event_id)
+    round_no, tables = queries.paired_tables(database(), event_id)
     if round_no is None:
         st.info(t("no_pairing", language))
         return
     base = base_url_input(language, "self-report-base")
-    table = selfreport.links(database(), event_id, round_no, base)
     # a toggle, not an expander: its state is the server's, so a redraw never folds it away
-    if st.toggle(f"{t('round', language)} {round_no}: {table.height} × 2 QR", key="show-qr"):
+    if st.toggle(f"{t('round', language)} {round_no}: {tables} × 2 QR", key="show-qr"):
+        table = selfreport.links(database(), event_id, round_no, base)
         st.caption(t("side_links", language))
         for row in table.iter_rows(named=True):
             cols = st.columns([1, 1, 3])
@@ -221,11 +215,12 @@ def self_report(event_id: str, language: str) -> None:
                              f"{row['ew_team']} – {ns} {row['ns_team']}  \n"
                              f"[{ew}]({row['ew_url']}) · [{ns}]({row['ns_url']}) · "
                              f"[{t('table_link', language)}]({row['url']})")
-    pending_reports(event_id, language)
+    pending_reports(event_id, language, version)
 
 
-def pending_reports(event_id: str, language: str) -> None:
+def pending_reports(event_id: str, language: str, version: str | None = None) -> None:
     """The reports waiting for the organizer, disagreements first (read once per version
     of the event)."""
-    _, waiting = status_data(str(database()), event_id, console_version(event_id))
+    version = console_version(event_id) if version is None else version
+    _, waiting = status_data(str(database()), event_id, version)
     pending_rows(event_id, language, waiting)

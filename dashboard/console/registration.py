@@ -10,12 +10,19 @@ import polars as pl
 import streamlit as st
 
 from dashboard.common import database, html_table, lang, uploader_words
-from dashboard.console.shared import done, event_version, problems, republish, uploader_key
+from dashboard.console.shared import (
+    console_version,
+    done,
+    problems,
+    republish,
+    uploader_key,
+)
 from dashboard.i18n import one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
 from pipeline.base.order import in_natural_order
 from pipeline.base.ruleset import preset_names
+from pipeline.day import queries
 from pipeline.intake import undo
 from pipeline.intake.ingest import (
     ingest_file,
@@ -67,11 +74,12 @@ def create_event(language: str, expanded: bool = False) -> None:
             done(t("event_created", language, id=chosen))
 
 
-def upload(event_id: str, language: str, entries: bool) -> None:
+def upload(event_id: str, language: str, entries: bool, version: str | None = None) -> None:
     """Upload sheets: the registration before the event (`entries`), score sheets and
     penalties during it. Each file is previewed — its first rows with every column named as
     it will be stored, the columns not read, the tables not filled in — and stored only on
-    confirmation; a registration without any player column must be confirmed as such."""
+    confirmation; a registration without any player column must be confirmed as such.
+    `version`: the console's version as this run read it (`console_version`)."""
     st.subheader(t("upload_entries" if entries else "upload_round", language))
     key = "entries" if entries else "round"
     types = ["csv", "xlsx", "xls", "txt"]
@@ -87,7 +95,8 @@ def upload(event_id: str, language: str, entries: bool) -> None:
         try:
             refuse_oversized(file.name, file.size)  # the limit, before any reading
             data = file.getvalue()
-            report = _preview(event_id, file.name, data, "entries" if entries else None)
+            report = _preview(event_id, file.name, data, "entries" if entries else None,
+                              version)
         except SheetErrors as errors:
             problems(errors)
             if data:  # not an oversized file: that one was never read
@@ -173,10 +182,14 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
         done(f"{t('stored', language)}: {', '.join(stored)}", redraw=False)
 
 
-def _preview(event_id: str, name: str, data: bytes, kind: str | None):
-    """A file's preview, made once per file and state of the event: the redraws while it
-    waits for confirmation do not read and check it again (a refusal is checked anew)."""
-    key = (event_id, name, hashlib.sha256(data).hexdigest(), kind, event_version(event_id))
+def _preview(event_id: str, name: str, data: bytes, kind: str | None,
+             version: str | None = None):
+    """A file's preview, made once per file and state of the event (its results, pairings
+    and teams: the results part of the console's version): the redraws while it waits for
+    confirmation do not read and check it again (a refusal is checked anew)."""
+    version = console_version(event_id) if version is None else version
+    key = (event_id, name, hashlib.sha256(data).hexdigest(), kind,
+           queries.results_part(version))
     kept = st.session_state.setdefault("previews", {})
     if key not in kept:
         if len(kept) > 8:

@@ -10,7 +10,7 @@ import polars as pl
 import segno
 import streamlit as st
 
-from dashboard.common import database, hall_base, html_table, lang
+from dashboard.common import database, hall_base, html_table, lan_addresses, lang
 from dashboard.i18n import colon, listed, one_language, t
 from pipeline.base import db
 from pipeline.base.errors import PaisaiError, SheetErrors
@@ -93,7 +93,7 @@ def qr_png(url: str) -> bytes:
 def base_url_input(language: str, key: str) -> str:
     """The address phones open (for QR codes): the browser's own by default; a loopback
     address is refused in words, with this computer's LAN address offered."""
-    from pipeline.operations.serve import is_loopback, lan_addresses
+    from pipeline.operations.serve import is_loopback
 
     base = st.text_input(t("base_url", language), value=hall_base(), key=key)
     if is_loopback(base):
@@ -117,10 +117,12 @@ def listens_for(base: str) -> bool:
         or is_loopback(base)
 
 
-def undo_last(event_id: str, language: str) -> None:
+def undo_last(event_id: str, language: str, version: str | None = None) -> None:
     """Undo the console's last stored action; where that would be refused (a table it
-    stored was changed since, a later round is paired), the button is off and says why."""
-    found = _undo_offer(str(database()), event_id, event_version(event_id))
+    stored was changed since, a later round is paired), the button is off and says why.
+    `version`: the console's version as this run read it (`console_version`)."""
+    version = console_version(event_id) if version is None else version
+    found = _undo_offer(str(database()), event_id, queries.results_part(version))
     if found is None:
         return
     refused = found[2]
@@ -151,7 +153,7 @@ def undo_label(report_id: int, accept: bool) -> str:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _undo_offer(path: str, event_id: str,
-                version: tuple) -> tuple[int, str, str | None] | None:
+                version: str) -> tuple[int, str, str | None] | None:
     """What an undo would take back, asked again only when the event changes."""
     return undo.last(Path(path), event_id)
 

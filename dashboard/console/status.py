@@ -63,11 +63,12 @@ def _at_work() -> bool:
         "pairing_preview" in state or "late" in state
 
 
-def round_status(event_id: str, language: str) -> str:
+def round_status(event_id: str, language: str, version: str | None = None) -> str:
     """The console opens on the current round: where it stands and what comes next, and
     what waits for the organizer (disagreeing self-reports, a suspension) in a banner.
-    Returns the phase of the console that holds the next step."""
-    version = console_version(event_id)
+    Returns the phase of the console that holds the next step. `version`: the console's
+    version as this run read it (`console_version`; asked here when not given)."""
+    version = console_version(event_id) if version is None else version
     st.session_state["seen_version"] = version  # what this drawing shows (see `follow`)
     status, waiting = status_data(str(database()), event_id, version)
     disagreeing = disagreeing_tables(waiting)

@@ -37,9 +37,11 @@ event_id = selected_event()
 demo_banner(event_id, language)
 console.flash()
 suggested = "before"
+version = None  # the event's state as this run reads it: asked once, shared by the sections
 if event_id is not None:
-    suggested = console.round_status(event_id, language)
-    console.undo_last(event_id, language)
+    version = console.console_version(event_id)
+    suggested = console.round_status(event_id, language, version)
+    console.undo_last(event_id, language, version)
 if suggested not in allowed:
     suggested = allowed[0]
 if st.session_state.get("phase") not in allowed:  # a new session, or after an action
@@ -53,7 +55,7 @@ if event_id is None and "before" not in allowed:
 elif phase == "before" or event_id is None:
     console.create_event(language, expanded=event_id is None)
     if event_id is not None:
-        console.upload(event_id, language, entries=True)
+        console.upload(event_id, language, entries=True, version=version)
         console.registration_desk(event_id, language)
 elif phase == "pairing":
     console.pair_next(event_id, language)
@@ -65,7 +67,7 @@ elif phase == "officials":
 elif phase == "round":
     console.clock(event_id, language)
     console.enter_table(event_id, language)
-    console.upload(event_id, language, entries=False)
-    console.self_report(event_id, language)
+    console.upload(event_id, language, entries=False, version=version)
+    console.self_report(event_id, language, version)
 else:
     console.downloads(event_id, language)

@@ -152,6 +152,13 @@ def _finished(con: duckdb.DuckDBPyConnection, event_id: str, rules: Ruleset) -> 
                           [event_id, rules.rounds]))
 
 
+def names(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every event's id and name in `listing`'s order, without its counts (what a picker
+    shows, read on every page run)."""
+    return db.frame(con, "select event_id, name from events order by event_date desc nulls "
+                         "last, created_at desc")
+
+
 def most_recent(con: duckdb.DuckDBPyConnection) -> str | None:
     return db.scalar(con, "select event_id from events order by event_date desc nulls last, "
                           "created_at desc limit 1")

@@ -46,6 +46,12 @@ def event_list(database: Path) -> pl.DataFrame:
         return events.listing(con)
 
 
+def event_names(database: Path) -> pl.DataFrame:
+    """Every event's id and name, the most recent first (`event_list` without its counts)."""
+    with db.reading(database) as con:
+        return events.names(con)
+
+
 def default_event(database: Path) -> str | None:
     with db.reading(database) as con:
         return events.most_recent(con)
@@ -177,6 +183,17 @@ def current_pairings(database: Path, event_id: str) -> tuple[int | None, pl.Data
         if latest is None:
             return None, pl.DataFrame()
         return latest, rounds.pairings(con, event_id, latest)
+
+
+def paired_tables(database: Path, event_id: str) -> tuple[int | None, int]:
+    """The latest paired round and its number of tables (the bye left out): one small read,
+    not the round's pairings with every name (`current_pairings`)."""
+    with db.reading(database) as con:
+        latest = rounds.latest_paired_round(con, event_id)
+        tables = 0 if latest is None else db.scalar(
+            con, "select count(*) from pairings where event_id = ? and round = ? and "
+                 "table_no is not null", [event_id, latest])
+    return latest, tables
 
 
 def results_table(database: Path, event_id: str, round_no: int) -> pl.DataFrame:
