@@ -110,6 +110,9 @@ def ranking() -> None:
     if not projector():
         start, count = reader_page(total, "ranking-page")
     st.html(table.page(start, count))
+    if projector():  # a reader's part below the ranking, made ahead for this version
+        versioned.warm((str(database()), event_id, results, language),
+                       lambda: readers_part(results))
 
 
 def reader_page(total: int, key: str) -> tuple[int, int]:
@@ -265,21 +268,32 @@ def podium(prizes) -> None:
 # (issue 53: a rerun of this page 1.2–1.6 s of CPU, two laptops' sessions held up the console).
 
 
+def readers_part(results: str) -> tuple:
+    """What a reader's run shows below the ranking as of one version: why each team sits
+    where it does, the bump chart, the level differences (each made once, kept)."""
+    path = str(database())
+    return (versioned.why(path, event_id, results, language),
+            versioned.progression_chart(path, event_id, results,
+                                        t("progression", language, n=charts.TOP_TEAMS), None),
+            versioned.diffs_chart(path, event_id, results, t("diff_dist", language),
+                                  t("tables_count", language)))
+
+
 ranking()
 if not projector():
     results = queries.results_part(seen.get("version") or event_version(event_id))
-    why = versioned.why(str(database()), event_id, results, language)
+    why, progression, diffs = readers_part(results)
     team = None
     if why:
         team = st.selectbox(t("why_here", language), list(why), index=None,
                             placeholder=t("choose_team", language))
         if team:
             st.info(f"{team}: {why[team] or '—'}")
-    figure = versioned.progression_chart(str(database()), event_id, results,
-                                         t("progression", language, n=charts.TOP_TEAMS), team)
-    if figure is not None:
-        st.plotly_chart(figure, width="stretch")
-    figure = versioned.diffs_chart(str(database()), event_id, results, t("diff_dist", language),
-                                   t("tables_count", language))
-    if figure is not None:
-        st.plotly_chart(figure, width="stretch")
+    if team:  # the chosen team's line beside the first places'
+        progression = versioned.progression_chart(
+            str(database()), event_id, results, t("progression", language, n=charts.TOP_TEAMS),
+            team)
+    if progression is not None:
+        st.plotly_chart(progression, width="stretch")
+    if diffs is not None:
+        st.plotly_chart(diffs, width="stretch")

@@ -140,15 +140,17 @@ def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:
     return [t for t in text.split(",") if t]
 
 
-def why_here(database: Path, event_id: str, language: str = "zh") -> dict[str, str]:
-    """For every team of the latest ranking: why it sits where it does, in one language
-    (pipeline.ranking.explain)."""
+def why_here(database: Path, event_id: str, language: str = "zh",
+             ranking: pl.DataFrame | None = None) -> dict[str, str]:
+    """For every team of the latest ranking (`ranking`, when the caller has it already):
+    why it sits where it does, in one language (pipeline.ranking.explain)."""
     from pipeline.ranking.explain import why_here as explain_places
 
     with db.reading(database) as con:
         event = events.load(con, event_id)
         after = scoring.latest_round(con, event_id)
-        ranking = scoring.standings(con, event, after)
+        if ranking is None:
+            ranking = scoring.standings(con, event, after)
     return explain_places(ranking, scoring.published_keys(event, after), language)
 
 
