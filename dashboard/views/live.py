@@ -206,7 +206,7 @@ def provisional(view, found, updated: str) -> None:
         table = table.slice(*reader_page(table.height, "provisional-page"))
     st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
             "</div>")
-    st.html(html_table(table, language, "provisional", ESSENTIAL))
+    st.html(html_table(table, language, "provisional", list(ESSENTIAL)))
 
 
 def round_pairings(view) -> None:
