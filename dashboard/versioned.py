@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,13 +121,23 @@ def diffs_chart(path: str, event: str, results: str, title: str, count_label: st
 _WARMED: dict[tuple, None] = {}  # the keys made ahead (the most recent WARM_KEPT)
 _WARM_LOCK = threading.Lock()
 WARM_KEPT = 64
+READERS_SECONDS = 600.0  # a reader's part is made ahead while a reader came this recently
+_readers = {"seen": float("-inf")}
+
+
+def reader_seen() -> None:
+    """A reader (not the projector) ran /live now."""
+    _readers["seen"] = time.monotonic()
 
 
 def warm(key: tuple, make: Callable[[], object]) -> None:
-    """`make()` once per `key`, in a thread of its own: the projector, which redraws within
-    a second of every change, has a reader's part of /live made before a reader asks (the
-    rankings after every round were 0.7 s of CPU at 1,000 teams on a new server, the run
-    after a change 0.25 s) — the reader's run then finds it made."""
+    """`make()` once per `key`, in a thread of its own, while readers come (a reader ran
+    /live within READERS_SECONDS): the projector, which redraws within a second of every
+    change, has a reader's part of /live made before a reader asks (0.25 s of CPU at 1,000
+    teams after a round is stored) — the reader's run then finds it made. Without readers
+    nothing is made ahead: the projector's first view and the console have the CPU."""
+    if time.monotonic() - _readers["seen"] > READERS_SECONDS:
+        return
     with _WARM_LOCK:
         if key in _WARMED:
             return

@@ -281,6 +281,7 @@ def readers_part(results: str) -> tuple:
 
 ranking()
 if not projector():
+    versioned.reader_seen()
     results = queries.results_part(seen.get("version") or event_version(event_id))
     why, progression, diffs = readers_part(results)
     team = None
