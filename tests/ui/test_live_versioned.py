@@ -145,3 +145,31 @@ def test_the_rankings_after_earlier_rounds_are_kept_while_nothing_they_read_chan
     assert next(v for k, v in known.items() if k[2] == 1) is not after_one
     first = found.filter(found["round"] == 1).sort("rank")
     assert first["team_no"][0] != "A1"  # A1 lost its round-1 table now
+
+
+def test_a_readers_part_is_made_ahead_only_while_readers_come(monkeypatch):
+    """The projector makes a reader's part of /live ahead (in a thread) only while readers
+    come: without them its first view and the console keep the CPU."""
+    import doctest
+    import threading
+
+    from dashboard import versioned
+
+    assert doctest.testmod(versioned).failed == 0
+    monkeypatch.setattr(versioned, "_readers", {"seen": float("-inf")})
+    monkeypatch.setattr(versioned, "_WARMED", {})
+    made: list[str] = []
+    done = threading.Event()
+
+    def make() -> None:
+        made.append("made")
+        done.set()
+
+    versioned.warm(("db", "e", "v1", "zh"), make)
+    assert not done.wait(0.5) and made == []  # nobody reads: nothing made
+    versioned.reader_seen()
+    versioned.warm(("db", "e", "v1", "zh"), make)
+    assert done.wait(10) and made == ["made"]
+    done.clear()
+    versioned.warm(("db", "e", "v1", "zh"), make)  # once per version
+    assert not done.wait(0.5) and made == ["made"]
