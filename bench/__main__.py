@@ -16,6 +16,7 @@ from bench import (
     hall,
     history,
     league,
+    live_rerun,
     namesakes,
     national,
     pairing,
@@ -81,6 +82,10 @@ for _channel, _levels in (("phones' pages", hall.PLAIN), ("Streamlit pages", hal
         TARGETS[f"{_level}, confirm → stored"] = 1.5
         TARGETS[f"{_level}, pairing → projector"] = 5.0
 
+for _page in live_rerun.PAGES:  # issue 53: a desktop browser's session, within a phone's p95
+    for _run in ("a rerun (median)", "the run after the round is stored"):
+        TARGETS[f"live rerun: /{_page}, a desktop session, 1,000 teams, {_run}"] = 0.3
+
 for _phones in tablesheets.PHONES:  # issue 42: the tables' own sheets in a full hall
     _level = f"table sheets: {tablesheets.TEAMS // 2} tables, {_phones} phones"
     TARGETS[f"{_level}, a deal entered → shown on the sheet (p95)"] = 0.3
@@ -114,6 +119,7 @@ GROUPS = {  # `python -m bench NAME…` runs these alone and keeps the other row
     "associations": associations.run,
     "national": national.run,
     "storage": storage.run,  # issue 54: the site on object storage, the archive's bundles
+    "liverun": live_rerun.run,  # issue 53: a desktop session's reruns of /live and /pairings
 }
 
 

@@ -174,6 +174,44 @@ def locust_stats(prefix: Path) -> dict:
             "desktop": desktop}
 
 
+def levels() -> list[tuple[str, int]]:
+    """The levels run: every one, or those BENCH_HALL_LEVELS names — a channel ("streamlit")
+    or a channel's level ("streamlit:10"), comma-separated.
+
+    >>> import os; os.environ["BENCH_HALL_LEVELS"] = "streamlit, plain:300"; levels()
+    [('plain', 300), ('streamlit', 10), ('streamlit', 50)]
+    >>> del os.environ["BENCH_HALL_LEVELS"]; len(levels())
+    5
+    """
+    every = [(channel, min(phones, MAX_PHONES))
+             for channel, chosen in (("plain", PLAIN), ("streamlit", STREAMLIT))
+             for phones in chosen]
+    wanted = [w.strip() for w in os.environ.get("BENCH_HALL_LEVELS", "").split(",") if w.strip()]
+    if not wanted:
+        return every
+    return [(channel, phones) for channel, phones in every
+            if channel in wanted or f"{channel}:{phones}" in wanted]
+
+
+def _server_cpu(pid: int) -> float:
+    """The CPU seconds (user + system) the server's processes have used so far."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        found = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return float("nan")
+    total = 0.0
+    for process in found:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
 def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list[str]],
            phones: int, channel: str, teams: list[str]) -> dict:
     from tests.ui.conftest import Server
@@ -198,6 +236,8 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
             urllib.request.urlopen(server.url + path, timeout=60).read()  # served before:
             # the hall arrives at a server that has shown the event already, not a cold start
         try:
+            load = os.getloadavg()[0]
+            cpu_before = _server_cpu(server.process.pid)
             started = time.time()
             hall = locust_phones(server.url, phones, channel, teams, reports, folder, started)
             time.sleep(max(0.0, started + phones / SPAWN_RATE + ORGANIZER_AT - time.time()))
@@ -207,6 +247,8 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
             except PlaywrightTimeout as exc:  # the level is recorded as not kept up with
                 organizer = {**found, "stuck": str(exc).splitlines()[-1].strip()}
             hall.wait(timeout=phones / SPAWN_RATE + STAY + 60)
+            organizer["server_cpu"] = _server_cpu(server.process.pid) - cpu_before
+            organizer["load"] = load
         finally:
             for context in pages["contexts"]:
                 context.close()
@@ -257,12 +299,10 @@ def run(teams: int = 1000) -> list[dict]:
             *CHROMIUM_ARGS, "--disable-background-timer-throttling",
             "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"])
         try:
-            for channel, levels in (("plain", PLAIN), ("streamlit", STREAMLIT)):
-                for phones in levels:
-                    phones = min(phones, MAX_PHONES)
-                    found = _level(browser, base, folder, header, rows, phones, channel,
-                                   team_numbers)
-                    results.append({"channel": channel, "phones": phones, **found})
+            for channel, phones in levels():
+                found = _level(browser, base, folder, header, rows, phones, channel,
+                               team_numbers)
+                results.append({"channel": channel, "phones": phones, **found})
         finally:
             browser.close()
     return [row for r in results for row in _rows(r, teams)]
@@ -286,6 +326,9 @@ def _rows(r: dict, teams: int) -> list[dict]:
                   for case in ("the organizer's ingest + pair", "pairing → projector"))]
     reports = (f"; {r['reports']} reports sent (both sides of {r['reports'] // 2} tables), "
                f"p95 {r['reports_p95']:.2f} s" if r["reports"] else "")
+    if "server_cpu" in r:  # the machine is shared: the server's own CPU, the load before
+        reports += (f"; the server's CPU {r['server_cpu']:.1f} s (user + system) over the "
+                    f"level, load average {r['load']:.1f} at its start")
     organizer = r["ingest"] + r["pair"]
     if r.get("desktop"):  # the phones asking for the desktop site: where they were let in
         reports += "; asking for the desktop site: " + ", ".join(
@@ -317,7 +360,6 @@ def _rows(r: dict, teams: int) -> list[dict]:
 
 
 if __name__ == "__main__":  # one level on its own: python -m bench.hall plain 300
-    channel, phones = sys.argv[1], int(sys.argv[2])
-    PLAIN, STREAMLIT = ((phones,), ()) if channel == "plain" else ((), (phones,))
+    os.environ["BENCH_HALL_LEVELS"] = f"{sys.argv[1]}:{sys.argv[2]}"
     for row in run():
         print(row)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -156,21 +157,38 @@ def html_table(frame: pl.DataFrame, language: str, test_id: str,
     """A plain HTML table with every cell escaped (names with HTML stay text), in a box that
     scrolls sideways when it is wider than the screen. With `essential`, the other columns
     are left out on a phone (and a line says so)."""
-    optional = [essential is not None and c not in essential for c in frame.columns]
-    head = "".join(f'<th class="{"opt" if o else ""}">{html.escape(column(c, language))}</th>'
-                   for c, o in zip(frame.columns, optional, strict=True))
-    numeric = [dtype.is_numeric() for dtype in frame.dtypes]
-    body = []
-    for row in frame.iter_rows():
-        cells = "".join(
-            f'<td class="{"num" if n else ""}{" opt" if o else ""}">'
-            f'{html.escape("" if v is None else str(v))}</td>'
-            for v, n, o in zip(row, numeric, optional, strict=True))
-        body.append(f"<tr>{cells}</tr>")
-    hint = (f'<div class="phone-only">{html.escape(t("more_columns", language))}</div>'
-            if any(optional) else "")
-    return (f'<div class="paisai-wrap"><table class="paisai" data-testid="{test_id}"><thead>'
-            f"<tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{hint}")
+    return TableParts.of(frame, language, test_id, essential).page(0, frame.height)
+
+
+@dataclass(frozen=True)
+class TableParts:
+    """`html_table`'s HTML in parts — its head, each row, its end — so that a page of a big
+    table made once is a join of rows (dashboard.versioned)."""
+
+    head: str
+    rows: tuple[str, ...]
+    tail: str
+
+    @classmethod
+    def of(cls, frame: pl.DataFrame, language: str, test_id: str,
+           essential: list[str] | None = None) -> TableParts:
+        optional = [essential is not None and c not in essential for c in frame.columns]
+        head = "".join(f'<th class="{"opt" if o else ""}">{html.escape(column(c, language))}</th>'
+                       for c, o in zip(frame.columns, optional, strict=True))
+        numeric = [dtype.is_numeric() for dtype in frame.dtypes]
+        classes = [f'{"num" if n else ""}{" opt" if o else ""}'
+                   for n, o in zip(numeric, optional, strict=True)]
+        body = tuple("<tr>" + "".join(f'<td class="{c}">{html.escape("" if v is None else str(v))}'
+                                      "</td>" for v, c in zip(row, classes, strict=True)) + "</tr>"
+                     for row in frame.iter_rows())
+        hint = (f'<div class="phone-only">{html.escape(t("more_columns", language))}</div>'
+                if any(optional) else "")
+        return cls(f'<div class="paisai-wrap"><table class="paisai" data-testid="{test_id}">'
+                   f"<thead><tr>{head}</tr></thead><tbody>", body,
+                   f"</tbody></table></div>{hint}")
+
+    def page(self, start: int, count: int) -> str:
+        return f"{self.head}{''.join(self.rows[start:start + count])}{self.tail}"
 
 
 def uploader_words(language: str, types: list[str]) -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import polars as pl
 import streamlit as st
 
-from dashboard import charts
+from dashboard import charts, versioned
 from dashboard.common import (
     database,
     event_version,
@@ -26,29 +26,14 @@ from pipeline.ranking.scoring import STANDINGS_COLUMNS
 PAGE_ROWS = 20
 PODIUM_ROWS = 14  # rows a page beside the podium, still within 1080 pixels
 PAGE_SECONDS = 10
+READER_ROWS = 50  # a reader's page of a big ranking (chosen; the projector turns its own)
 
 language = lang()
 event_id = public_page_event(language, swiss=True)
 
 
-ESSENTIAL = ["rank", "team_no", "team_name", "match_points", "level_diff_score"]
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _live(path: str, event: str, version: str) -> queries.LiveView:
-    """The ranking as of one version of the event's results: read again only when they
-    change (not with every deal a table enters on its own sheet)."""
-    from pathlib import Path
-
-    return queries.live(Path(path), event, in_play=False)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _in_play(path: str, event: str, version: str) -> list[dict]:
-    """The tables in play as of one version of the event's sheets (one light read)."""
-    from pathlib import Path
-
-    return queries.tables_in_play(Path(path), event)
+ESSENTIAL = ("rank", "team_no", "team_name", "match_points", "level_diff_score")
+seen: dict[str, str] = {}  # the event's version as this run's ranking read it
 
 
 @st.cache_data(ttl=5, max_entries=16, show_spinner=False)
@@ -70,9 +55,10 @@ if projector():
 @st.fragment(run_every=1 if projector() else 2)
 def ranking() -> None:
     rotate_if_due("live")
-    version = event_version(event_id)
-    view = _live(str(database()), event_id, queries.results_part(version))
-    view = replace(view, in_play=_in_play(str(database()), event_id, version))
+    version = seen["version"] = event_version(event_id)
+    results = queries.results_part(version)
+    view = versioned.live(str(database()), event_id, results)
+    view = replace(view, in_play=versioned.in_play(str(database()), event_id, version))
     st.title(view.event_name)
     changed = _last_change(str(database()), event_id, version)
     updated = changed.strftime("%H:%M:%S") if changed else "—"
@@ -92,14 +78,17 @@ def ranking() -> None:
         parts = [t("after_round", language, n=view.round),
                  t("reported", language, x=view.reported, y=view.expected)]
     parts.append(t("updated", language, t=updated))
-    table = view.standings.select(STANDINGS_COLUMNS)
+    table = versioned.ranking_table(str(database()), event_id, results, language, "ranking",
+                                    ESSENTIAL)
+    total = len(table.rows)
     prizes = None
     if view.over:
-        prizes = prize_list(str(database()), event_id, queries.results_part(version))
+        prizes = prize_list(str(database()), event_id, results)
         podium(prizes)
     rows = PODIUM_ROWS if view.over else PAGE_ROWS  # everything within 1080 pixels
-    if projector() and (table.height > rows or prizes is not None):
-        chunks = math.ceil(table.height / rows)
+    start, count = 0, total
+    if projector() and (total > rows or prizes is not None):
+        chunks = math.ceil(total / rows)
         pages = chunks + (1 if prizes is not None else 0)  # the prize list: a page too
         page = int(time.time() // PAGE_SECONDS) % pages
         parts.append(t("page_of", language, p=page + 1, n=pages))
@@ -109,7 +98,7 @@ def ranking() -> None:
             st.html(html_table(prizes.select("award", "rank", "team_no", "team_name"),
                                language, "prizes"))
             return
-        table = table.slice(page * rows, rows)
+        start, count = page * rows, rows
     st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
             "</div>")
     if projector() and view.latest_results and not view.over:
@@ -118,7 +107,24 @@ def ranking() -> None:
                         for r, tb, ew, el, ns, nl in view.latest_results[:4])
         st.html(f"<div class='feed' data-testid='feed'>{html.escape(t('latest_results', language))}"
                 f"：{html.escape(feed)}</div>")
-    st.html(html_table(table, language, "ranking", ESSENTIAL))
+    if not projector():
+        start, count = reader_page(total, "ranking-page")
+    st.html(table.page(start, count))
+    if projector():  # a reader's part below the ranking, made ahead for this version
+        versioned.warm((str(database()), event_id, results, language),
+                       lambda: readers_part(results))
+
+
+def reader_page(total: int, key: str) -> tuple[int, int]:
+    """A reader's page of a big ranking, READER_ROWS places a page, chosen above it (the
+    projector turns its pages by itself): (first row, rows)."""
+    spans = versioned.pages(total, READER_ROWS)
+    if len(spans) == 1:
+        return 0, total
+    labels = [t("rank_range", language, a=first + 1, b=first + n) for first, n in spans]
+    chosen = st.selectbox(t("ranking_page", language), range(len(spans)), key=key,
+                          format_func=labels.__getitem__, placeholder=t("choose", language))
+    return spans[chosen or 0]
 
 
 def _overturned(ruled: tuple[str, str] | None) -> str:
@@ -171,7 +177,7 @@ def in_play(view, page: int = 0) -> None:
     st.html(html_table(frame, language, "in-play"))
 
 
-@st.cache_data(ttl=5, max_entries=16, show_spinner=False)
+@st.cache_resource(ttl=5, max_entries=16, show_spinner=False)
 def _provisional(path: str, event: str):
     """The ranking if the round ended now, made at most every 5 s whatever the hall enters
     (a full hall changes the event every second; the tables in play above it stay live)."""
@@ -196,26 +202,29 @@ def provisional(view, found, updated: str) -> None:
         table = table.slice(page % math.ceil(table.height / rows) * rows, rows) \
             if table.height else table
     in_play(view, page)
+    if not projector():
+        table = table.slice(*reader_page(table.height, "provisional-page"))
     st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
             "</div>")
-    st.html(html_table(table, language, "provisional", ESSENTIAL))
+    st.html(html_table(table, language, "provisional", list(ESSENTIAL)))
 
 
 def round_pairings(view) -> None:
     """Before the first result: the round's tables, so that players find their seats."""
-    round_no, pairs = queries.current_pairings(database(), event_id)
-    if round_no is None:
+    tables = versioned.pairings_table(str(database()), event_id, queries.results_part(
+        seen["version"]), language, t("bye", language))
+    if tables is None:
         st.info(t("no_results", language))
         return
+    round_no, _ = versioned.pairings(str(database()), event_id,
+                                     queries.results_part(seen["version"]))
     st.html(f"<div class='progress' data-testid='progress'>"
             f"{html.escape(t('round_pairing', language, n=round_no))} · "
             f"{html.escape(t('reported', language, x=view.reported, y=view.expected))}</div>")
-    shown = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
-        pl.col("ns_team").fill_null(t("bye", language)))
-    st.html(html_table(shown, language, "pairings"))
+    st.html(tables.page(0, len(tables.rows)))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False)
 def prize_list(path: str, event: str, version: str):
     """The prizes as awarded (shared places shown as shared), once per version."""
     from pathlib import Path
@@ -254,59 +263,38 @@ def podium(prizes) -> None:
 
 
 # Below the ranking, for a reader (not the projector): each made once per version of the
-# event's results and kept for every session — the ranking after every round alone was
-# 0.8 s of CPU at 1,000 teams, and every rerun of every session made it again (issue 53:
-# a rerun of this page 1.2–1.6 s of CPU, two laptops' sessions held up the console).
+# event's results and kept for every session (dashboard.versioned) — the ranking after every
+# round alone was 0.8 s of CPU at 1,000 teams, and every rerun of every session made it again
+# (issue 53: a rerun of this page 1.2–1.6 s of CPU, two laptops' sessions held up the console).
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _why(path: str, event: str, version: str, language: str) -> dict[str, str]:
-    from pathlib import Path
-
-    return queries.why_here(Path(path), event, language)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _progression_chart(path: str, event: str, version: str, title: str, team: str | None):
-    """The bump chart (None with one round), per version and team chosen: the ranking after
-    every round is read once per version (`_progression`)."""
-    progression = _progression(path, event, version)
-    if progression["round"].n_unique() <= 1:
-        return None
-    return charts.rank_progression(progression, title, team)
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def _progression(path: str, event: str, version: str) -> pl.DataFrame:
-    from pathlib import Path
-
-    return queries.rank_progression(Path(path), event)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _diffs_chart(path: str, event: str, version: str, title: str, count_label: str):
-    """The level differences' histogram (None before any table is played), per version."""
-    from pathlib import Path
-
-    diffs = queries.level_differences(Path(path), event)
-    return charts.level_differences(diffs, title, count_label) if diffs.height else None
+def readers_part(results: str) -> tuple:
+    """What a reader's run shows below the ranking as of one version: why each team sits
+    where it does, the bump chart, the level differences (each made once, kept)."""
+    path = str(database())
+    return (versioned.why(path, event_id, results, language),
+            versioned.progression_chart(path, event_id, results,
+                                        t("progression", language, n=charts.TOP_TEAMS), None),
+            versioned.diffs_chart(path, event_id, results, t("diff_dist", language),
+                                  t("tables_count", language)))
 
 
 ranking()
 if not projector():
-    results = queries.results_part(event_version(event_id))
-    why = _why(str(database()), event_id, results, language)
+    versioned.reader_seen()
+    results = queries.results_part(seen.get("version") or event_version(event_id))
+    why, progression, diffs = readers_part(results)
     team = None
     if why:
         team = st.selectbox(t("why_here", language), list(why), index=None,
                             placeholder=t("choose_team", language))
         if team:
             st.info(f"{team}: {why[team] or '—'}")
-    figure = _progression_chart(str(database()), event_id, results,
-                                t("progression", language, n=charts.TOP_TEAMS), team)
-    if figure is not None:
-        st.plotly_chart(figure, width="stretch")
-    figure = _diffs_chart(str(database()), event_id, results, t("diff_dist", language),
-                          t("tables_count", language))
-    if figure is not None:
-        st.plotly_chart(figure, width="stretch")
+    if team:  # the chosen team's line beside the first places'
+        progression = versioned.progression_chart(
+            str(database()), event_id, results, t("progression", language, n=charts.TOP_TEAMS),
+            team)
+    if progression is not None:
+        st.plotly_chart(progression, width="stretch")
+    if diffs is not None:
+        st.plotly_chart(diffs, width="stretch")

@@ -3,6 +3,7 @@
 import polars as pl
 import streamlit as st
 
+from dashboard import versioned
 from dashboard.common import (
     database,
     event_version,
@@ -32,12 +33,7 @@ if projector():
     phones_qr(event_id, language)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _current(path: str, event: str, version: str):
-    """The current round's pairings as of one version of the event."""
-    from pathlib import Path
-
-    return queries.current_pairings(Path(path), event)
+READER_ROWS = 50  # a reader's page of a big round's tables (chosen; the projector shows all)
 
 
 def results_version(event: str) -> str:
@@ -47,24 +43,34 @@ def results_version(event: str) -> str:
 
 @st.fragment(run_every=2)  # follows the event: a new round's tables show within seconds
 def tables() -> None:
-    round_no, pairs = _current(str(database()), event_id, results_version(event_id))
+    results = results_version(event_id)
+    round_no, pairs = versioned.pairings(str(database()), event_id, results)
     if round_no is None:
         st.info(t("no_pairing", language))
         return
     st.title(t('round_pairing', language, n=round_no))
-    missing = queries.missing_tables(database(), event_id, round_no)
+    missing = versioned.missing_tables(str(database()), event_id, results, round_no)
     if missing:  # the question asked most in a hall
         comma = "、" if language == "zh" else ", "
         st.markdown(f"**{t('missing_tables', language, tables=comma.join(missing))}**")
-    shown = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
-        pl.col("ns_team").fill_null(t("bye", language)))
-    st.html(html_table(shown, language, "pairings"))
+    shown = versioned.pairings_table(str(database()), event_id, results, language,
+                                     t("bye", language))
+    start, count = 0, len(shown.rows)
+    spans = versioned.pages(count, READER_ROWS)
+    if not projector() and len(spans) > 1:  # a reader's page, chosen above the tables
+        numbers = pairs["table"].cast(pl.String).fill_null("").to_list()
+        labels = [t("table_range", language, a=numbers[first], b=numbers[first + n - 1])
+                  for first, n in spans]
+        chosen = st.selectbox(t("table_page", language), range(len(spans)), key="tables-page",
+                              format_func=labels.__getitem__, placeholder=t("choose", language))
+        start, count = spans[chosen or 0]
+    st.html(shown.page(start, count))
 
 
 # the seat search is for a phone or a laptop, not for the projector
 query = "" if projector() else st.text_input(t("find", language)).strip()
 if query:
-    _, found = _current(str(database()), event_id, results_version(event_id))
+    _, found = versioned.pairings(str(database()), event_id, results_version(event_id))
     hits = queries.find_table(found, query) if found is not None and found.height else found
     if hits is None or hits.is_empty():
         st.warning(t("not_found", language))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -145,25 +146,46 @@ def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:
     return [t for t in text.split(",") if t]
 
 
-def why_here(database: Path, event_id: str, language: str = "zh") -> dict[str, str]:
-    """For every team of the latest ranking: why it sits where it does, in one language
-    (pipeline.ranking.explain)."""
+def why_here(database: Path, event_id: str, language: str = "zh",
+             ranking: pl.DataFrame | None = None) -> dict[str, str]:
+    """For every team of the latest ranking (`ranking`, when the caller has it already):
+    why it sits where it does, in one language (pipeline.ranking.explain)."""
     from pipeline.ranking.explain import why_here as explain_places
 
     with db.reading(database) as con:
         event = events.load(con, event_id)
         after = scoring.latest_round(con, event_id)
-        ranking = scoring.standings(con, event, after)
+        if ranking is None:
+            ranking = scoring.standings(con, event, after)
     return explain_places(ranking, scoring.published_keys(event, after), language)
 
 
-def rank_progression(database: Path, event_id: str) -> pl.DataFrame:
-    """team_no, round, rank: the ranking after each round (for the bump chart)."""
+def rank_progression(database: Path, event_id: str,
+                     known: MutableMapping[tuple, pl.DataFrame] | None = None) -> pl.DataFrame:
+    """team_no, round, rank: the ranking after each round (for the bump chart). With `known`,
+    the caller's memory of rankings after a round (kept by what each read: the fingerprint of
+    `standings_fingerprints_by_round.sql`), a round whose ranking reads nothing new is not
+    ranked again — storing round 7 ranks after round 7 alone, pairing round 8 nothing."""
     with db.reading(database) as con:
         event = events.load(con, event_id)
         latest = scoring.latest_round(con, event_id)
-        frames = [scoring.standings(con, event, r).select("team_no", "rank")
-                  .with_columns(pl.lit(r).alias("round")) for r in range(1, latest + 1)]
+        marks: dict[int, str] = {}
+        if known is not None and event.ruleset.is_swiss:
+            marks = dict(db.rows(con, db.sql("standings_fingerprints_by_round"),
+                                 {"event_id": event_id}))
+            for key in list(known):  # what an older version of a round read: forgotten
+                if key[:2] == (str(database), event_id) and marks.get(key[2]) != key[3]:
+                    known.pop(key, None)
+        frames = []
+        for r in range(1, latest + 1):
+            key = (str(database), event_id, r, marks.get(r))
+            found = known.get(key) if known is not None and key[3] is not None else None
+            if found is None:
+                found = scoring.standings(con, event, r).select("team_no", "rank") \
+                    .with_columns(pl.lit(r).alias("round"))
+                if known is not None and key[3] is not None:
+                    known[key] = found
+            frames.append(found)
     if not frames:
         return pl.DataFrame(schema={"team_no": pl.String, "rank": pl.Int64, "round": pl.Int32})
     return pl.concat(frames)
