@@ -202,10 +202,11 @@ ROTATE_SECONDS = 30
 
 def hall_base() -> str:
     """The dashboard's address as phones in the hall reach it: the browser's own host, or
-    this machine's LAN address when the page was opened on loopback (QR codes, cards)."""
+    this machine's LAN address when the page was opened on loopback (QR codes, cards) — on
+    the phones' port when the phones' process runs (`dashboard.phones`)."""
     from urllib.parse import urlsplit
 
-    from pipeline.operations.serve import is_loopback, lan_addresses
+    from pipeline.operations.serve import is_loopback, lan_addresses, phones_base
 
     try:
         host = st.context.headers.get("Host") or "127.0.0.1:8501"
@@ -215,7 +216,7 @@ def hall_base() -> str:
     if is_loopback(base):
         lan = lan_addresses()
         base = f"http://{lan[0]}:{urlsplit(base).port or 8501}" if lan else base
-    return base
+    return phones_base(base)
 
 
 def phones_url(event_id: str) -> str:
