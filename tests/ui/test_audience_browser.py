@@ -57,9 +57,14 @@ def _get(url: str, agent: str, cookie: str | None = None) -> tuple[int, str | No
     ("/pairings?event=demo", "/m/demo/pairings"), ("/", "/m/demo/"),
     ("/bracket", "/m/demo-tractor/bracket")])
 def test_a_phone_is_sent_to_the_plain_page(hall, path, plain):
-    assert _get(hall.url + path, PHONE) == (303, plain)
-    assert _get(hall.url + path, WECHAT) == (303, plain)
-    assert _get(hall.url + path, "curl/8.5") == (303, plain)  # no browser: no script either
+    """… on the phones' port (`dashboard.phones`: the console keeps its core); a phone that
+    opened the address on the phones' port already stays there."""
+    assert hall.phones_port != hall.port
+    on_phones = hall.phones_url + plain
+    assert _get(hall.url + path, PHONE) == (303, on_phones)
+    assert _get(hall.url + path, WECHAT) == (303, on_phones)
+    assert _get(hall.url + path, "curl/8.5") == (303, on_phones)  # no browser: no script
+    assert _get(hall.phones_url + path, PHONE) == (303, plain)
 
 
 def test_the_projector_and_the_console_keep_streamlit_on_a_phone(hall):
@@ -75,7 +80,7 @@ def test_a_phone_browser_lands_on_the_ranking_and_a_projector_stays(hall, browse
     try:
         page = phone.new_page()
         page.goto(f"{hall.url}/live?event=demo")
-        expect(page).to_have_url(f"{hall.url}/m/demo/", timeout=30_000)
+        expect(page).to_have_url(f"{hall.phones_url}/m/demo/", timeout=30_000)
         expect(page.locator("table").first).to_contain_text("A1", timeout=30_000)
         assert page.locator("[data-testid=stApp]").count() == 0  # no Streamlit session
         page.goto(f"{hall.url}/live?event=demo&projector=1")  # marked as the projector …
