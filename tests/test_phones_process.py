@@ -186,3 +186,21 @@ def test_the_phones_port_and_what_the_hall_prints(monkeypatch):
     if "warning" not in greeting:  # a machine with a LAN address
         assert ":8502/m/" in greeting and ":8501/admin" in greeting
     assert os.environ.get("PAISAI_PHONES_PORT") is None
+
+
+def test_the_phones_port_is_guarded_as_the_hall_s(hall):
+    """httptools' parser there (`dashboard.fastguard`) with the hall's guards: a connection
+    that never finishes its headers is closed, a malformed request is a 400 with the
+    security headers."""
+    import socket
+
+    from dashboard.server import HEADER_SECONDS
+
+    port = hall.phones_port
+    with socket.create_connection(("127.0.0.1", port), timeout=HEADER_SECONDS + 20) as slow:
+        slow.sendall(b"GET /m/e/ HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        assert slow.recv(100) == b""  # closed by the server, not by this timeout
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as raw:
+        raw.sendall(b"GET /a b\x01c HTTP/1.1\r\nHost: x\r\n\r\n")
+        malformed = raw.recv(4096).decode("latin-1").lower()
+    assert malformed.startswith("http/1.1 400") and "x-content-type-options: nosniff" in malformed

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 import httpx
 
+from dashboard.phones.client import HallClient, HallError
 from dashboard.phones.keep import Kept, Page, Versions
 
 HOP = frozenset(
@@ -54,8 +55,12 @@ class Phones:
     address, such as http://127.0.0.1:8501)."""
 
     def __init__(self, hall: str, client: httpx.AsyncClient | None = None):
+        from urllib.parse import urlsplit
+
         self.hall = hall.rstrip("/")
-        self.client = client
+        self.client = client  # httpx: what is passed on unchanged (forms, reports, the rest)
+        self.asks: HallClient | None = None  # the pages and the versions
+        self.address = (urlsplit(self.hall).hostname, urlsplit(self.hall).port or 80)
         self.kept = Kept()
         self.versions = Versions(self._version)
         self.style: Page | None = None
@@ -73,6 +78,11 @@ class Phones:
             self.client.headers.clear()
         return self.client
 
+    def _asks(self) -> HallClient:
+        if self.asks is None:
+            self.asks = HallClient(*self.address)
+        return self.asks
+
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
@@ -89,7 +99,7 @@ class Phones:
                 if scope["path"] == STYLE and await self._style(scope, send):
                     return
             await self._forward(scope, receive, send)
-        except httpx.HTTPError:  # the hall is down or restarting
+        except (httpx.HTTPError, HallError):  # the hall is down or restarting
             await _send(
                 send,
                 503,
@@ -109,17 +119,19 @@ class Phones:
             elif message["type"] == "lifespan.shutdown":
                 if self.client is not None:
                     await self.client.aclose()
+                if self.asks is not None:
+                    self.asks.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
     async def _version(self, event: str) -> str | None:
-        answer = await self._client().get(
-            f"/api/v1/events/{quote(event, safe='')}/version",
-            headers={"accept-encoding": "identity"},
+        status, _headers, body = await self._asks().get(
+            f"/api/v1/events/{quote(event, safe='')}/version".encode(),
+            [(b"accept-encoding", b"identity")],
         )
-        if answer.status_code != 200:
+        if status != 200:
             return None
-        return json.loads(answer.content).get("version")
+        return json.loads(body).get("version")
 
     async def _kept(self, scope, send, event: str) -> bool:
         """Answer from memory (fetching the page once when it is not kept); False when the
@@ -127,6 +139,11 @@ class Phones:
         version = await self.versions.get(event)
         if version is None:  # no such event, or none of its pages made yet
             return False
+        slot = event + "/teams"  # a team's page shows its table's own sheet: kept by the
+        # whole version; the others by the results they show (a deal entered on a table's
+        # sheet makes no new ranking)
+        if "/teams/" not in scope["path"]:
+            slot, version = event, version.split("|", 1)[0]
         headers = _headers(scope)
         packed = b"gzip" in headers.get(b"accept-encoding", b"")
         asked = (
@@ -134,7 +151,7 @@ class Phones:
             scope.get("query_string", b""),
             packed,
         )
-        page = await self.kept.once(event, version, asked, lambda: self._fetch(scope, packed))
+        page = await self.kept.once(slot, version, asked, lambda: self._fetch(scope, packed))
         if page is None:
             return False
         await _answer(send, page, headers)
@@ -149,21 +166,15 @@ class Phones:
         return True
 
     async def _fetch(self, scope, packed: bool) -> Page | None:
-        path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
-        query = scope.get("query_string", b"").decode("latin-1")
-        request = self._client().build_request(
-            "GET",
-            path + (f"?{query}" if query else ""),
-            headers=[(b"accept-encoding", b"gzip" if packed else b"identity"), *_forwarded(scope)],
+        path = scope.get("raw_path") or scope["path"].encode()
+        query = scope.get("query_string", b"")
+        status, headers, body = await self._asks().get(
+            path + (b"?" + query if query else b""),
+            [(b"accept-encoding", b"gzip" if packed else b"identity"), *_forwarded(scope)],
         )
-        answer = await self._client().send(request, stream=True)
-        try:
-            body = b"".join([part async for part in answer.aiter_raw()])
-        finally:
-            await answer.aclose()
-        if answer.status_code != 200:
+        if status != 200:
             return None
-        return Page.of(answer.headers.raw, body)
+        return Page.of(headers, body)
 
     async def _forward(self, scope, receive, send) -> None:
         """The request passed to the hall's process as it came; its answer back as it is."""
