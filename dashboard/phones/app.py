@@ -139,11 +139,11 @@ class Phones:
         version = await self.versions.get(event)
         if version is None:  # no such event, or none of its pages made yet
             return False
-        slot = event + "/teams"  # a team's page shows its table's own sheet: kept by the
-        # whole version; the others by the results they show (a deal entered on a table's
-        # sheet makes no new ranking)
-        if "/teams/" not in scope["path"]:
-            slot, version = event, version.split("|", 1)[0]
+        shown, _, whole = version.partition("|")  # the snapshot shown; the event's version
+        slot, version = event, shown  # the pages of the results: kept by the snapshot they
+        # show (a report stored shows once the hall's next snapshot is made: so do they)
+        if "/teams/" in scope["path"]:  # a team's page shows its table's own sheet too
+            slot, version = event + "/teams", shown + "|" + whole.partition(".")[2]
         headers = _headers(scope)
         packed = b"gzip" in headers.get(b"accept-encoding", b"")
         asked = (

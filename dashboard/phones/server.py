@@ -12,24 +12,10 @@ import logging
 from dashboard.server import (
     KEEP_ALIVE_SECONDS,
     LIMIT_CONCURRENCY,
-    GuardedH11Protocol,
     RedactLinks,
+    fast_parts,
     open_files,
 )
-
-
-def fast_parts() -> dict:
-    """httptools' parser and uvloop's loop when installed (dependencies of paisai: a fraction
-    of the CPU a request of h11 on asyncio's loop), guarded as the hall's server is; else
-    the hall's own h11 protocol."""
-    try:
-        import uvloop  # noqa: F401
-
-        from dashboard.fastguard import GuardedHttpToolsProtocol
-
-        return {"http": GuardedHttpToolsProtocol, "loop": "uvloop"}
-    except ImportError:
-        return {"http": GuardedH11Protocol, "loop": "asyncio"}
 
 
 def config(argv: list[str] | None = None):

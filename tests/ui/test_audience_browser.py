@@ -108,7 +108,7 @@ def test_the_audiences_sessions_are_bounded_and_the_consoles_never(hall):
         for _ in range(BOUND):
             open_sessions.enter_context(session())
         # beyond the bound: the plain page, or a short "busy" page where there is none
-        assert _get(hall.url + "/live?event=demo", DESKTOP) == (303, "/m/demo/")
+        assert _get(hall.url + "/live?event=demo", DESKTOP) == (303, hall.phones_url + "/m/demo/")
         assert _get(hall.url + "/history", DESKTOP)[0] == 503
         with pytest.raises(InvalidStatus), session():  # a session beyond it is refused
             pass
