@@ -122,7 +122,7 @@ def on_phones_port(headers: dict[str, str], path: str) -> str:
     host = headers.get("host", "")
     if not host or headers.get("x-paisai-phones"):
         return path
-    from pipeline.operations.serve import phones_base
+    from pipeline.operations.phones import phones_base
 
     base = f"http://{host}"
     moved = phones_base(base)

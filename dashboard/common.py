@@ -206,7 +206,8 @@ def hall_base() -> str:
     the phones' port when the phones' process runs (`dashboard.phones`)."""
     from urllib.parse import urlsplit
 
-    from pipeline.operations.serve import is_loopback, lan_addresses, phones_base
+    from pipeline.operations.phones import phones_base
+    from pipeline.operations.serve import is_loopback, lan_addresses
 
     try:
         host = st.context.headers.get("Host") or "127.0.0.1:8501"

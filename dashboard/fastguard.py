@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from dashboard.server import HEADER_SECONDS, SECURITY_HEADERS
+from dashboard.guards import HEADER_SECONDS, SECURITY_HEADERS
 
 
 class GuardedHttpToolsProtocol(HttpToolsProtocol):

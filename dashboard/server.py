@@ -28,13 +28,11 @@ import re
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HEADER_SECONDS = 10.0
+from dashboard.guards import HEADER_SECONDS, SECURITY_HEADERS
+
 KEEP_ALIVE_SECONDS = 30  # a phone refreshes every 20 s: its connection is still open then
 LIMIT_CONCURRENCY = 2500
 FILES_PER_CONNECTION_SPARE = 500  # files the process needs besides its connections
-SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'")]
 
 
 class GuardedH11Protocol(H11Protocol):

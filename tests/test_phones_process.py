@@ -16,7 +16,8 @@ import httpx
 import pytest
 from conftest import RESULT_HEADER, descendants, round_one_played, write_csv
 
-from pipeline.operations.serve import hall_greeting, phones_port_for, trusting_loopback
+from pipeline.operations.phones import phones_port_for, trusting_loopback
+from pipeline.operations.serve import hall_greeting
 
 PAISAI = str(Path(sys.executable).parent / "paisai")
 PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148"
