@@ -205,3 +205,18 @@ def test_the_phones_port_is_guarded_as_the_hall_s(hall):
         raw.sendall(b"GET /a b\x01c HTTP/1.1\r\nHost: x\r\n\r\n")
         malformed = raw.recv(4096).decode("latin-1").lower()
     assert malformed.startswith("http/1.1 400") and "x-content-type-options: nosniff" in malformed
+
+
+def test_a_page_fetched_for_a_version_since_replaced_is_not_kept():
+    from dashboard.phones.keep import Kept, Page
+
+    kept = Kept()
+    page = Page.of([(b"ETag", b'"1"'), (b"Content-Type", b"text/html")], b"old")
+    assert page is not None and (b"content-length", b"3") in page.headers
+    assert kept.get("e", "v2", ("/m/e/",)) is None  # v2 asked: the event's pages are v2's
+    kept.put("e", "v1", ("/m/e/",), page)  # a slow fetch of v1 arrives after
+    assert kept.get("e", "v2", ("/m/e/",)) is None
+    kept.put("e", "v2", ("/m/e/",), page)
+    assert kept.get("e", "v2", ("/m/e/",)) is page
+    assert Page.of([(b"ETag", b'"1"'), (b"Cache-Control", b"no-store")], b"x") is None
+    assert Page.of([(b"Content-Type", b"text/html")], b"x") is None  # no ETag: not kept

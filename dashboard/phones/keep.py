@@ -107,6 +107,9 @@ class Kept:
         return found
 
     def put(self, event: str, version: str, asked: tuple, page: Page) -> None:
+        have = self.pages.get(event)
+        if have is not None and have[0] != version:
+            return  # fetched for a version since replaced: the new one's pages stay
         pages = self._of(event, version)
         pages[asked] = page
         while len(pages) > self.per_event:
