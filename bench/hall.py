@@ -182,9 +182,13 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
     shutil.copyfile(base, database)
     # the phones come through the hall's proxy (their own X-Forwarded-For), trusted as the
     # shipped unit trusts nginx on the same machine
-    # BENCH_HALL_PHONES_PORT=0: the phones on the hall's own port (before issue 53's
-    # phones' process), to compare
+    # BENCH_HALL_PHONES_PORT=auto (or a port): the phones' process (`dashboard.phones`) on
+    # a port of its own, the phones there, to compare with the phones on the hall's port
     phones_port = os.environ.get("BENCH_HALL_PHONES_PORT")
+    if phones_port == "auto":
+        from pipeline.operations.serve import free_port
+
+        phones_port = str(free_port())
     server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD},
                     args=["--forwarded-allow-ips", "127.0.0.1",
                           *(["--phones-port", phones_port] if phones_port else [])])

@@ -17,7 +17,7 @@ import pytest
 from conftest import RESULT_HEADER, descendants, round_one_played, write_csv
 
 from pipeline.operations.phones import phones_port_for, trusting_loopback
-from pipeline.operations.serve import hall_greeting
+from pipeline.operations.serve import free_port, hall_greeting
 
 PAISAI = str(Path(sys.executable).parent / "paisai")
 PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148"
@@ -28,7 +28,7 @@ def hall(cli, event16, tmp_path, db_file):
     from tests.ui.conftest import Server
 
     round_one_played(cli, tmp_path)
-    server = Server(db_file)
+    server = Server(db_file, args=["--phones-port", str(free_port())])
     yield server
     server.stop()
 
@@ -157,7 +157,7 @@ def test_a_phone_on_live_is_sent_to_the_phones_port(hall):
 def test_the_phones_process_stops_with_the_server(cli, event16, tmp_path, db_file):
     from tests.ui.conftest import Server
 
-    server = Server(db_file)
+    server = Server(db_file, args=["--phones-port", str(free_port())])
     try:
         running = descendants(server.process.pid)
         phones = [pid for pid, command in running if "dashboard.phones.server" in command]
@@ -181,6 +181,7 @@ def _alive(pid: int) -> bool:
 
 def test_the_phones_port_and_what_the_hall_prints(monkeypatch):
     assert phones_port_for("127.0.0.1", 8501, 0) is None  # none: the phones on 8501
+    assert phones_port_for("127.0.0.1", 8501, None) is None  # (the default: measured)
     assert phones_port_for("127.0.0.1", 8501, 9000) == 9000
     assert trusting_loopback("") == "127.0.0.1"
     greeting = hall_greeting(8501, 8502)

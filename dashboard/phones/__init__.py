@@ -4,10 +4,11 @@ so that a hall of phones never takes the console's core.
 With 1,000 phones on the plain pages, nine samples in ten of the hall's one process were its
 event loop answering them (Streamlit's ASGI stack, h11, the sessions' messages): the
 console's script, a thread of the same process, waited for the interpreter's lock, and the
-organizer's upload → preview took 5.9 s. `paisai dashboard` now starts, beside the hall's
-server, this process on the phones' port (`--phones-port`, the hall's port + 1 by default),
-and the addresses the hall prints for phones (QR codes, `paisai links`, the table list, the
-projector's QR) point at it. It imports neither Streamlit, nor polars, nor DuckDB (the
+organizer's upload → preview took 5.9 s. With `paisai dashboard --phones-port PORT`, this
+process runs beside the hall's server on the phones' port, and the addresses the hall prints
+for phones (QR codes, `paisai links`, the table list, the projector's QR, a phone sent from
+/live) point at it. Measured on 2 cores (bench/findings.md), it cost the console more than
+it spared it, so it is not started by default. It imports neither Streamlit, nor polars, nor DuckDB (the
 database stays the hall's alone: one process may hold it read-write):
 
 - a phone's GET of an event's page (`/m/{event}/…`) is answered from memory, kept per

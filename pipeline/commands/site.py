@@ -91,9 +91,9 @@ def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: st
                    "X-Forwarded-For only from these proxies (nginx on this machine: "
                    "127.0.0.1); none by default")
 @click.option("--phones-port", type=int, default=None, metavar="PORT",
-              help="手机页的端口（另一个进程，不占控制台的 CPU；默认 端口+1，0 = 与控制台同一端口） the "
-                   "phones' port: their pages served by a process of their own, never taking "
-                   "the console's core (default: --port + 1; 0: the phones on --port as well)")
+              help="手机页由另一个进程在此端口提供（默认不用：手机页与控制台同一端口） the phones' "
+                   "pages served by a process of their own on this port (default: none, the "
+                   "phones on --port)")
 @common
 def dashboard(host: str, port: int, hall: bool, forwarded_allow_ips: str,
               phones_port: int | None) -> int:

@@ -28,22 +28,12 @@ def phones_command(
 
 
 def phones_port_for(host: str, port: int, wanted: int | None) -> int | None:
-    """The phones' port: `wanted` (0: no phones' process, the phones on the hall's port as
-    before), else the hall's port + 1 when it is free, else a free port."""
-    import socket
-
-    if wanted == 0:
-        return None
-    if wanted is not None:
-        return wanted
-    with socket.socket() as s:
-        try:
-            s.bind((host, port + 1))
-            return port + 1
-        except OSError:
-            pass
-        s.bind((host, 0))  # a free port
-        return s.getsockname()[1]
+    """The phones' port: `wanted`, or None (no phones' process: the phones on the hall's
+    port) when none or 0 is given. Measured on 2 cores with 1,000 phones (bench/hall.py,
+    issue 53), the phones' process cost the console more than it spared it (upload → preview
+    4.3–6.8 s against 1.5–2.6 s with the phones on the hall's port, quiet machine): it is
+    there for a hall with cores to spare, asked for by --phones-port."""
+    return wanted or None
 
 
 def phones_base(base: str, env: dict | None = None) -> str:

@@ -299,9 +299,8 @@ def loopback_only(host: str) -> bool:
 
 def run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "",
                   phones_port: int | None = None) -> int:
-    """The hall's server on `port` and the phones' process on `phones_port` (None: the
-    port after the hall's, or a free one; 0: none, the phones on the hall's port), both
-    stopped together."""
+    """The hall's server on `port` and, when `phones_port` is given, the phones' process
+    on it (`dashboard.phones`), both stopped together."""
     phones = phones_port_for(host, port, phones_port)
     with serving(database, host, port, phones):
         return _run_dashboard(database, host, port, forwarded_allow_ips, phones)

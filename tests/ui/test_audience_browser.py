@@ -57,14 +57,9 @@ def _get(url: str, agent: str, cookie: str | None = None) -> tuple[int, str | No
     ("/pairings?event=demo", "/m/demo/pairings"), ("/", "/m/demo/"),
     ("/bracket", "/m/demo-tractor/bracket")])
 def test_a_phone_is_sent_to_the_plain_page(hall, path, plain):
-    """… on the phones' port (`dashboard.phones`: the console keeps its core); a phone that
-    opened the address on the phones' port already stays there."""
-    assert hall.phones_port != hall.port
-    on_phones = hall.phones_url + plain
-    assert _get(hall.url + path, PHONE) == (303, on_phones)
-    assert _get(hall.url + path, WECHAT) == (303, on_phones)
-    assert _get(hall.url + path, "curl/8.5") == (303, on_phones)  # no browser: no script
-    assert _get(hall.phones_url + path, PHONE) == (303, plain)
+    assert _get(hall.url + path, PHONE) == (303, plain)
+    assert _get(hall.url + path, WECHAT) == (303, plain)
+    assert _get(hall.url + path, "curl/8.5") == (303, plain)  # no browser: no script either
 
 
 def test_the_projector_and_the_console_keep_streamlit_on_a_phone(hall):
@@ -80,7 +75,7 @@ def test_a_phone_browser_lands_on_the_ranking_and_a_projector_stays(hall, browse
     try:
         page = phone.new_page()
         page.goto(f"{hall.url}/live?event=demo")
-        expect(page).to_have_url(f"{hall.phones_url}/m/demo/", timeout=30_000)
+        expect(page).to_have_url(f"{hall.url}/m/demo/", timeout=30_000)
         expect(page.locator("table").first).to_contain_text("A1", timeout=30_000)
         assert page.locator("[data-testid=stApp]").count() == 0  # no Streamlit session
         page.goto(f"{hall.url}/live?event=demo&projector=1")  # marked as the projector …
@@ -108,7 +103,7 @@ def test_the_audiences_sessions_are_bounded_and_the_consoles_never(hall):
         for _ in range(BOUND):
             open_sessions.enter_context(session())
         # beyond the bound: the plain page, or a short "busy" page where there is none
-        assert _get(hall.url + "/live?event=demo", DESKTOP) == (303, hall.phones_url + "/m/demo/")
+        assert _get(hall.url + "/live?event=demo", DESKTOP) == (303, "/m/demo/")
         assert _get(hall.url + "/history", DESKTOP)[0] == 503
         with pytest.raises(InvalidStatus), session():  # a session beyond it is refused
             pass
