@@ -124,14 +124,18 @@ def open_files(wanted: int) -> int:
     return max(100, min(wanted, soft - FILES_PER_CONNECTION_SPARE))
 
 
-def fast_parts() -> dict:
-    """httptools' parser and uvloop's loop where installed (dependencies of paisai: a
-    fraction of h11's CPU a request on asyncio's loop — issue 53: h11 was a fifth of the
-    hall's process with 1,000 phones), with the same guards (`dashboard.fastguard`); else
-    h11 (`GuardedH11Protocol`). PAISAI_HTTP=h11 keeps h11 and asyncio's loop."""
+def fast_parts(fast: bool = False) -> dict:
+    """httptools' parser on uvloop's loop (a fraction of h11's CPU a request: 0.17–0.24 against
+    0.36 ms a kept page, issue 53), with the same guards (`dashboard.fastguard`), when `fast`
+    or PAISAI_HTTP=httptools and they are installed; else h11 (`GuardedH11Protocol`; also
+    PAISAI_HTTP=h11). The hall's server keeps h11 by default: with 1,000 phones on a quiet
+    machine httptools gave the phones a better p95 (0.07 against 0.11 s) but the console's
+    confirm → stored no better (2.3 against 1.1–1.8 s, bench/findings.md); the phones'
+    process uses it."""
     import os
 
-    if os.environ.get("PAISAI_HTTP", "") != "h11":
+    wanted = os.environ.get("PAISAI_HTTP", "")
+    if wanted == "httptools" or (fast and wanted != "h11"):
         try:
             import uvloop  # noqa: F401
 

@@ -34,7 +34,7 @@ def config(argv: list[str] | None = None):
         Phones(f"http://127.0.0.1:{given.hall_port}"),
         host=given.host,
         port=given.port,
-        **fast_parts(),
+        **fast_parts(fast=True),
         lifespan="on",
         access_log=False,
         timeout_graceful_shutdown=3,
