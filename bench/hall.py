@@ -193,25 +193,6 @@ def levels() -> list[tuple[str, int]]:
             if channel in wanted or f"{channel}:{phones}" in wanted]
 
 
-def _server_cpu(pid: int) -> float:
-    """The CPU seconds (user + system) the server's processes have used so far."""
-    import psutil
-
-    try:
-        root = psutil.Process(pid)
-        found = [root, *root.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return float("nan")
-    total = 0.0
-    for process in found:
-        try:
-            times = process.cpu_times()
-        except psutil.NoSuchProcess:
-            continue
-        total += times.user + times.system
-    return total
-
-
 def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list[str]],
            phones: int, channel: str, teams: list[str]) -> dict:
     from tests.ui.conftest import Server
@@ -220,26 +201,37 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
     shutil.copyfile(base, database)
     # the phones come through the hall's proxy (their own X-Forwarded-For), trusted as the
     # shipped unit trusts nginx on the same machine
+    # BENCH_HALL_PHONES_PORT=auto (or a port): the phones' process (`dashboard.phones`) on
+    # a port of its own, the phones there, to compare with the phones on the hall's port
+    phones_port = os.environ.get("BENCH_HALL_PHONES_PORT")
+    if phones_port == "auto":
+        from pipeline.operations.serve import free_port
+
+        phones_port = str(free_port())
     server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD},
-                    args=["--forwarded-allow-ips", "127.0.0.1"])
+                    args=["--forwarded-allow-ips", "127.0.0.1",
+                          *(["--phones-port", phones_port] if phones_port else [])])
+    phones_url = server.phones_url  # what the QR codes and the table slips say
     try:
         reported = rows[: phones // 10 // 2] if channel == "plain" else []
         reports = None
         if reported:
             reports = folder / f"reports-{phones}.json"
-            reports.write_text(json.dumps(_reports(database, server.url, reported)))
+            reports.write_text(json.dumps(_reports(database, phones_url, reported)))
         sheet = folder / f"第7轮-{channel}-{phones}.csv"
         with sheet.open("w", encoding="utf-8", newline="") as f:
             csv.writer(f).writerows([header, *rows[len(reported):]])
         pages = _organizer(browser, server.url)
         for path in ("/m/bench/", "/m/bench/pairings", f"/m/bench/teams/{teams[0]}"):
-            urllib.request.urlopen(server.url + path, timeout=60).read()  # served before:
+            urllib.request.urlopen(phones_url + path, timeout=60).read()  # served before:
             # the hall arrives at a server that has shown the event already, not a cold start
         try:
-            load = os.getloadavg()[0]
-            cpu_before = _server_cpu(server.process.pid)
+            cpu_before = server_cpu(server.process.pid)
+            load_before = os.getloadavg()[0]
             started = time.time()
-            hall = locust_phones(server.url, phones, channel, teams, reports, folder, started)
+            # the plain pages where the QR codes send phones; /live where a phone photographed
+            # the projector's address
+            hall = locust_phones(phones_url if channel == "plain" else server.url, phones, channel, teams, reports, folder, started)
             time.sleep(max(0.0, started + phones / SPAWN_RATE + ORGANIZER_AT - time.time()))
             found: dict = {}
             try:
@@ -247,8 +239,10 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
             except PlaywrightTimeout as exc:  # the level is recorded as not kept up with
                 organizer = {**found, "stuck": str(exc).splitlines()[-1].strip()}
             hall.wait(timeout=phones / SPAWN_RATE + STAY + 60)
-            organizer["server_cpu"] = _server_cpu(server.process.pid) - cpu_before
-            organizer["load"] = load
+            cpu_after = server_cpu(server.process.pid)
+            organizer["cpu"] = {name: cpu_after[name] - cpu_before.get(name, 0.0)
+                                for name in cpu_after}
+            organizer["load"] = (load_before, os.getloadavg()[0])
         finally:
             for context in pages["contexts"]:
                 context.close()
@@ -256,6 +250,36 @@ def _level(browser, base: Path, folder: Path, header: list[str], rows: list[list
         server.stop()
     return {**organizer, **_projector(organizer, database),
             **locust_stats(folder / f"{channel}-{phones}")}
+
+
+def server_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds (user + system) used so far by each process under `pid` (`paisai
+    dashboard`'s server children: the hall's process, the phones' process when it runs),
+    by the module it runs (`dashboard.server`, `dashboard.phones`), from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    stats: dict[int, tuple[float, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2:].split()
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        name = next((c.decode() for c in command if c.startswith(b"dashboard.")), "other")
+        stats[int(entry.name)] = ((int(fields[11]) + int(fields[12])) / ticks, name)
+    found: dict[str, float] = {}
+    todo = list(children.get(pid, []))
+    while todo:
+        child = todo.pop()
+        todo += children.get(child, [])
+        if child in stats:
+            seconds, name = stats[child]
+            found[name] = found.get(name, 0.0) + seconds
+    return found
 
 
 def last_stored(database: Path, round_no: int = 7) -> float | None:
@@ -310,6 +334,15 @@ def run(teams: int = 1000) -> list[dict]:
 
 def _rows(r: dict, teams: int) -> list[dict]:
     where = "phones' pages" if r["channel"] == "plain" else "Streamlit pages"
+    measured = ""
+    cpu = r.get("cpu") or {}
+    if cpu:  # the server's processes while the hall was full (the organizer's round in it)
+        measured += "; server CPU " + ", ".join(
+            f"{name.removeprefix('dashboard.')} {seconds:.1f} s" for name, seconds in
+            sorted(cpu.items())) + (f" ({1000 * sum(cpu.values()) / r['requests']:.2f} ms "
+                                    "a request)" if r["requests"] else "")
+    if r.get("load"):
+        measured += f"; load average {r['load'][0]:.2f} → {r['load'][1]:.2f}"
     level = f"{r['phones']} phones on the {where}"
     if "stuck" in r:  # the organizer's console did not answer within a minute: what it did
         stuck = f"not within 60 s: {r['stuck']}"
@@ -317,7 +350,8 @@ def _rows(r: dict, teams: int) -> list[dict]:
                    "confirm → stored": r.get("ingest"),
                    "the projector shows the complete round": r.get("projector")}
         return [{"case": f"hall: {level}, p95 of every request", "seconds": r["p95"],
-                 "note": f"{r['requests']} requests, {r['failed']} failed, {r['rate']:.0f}/s"},
+                 "note": f"{r['requests']} requests, {r['failed']} failed, {r['rate']:.0f}/s"
+                         f"{measured}"},
                 *({"case": f"hall: {level}, {case}",
                    "seconds": float("nan") if value is None else value,
                    "note": stuck if value is None else "(before the console got stuck)"}
@@ -326,9 +360,6 @@ def _rows(r: dict, teams: int) -> list[dict]:
                   for case in ("the organizer's ingest + pair", "pairing → projector"))]
     reports = (f"; {r['reports']} reports sent (both sides of {r['reports'] // 2} tables), "
                f"p95 {r['reports_p95']:.2f} s" if r["reports"] else "")
-    if "server_cpu" in r:  # the machine is shared: the server's own CPU, the load before
-        reports += (f"; the server's CPU {r['server_cpu']:.1f} s (user + system) over the "
-                    f"level, load average {r['load']:.1f} at its start")
     organizer = r["ingest"] + r["pair"]
     if r.get("desktop"):  # the phones asking for the desktop site: where they were let in
         reports += "; asking for the desktop site: " + ", ".join(
@@ -337,7 +368,7 @@ def _rows(r: dict, teams: int) -> list[dict]:
     return [
         {"case": f"hall: {level}, p95 of every request", "seconds": r["p95"],
          "note": f"{r['requests']} requests, {r['failed']} failed, {r['rate']:.0f}/s, median "
-                 f"{r['p50']:.3f} s, slowest {r['max']:.2f} s{reports}"},
+                 f"{r['p50']:.3f} s, slowest {r['max']:.2f} s{reports}{measured}"},
         {"case": f"hall: {level}, the organizer's ingest + pair", "seconds": organizer,
          "note": f"console in Chromium, {teams:,} teams: storing the sheet {r['ingest']:.2f} s "
                  f"+ storing the pairing {r['pair']:.2f} s (clicks to confirmations); their "

@@ -141,7 +141,9 @@ class StreamlitPhone(User):
                 return None
 
         handlers = [] if follow else [Stay]
-        request = urllib.request.Request(self.host + path, headers={
+        # (a redirect to the phones' port is an absolute address)
+        url = path if path.startswith(("http://", "https://")) else self.host + path
+        request = urllib.request.Request(url, headers={
             "User-Agent": self.agent, "X-Forwarded-For": _address(self.number)})
         return urllib.request.build_opener(*handlers).open(request, timeout=60)
 

@@ -6,7 +6,7 @@ wait 2–39 s. So, as ASGI middleware before Streamlit:
 
 - a phone that opens a public page — `/`, `/live`, `/pairings`, `/bracket` — is sent to the
   plain page of the same view (`/m/{event}/`, `…/pairings`, `…/bracket`: rendered once per
-  version, no session). A phone is a browser whose User-Agent says so (Mobile, Android,
+  version, no session), on the phones' port when the phones' process runs (`dashboard.phones`). A phone is a browser whose User-Agent says so (Mobile, Android,
   iPhone, iPad, WeChat, HarmonyOS …) or a client with no browser's User-Agent at all (it
   runs no script: Streamlit would show it an empty page).
 - A screen keeps Streamlit: `?projector=1` or `?screen=1` on the address (the console's
@@ -111,6 +111,24 @@ async def plain_address(view: str, query: dict[str, list[str]]) -> str:
             + (f"?{urlencode(keep)}" if keep else ""))
 
 
+def on_phones_port(headers: dict[str, str], path: str) -> str:
+    """`path` on the phones' port when the phones' process runs and the browser reached the
+    hall's own port (`pipeline.operations.serve.phones_base`); else `path` as it is (a
+    proxy's address, or the phones' port already).
+
+    >>> on_phones_port({"host": "192.168.1.5:8501"}, "/m/e/")
+    '/m/e/'
+    """
+    host = headers.get("host", "")
+    if not host or headers.get("x-paisai-phones"):
+        return path
+    from pipeline.operations.phones import phones_base
+
+    base = f"http://{host}"
+    moved = phones_base(base)
+    return path if moved == base else moved + path
+
+
 class Audience:
     """ASGI middleware in front of the Streamlit app (see the module's docstring)."""
 
@@ -152,7 +170,8 @@ class Audience:
         screen = marked or cookies.get(SCREEN_COOKIE) == "1" or CONSOLE_COOKIE in cookies
         phone = is_phone(headers.get("user-agent", ""))
         if not screen and view in PLAIN and (phone or self._over()):
-            answer = RedirectResponse(await plain_address(view, query), status_code=303,
+            where = on_phones_port(headers, await plain_address(view, query))
+            answer = RedirectResponse(where, status_code=303,
                                       headers={"Cache-Control": "no-store", "Vary": "*"})
             await answer(scope, receive, send)
             return

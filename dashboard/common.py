@@ -220,9 +220,11 @@ ROTATE_SECONDS = 30
 
 def hall_base() -> str:
     """The dashboard's address as phones in the hall reach it: the browser's own host, or
-    this machine's LAN address when the page was opened on loopback (QR codes, cards)."""
+    this machine's LAN address when the page was opened on loopback (QR codes, cards) — on
+    the phones' port when the phones' process runs (`dashboard.phones`)."""
     from urllib.parse import urlsplit
 
+    from pipeline.operations.phones import phones_base
     from pipeline.operations.serve import is_loopback
 
     try:
@@ -233,7 +235,7 @@ def hall_base() -> str:
     if is_loopback(base):
         lan = lan_addresses()
         base = f"http://{lan[0]}:{urlsplit(base).port or 8501}" if lan else base
-    return base
+    return phones_base(base)
 
 
 LAN_SECONDS = 60  # the machine's LAN addresses are read again at most this often

@@ -14,11 +14,18 @@ a table (/r, /t) are the only routes that change an event (a side acts with its 
     /k                          a Tractor match's deal-by-deal sheet (signed links)
     /t/mark, /k/mark            a sheet's mark: its open page reads itself again on a change
     /api/v1/events, /api/v1/events/{id}/standings?round=N, …/pairings?round=N, …/bracket
+    /api/v1/events/{id}/version  what its phone pages are kept by (`dashboard.phones`)
 """
 
 from starlette.routing import Route
 
-from dashboard.hall.api import api_bracket, api_events, api_pairings, api_standings
+from dashboard.hall.api import (
+    api_bracket,
+    api_events,
+    api_pairings,
+    api_standings,
+    api_version,
+)
 from dashboard.hall.appeals import appeal_route
 from dashboard.hall.matchsheet import match_mark_route, match_sheet_route
 from dashboard.hall.officials import (
@@ -69,4 +76,5 @@ def routes() -> list[Route]:
         Route("/api/v1/events/{event}/standings", api_standings),
         Route("/api/v1/events/{event}/pairings", api_pairings),
         Route("/api/v1/events/{event}/bracket", api_bracket),
+        Route("/api/v1/events/{event}/version", api_version),
     ]

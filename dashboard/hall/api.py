@@ -78,6 +78,23 @@ def api_pairings(request: Request) -> Response:
     return _api(request, answer)
 
 
+def api_version(request: Request) -> Response:
+    """/api/v1/events/{id}/version: {"version": …} — what the event's phone pages are kept by
+    now (null before its first page is made), read from memory: the phones' process asks it
+    at most twice a second per event (`dashboard.phones`). Never kept by a proxy."""
+    from dashboard.hall.pages import pages_version
+    from dashboard.hall.respond import HEADERS
+
+    try:
+        found = pages_version(request.path_params["event"])
+    except BusyError:
+        return busy(request)
+    except PaisaiError as exc:
+        return problem(request, 404, "no_event", str(exc))
+    return Response(json.dumps({"version": found}), media_type="application/json",
+                    headers={**HEADERS, "Cache-Control": "no-store"})
+
+
 def api_bracket(request: Request) -> Response:
     from pipeline.tractor import stages
 

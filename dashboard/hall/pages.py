@@ -133,6 +133,21 @@ def kept_page(request: Request) -> Response | None:
     return answer(request, data, etag, "text/html; charset=utf-8", packed)
 
 
+def pages_version(event_id: str) -> str | None:
+    """What the event's pages are kept by now — the snapshot they show and the event's
+    version (a live page's sheets) — from memory, for the phones' process (`dashboard.phones`:
+    its pages are kept while this stays the same); None when the event's pages are not in
+    memory yet (its first page makes them). PaisaiError for no such event."""
+    from dashboard.hall.cache import NotMade
+
+    try:
+        event, current_version = current(event_id[:64], wait=False)
+        seen = SNAPSHOTS.get(event, current_version, wait=False)
+    except NotMade:
+        return None
+    return f"{seen.version}|{current_version}"
+
+
 def _team_search(seen: Snapshot, extra: tuple) -> str | None:
     """The team number a search (?q=) names exactly, in the event's own spelling (`a1`,
     ` A1 ` and `A1` are one page), or None for any other search. The page found for a team

@@ -206,6 +206,7 @@ def phone_base(base_url: str | None) -> str:
         lan_addresses,
         loopback_only,
         running_hall,
+        running_phones_port,
     )
 
     if base_url is not None:
@@ -216,7 +217,7 @@ def phone_base(base_url: str | None) -> str:
             raise UsageError("找不到本机的局域网地址，请用 --base-url 给出手机能打开的看板地址 no "
                              "network address found: give --base-url")
         hall = running_hall(database())
-        port = hall[1] if hall else None
+        port = running_phones_port(database()) if hall else None
         base_url = f"http://{addresses[0]}:{port or 8501}"
         if hall and loopback_only(hall[0]):
             err(f"注意 note: 正在运行的看板只监听 {hall[0]}，手机打不开 {base_url}：请用 paisai "

@@ -90,19 +90,30 @@ def simulate(teams: int, rounds_count: int, out_dir: str, seed: int, ruleset: st
               help="只信任这些代理转发的客户地址（如 nginx 在本机：127.0.0.1）；默认不信任 trust "
                    "X-Forwarded-For only from these proxies (nginx on this machine: "
                    "127.0.0.1); none by default")
+@click.option("--phones-port", type=int, default=None, metavar="PORT",
+              help="手机页由另一个进程在此端口提供（默认不用：手机页与控制台同一端口） the phones' "
+                   "pages served by a process of their own on this port (default: none, the "
+                   "phones on --port)")
 @common
-def dashboard(host: str, port: int, hall: bool, forwarded_allow_ips: str) -> int:
-    from pipeline.operations.serve import hall_greeting, is_loopback, run_dashboard
+def dashboard(host: str, port: int, hall: bool, forwarded_allow_ips: str,
+              phones_port: int | None) -> int:
+    from pipeline.operations.serve import (
+        hall_greeting,
+        is_loopback,
+        phones_port_for,
+        run_dashboard,
+    )
 
     host = "0.0.0.0" if hall else host
+    phones = phones_port_for(host, port, phones_port)
     if not is_loopback(f"http://{host}") or host == "0.0.0.0":
         password = os.environ.get("PAISAI_ADMIN_PASSWORD", "")
         if not password or password == "demo":
             raise UsageError("对局域网开放前请先设置自己的控制台密码（不能是 demo） set your own console "
                              "password before listening beyond this machine (not `demo`): "
                              "PAISAI_ADMIN_PASSWORD=你的密码 paisai dashboard --hall")
-        out(hall_greeting(port))
-    return run_dashboard(database(), host, port, forwarded_allow_ips)
+        out(hall_greeting(port, phones))
+    return run_dashboard(database(), host, port, forwarded_allow_ips, phones or 0)
 
 
 @click.command("demo", help="载入演示比赛日（进行中的掼蛋赛、拖拉机淘汰赛、三场往届赛事） load the "

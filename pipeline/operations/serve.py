@@ -1,6 +1,7 @@
 """Starting the Streamlit dashboard on the given database, and stopping it cleanly.
 
-`paisai dashboard` runs Streamlit as a child process. Stopping `paisai dashboard` the way a
+`paisai dashboard` runs Streamlit as a child process, and beside it the phones' process
+(`dashboard.phones`, on the phones' port: the phones' pages from memory). Stopping `paisai dashboard` the way a
 service manager does (SIGTERM, SIGINT, SIGHUP) stops the server too and waits for it, so the
 port is free again within seconds; and the child is told to stop if `paisai` itself dies
 (Linux's parent-death signal), so no server is ever left running orphaned.
@@ -16,6 +17,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from pipeline.operations.phones import phones_command, phones_port_for, trusting_loopback
 
 STOP_SECONDS = 5
 
@@ -122,10 +125,10 @@ def is_loopback(url: str) -> bool:
     return host in ("localhost", "::1", "0.0.0.0", "") or host.startswith("127.")
 
 
-def hall_greeting(port: int) -> str:
+def hall_greeting(port: int, phones_port: int | None = None) -> str:
     """What `paisai dashboard --hall` prints: the address phones in the hall open (this
-    machine's LAN address) as text and as a QR code for the terminal, or a warning when
-    the machine has no network address."""
+    machine's LAN address, on the phones' port when the phones' process runs) as text and
+    as a QR code for the terminal, or a warning when the machine has no network address."""
     import io
 
     import segno
@@ -134,10 +137,11 @@ def hall_greeting(port: int) -> str:
     if not addresses:
         return ("注意 warning: 本机没有局域网地址，手机连不上 this machine has no network address: "
                 "phones cannot reach it\n")
-    url = f"http://{addresses[0]}:{port}/m/"
+    phones = phones_port or port
+    url = f"http://{addresses[0]}:{phones}/m/"
     picture = io.StringIO()
     segno.make(url, error="m").terminal(out=picture, compact=True)
-    others = "".join(f"  或 or http://{a}:{port}/m/\n" for a in addresses[1:])
+    others = "".join(f"  或 or http://{a}:{phones}/m/\n" for a in addresses[1:])
     return (f"手机请打开 phones open: {url}\n{others}"
             f"控制台 console: http://{addresses[0]}:{port}/admin · "
             f"大屏 projector: http://{addresses[0]}:{port}/live?projector=1\n"
@@ -200,6 +204,20 @@ def wait_until_up(port: int, seconds: float = 60, host: str = "127.0.0.1") -> bo
     return False
 
 
+def wait_until_listening(port: int, seconds: float = 30, host: str = "127.0.0.1") -> bool:
+    """True once something accepts connections on `port` (the phones' process)."""
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
 def stop(child: subprocess.Popen, seconds: float = STOP_SECONDS) -> int:
     """Ask the server to stop, wait for it, and end it if it does not."""
     if child.poll() is None:
@@ -220,15 +238,18 @@ def hall_file(database: Path) -> Path:
 
 
 @contextmanager
-def serving(database: Path, host: str, port: int) -> Iterator[None]:
-    """The dashboard's port written down while it runs (this process's id with it), and
-    removed when it stops."""
+def serving(database: Path, host: str, port: int,
+            phones_port: int | None = None) -> Iterator[None]:
+    """The dashboard's port (and the phones' port) written down while it runs (this
+    process's id with it), and removed when it stops."""
     import json
 
     mark = hall_file(database)
+    said = {"pid": os.getpid(), "host": host, "port": port}
+    if phones_port:
+        said["phones_port"] = phones_port
     try:
-        mark.write_text(json.dumps({"pid": os.getpid(), "host": host, "port": port}),
-                        encoding="utf-8")
+        mark.write_text(json.dumps(said), encoding="utf-8")
     except OSError:  # a read-only folder: the links fall back to the default port
         pass
     try:
@@ -250,6 +271,20 @@ def running_hall(database: Path) -> tuple[str, int] | None:
         return None
 
 
+def running_phones_port(database: Path) -> int | None:
+    """The port the phones open on the dashboard running on `database` (its phones'
+    process's, else the hall's own), else None when none runs."""
+    import json
+
+    if running_hall(database) is None:
+        return None
+    try:
+        said = json.loads(hall_file(database).read_text(encoding="utf-8"))
+        return int(said.get("phones_port") or said["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def running_port(database: Path) -> int | None:
     """The port of the dashboard running on `database`, else None."""
     found = running_hall(database)
@@ -262,24 +297,44 @@ def loopback_only(host: str) -> bool:
     return bool(host) and host not in ("0.0.0.0", "::") and is_loopback(f"http://{host}")
 
 
-def run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "") -> int:
-    with serving(database, host, port):
-        return _run_dashboard(database, host, port, forwarded_allow_ips)
+def run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "",
+                  phones_port: int | None = None) -> int:
+    """The hall's server on `port` and, when `phones_port` is given, the phones' process
+    on it (`dashboard.phones`), both stopped together."""
+    phones = phones_port_for(host, port, phones_port)
+    with serving(database, host, port, phones):
+        return _run_dashboard(database, host, port, forwarded_allow_ips, phones)
 
 
-def _run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "") -> int:
+def _start_phones(host: str, port: int, phones: int, forwarded_allow_ips: str,
+                  env: dict) -> subprocess.Popen:
+    return subprocess.Popen(phones_command(host, phones, port, forwarded_allow_ips), env=env,
+                            preexec_fn=_die_with_parent, start_new_session=True)
+
+
+def _run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: str = "",
+                   phones: int | None = None) -> int:
     env = {**os.environ, **dashboard_env(), "PAISAI_DB": str(database.resolve()),
            "PAISAI_LISTEN_HOST": host}  # the console warns when QR codes point elsewhere
     print(f"看板 dashboard: http://{host}:{port}/live  (数据库 database {database})", flush=True)
+    hall_trusts = forwarded_allow_ips
+    if phones:
+        # the phones' addresses the hall makes (QR codes, a phone sent from /live)
+        env.update(PAISAI_PHONES_PORT=str(phones), PAISAI_HALL_PORT=str(port))
+        hall_trusts = trusting_loopback(forwarded_allow_ips)
+        print(f"手机页 phones: http://{host}:{phones}/m/", flush=True)
     # its own session: Ctrl-C in a terminal reaches paisai alone, which asks the server to
     # stop once (a second signal in the middle of Streamlit's shutdown aborts it)
-    child = subprocess.Popen(dashboard_command(host, port, forwarded_allow_ips), env=env,
+    child = subprocess.Popen(dashboard_command(host, port, hall_trusts), env=env,
                              preexec_fn=_die_with_parent, start_new_session=True)
+    helper = _start_phones(host, port, phones, forwarded_allow_ips, env) if phones else None
     stopping: list[float] = []
+    restarted = time.monotonic()
 
     def forward(signum, frame) -> None:  # only signals here: waiting is the loop's job
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
+        for process in (child, helper):
+            if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
         stopping.append(time.monotonic())
 
     previous = {s: signal.signal(s, forward) for s in (signal.SIGTERM, signal.SIGINT,
@@ -292,9 +347,16 @@ def _run_dashboard(database: Path, host: str, port: int, forwarded_allow_ips: st
             except subprocess.TimeoutExpired:
                 if stopping and time.monotonic() - stopping[0] > STOP_SECONDS:
                     child.kill()
+                elif not stopping and helper is not None and helper.poll() is not None \
+                        and time.monotonic() - restarted > STOP_SECONDS:
+                    # the phones' process ended by itself: started again (the phones'
+                    # addresses are printed on the tables)
+                    restarted = time.monotonic()
+                    helper = _start_phones(host, port, phones, forwarded_allow_ips, env)
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
-        if child.poll() is None:
-            stop(child)
+        for process in (helper, child):
+            if process is not None and process.poll() is None:
+                stop(process)
     return 0 if stopping else code

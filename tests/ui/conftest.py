@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.operations.serve import free_port, wait_until_up
+from pipeline.operations.serve import (
+    free_port,
+    running_phones_port,
+    wait_until_listening,
+    wait_until_up,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -37,6 +42,12 @@ class Server:
         if not wait_until_up(self.port):
             self.stop()
             raise RuntimeError("the dashboard did not start")
+        # the phones' process's port (`dashboard.phones`), the hall's own when none runs
+        self.phones_port = running_phones_port(database) or self.port
+        self.phones_url = f"http://127.0.0.1:{self.phones_port}"
+        if self.phones_port != self.port and not wait_until_listening(self.phones_port):
+            self.stop()
+            raise RuntimeError("the phones' process did not start")
 
     def stop(self) -> None:
         """`paisai dashboard` stops its server on SIGTERM; the whole group is ended after
