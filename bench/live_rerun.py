@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bench.agents import DESKTOP_AGENT
-from bench.hall import _server_cpu
+from bench.hall import server_cpu
 from bench.turnaround import prepare
 
 RERUNS = 10
@@ -36,6 +36,11 @@ def _session(url: str):
     )
 
 
+def _cpu(pid: int) -> float:
+    """The CPU seconds (user + system) of the server's processes so far."""
+    return sum(server_cpu(pid).values())
+
+
 def _run(socket, page: str, pid: int) -> tuple[float, float, int]:
     """A rerun of `page` until the script finished: (wall seconds, server CPU, bytes)."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -44,7 +49,7 @@ def _run(socket, page: str, pid: int) -> tuple[float, float, int]:
     again = BackMsg()
     again.rerun_script.query_string = "event=bench"
     again.rerun_script.page_name = page
-    cpu, started, size = _server_cpu(pid), time.perf_counter(), 0
+    cpu, started, size = _cpu(pid), time.perf_counter(), 0
     socket.send_binary(again.SerializeToString())
     while True:
         raw = socket.recv()
@@ -53,7 +58,7 @@ def _run(socket, page: str, pid: int) -> tuple[float, float, int]:
         message.ParseFromString(raw)
         if message.WhichOneof("type") == "script_finished":
             break
-    return time.perf_counter() - started, _server_cpu(pid) - cpu, size
+    return time.perf_counter() - started, _cpu(pid) - cpu, size
 
 
 def _store(database: Path, sheet: Path) -> None:
