@@ -210,3 +210,22 @@ def test_compare_says_who_came_back_and_who_won(history, cli):
     assert rows["e3"]["podium"] == "乙、丙、甲"
     assert float(rows["e1"]["field_strength"]) == 1500.0
 
+
+
+def test_namesakes_of_one_club_are_told_apart_by_id_not_by_affiliation(cli, db_file,
+                                                                       tmp_path):
+    """Two 王芳 of one club who play in the same event are two people: `paisai player 王芳`
+    names both ids and asks for the id — never for --affiliation, which cannot tell them
+    apart (an association's acceptance, issue 52)."""
+    from conftest import import_event
+
+    import_event(db_file, tmp_path, "f1", "2025-03-01",
+                 [("A1", "王芳", "赵一", "关务"), ("A2", "王芳", "钱二", "关务")])
+    several = cli("player", "王芳")
+    assert several.code == 2
+    with db.reading(db_file) as con:
+        ids = [i for (i,) in db.rows(con, "select distinct player_id from player_map "
+                                          "where name = '王芳'")]
+    assert len(ids) == 2 and all(i in several.err for i in ids)
+    assert "--affiliation" not in several.err and "paisai player" in several.err
+    assert cli("player", "王芳", "--affiliation", "关务").code == 2

@@ -249,6 +249,8 @@ def test_compare_round_gives_each_table_s_win_probability_from_the_list(cli, tmp
     strong = 0.770 if row["ew_team"] == "A1" else 1 - 0.770
     assert float(row["ew_win_probability"]) == pytest.approx(strong, abs=0.0006)
     assert {row["ew_rating"], row["ns_rating"]} == {"3134", "2866"}
+    table = cli("compare", "e2", "--round", "1").out  # the table speaks Chinese throughout
+    assert "桌号" in table and "table_no" not in table
     assert cli("compare", "e2").code == 2  # neither a second event nor a round
     assert cli("compare", "e2", "--round", "5").code == 2  # no tables there
 

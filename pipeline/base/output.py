@@ -37,6 +37,7 @@ HEADERS_ZH = {
     "level_diff": "级差",
     "round": "轮次",
     "table": "桌号",
+    "table_no": "桌号",
     "ew_team": "东西",
     "ew_name": "东西队名",
     "ns_name": "南北队名",

@@ -147,9 +147,11 @@ def player(name: str, affiliation: str | None, fmt: str) -> int:
             who = db.rows(con, db.sql("namesake_candidates"), {"ids": found})
             zh = "；".join(f"{i}（{u or '无单位'}，搭档 {p or '—'}）" for i, u, p in who)
             en = "; ".join(f"{i} ({u or 'no unit'}, with {p or '—'})" for i, u, p in who)
-            raise UsageError(f"有 {len(found)} 位同名选手：{zh}。请用 paisai player 编号，或加 "
-                             f"--affiliation 区分 several players with that name: {en}. Use "
-                             "paisai player ID, or --affiliation (see paisai players)")
+            apart = len({u for _, u, _ in who}) > 1 and not affiliation  # units tell them
+            raise UsageError(f"有 {len(found)} 位同名选手：{zh}。请用 paisai player 编号"
+                             f"{'，或加 --affiliation 区分' if apart else ''} several players "
+                             f"with that name: {en}. Use paisai player ID"
+                             f"{', or --affiliation (see paisai players)' if apart else ''}")
         profile = stats.player_profile(con, found[0])
     if fmt == "json":
         shown = {k: (v.to_dicts() if hasattr(v, "to_dicts") else v) for k, v in profile.items()}
