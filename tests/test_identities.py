@@ -338,3 +338,24 @@ def test_two_lasting_partners_taking_turns_ask_two_people_and_a_stand_in_is_mark
     assert profile.code == 0
     assert "待核对 review e7 A1: 替补一场，同名者皆可能 a stand-in's event, either namesake's: " \
            "review" in profile.out
+
+
+def test_the_organizers_split_answers_the_turns_question(db_file, tmp_path, cli):
+    """王伟 of 恒通 with 周一 in e1, e3, e5 and with 孙五 in e2, e4, e6 is asked about ("two
+    people with one name?"); the organizer says two people — the 孙五 seats split off and
+    merged into one id — and those seats are asked no more (an association's acceptance:
+    the question stayed after the decision)."""
+    for n in range(1, 7):
+        import_event(db_file, tmp_path, f"e{n}", f"2025-{n:02d}-10", [
+            ("A1", "王伟", "周一" if n % 2 else "孙五", "恒通"), ("B1", "赵敏", "钱六", "华信")])
+    one = ids(db_file, "王伟")[("e1", "A1")]
+    for n in (2, 4, 6):
+        assert cli("players", "split", one, "--event", f"e{n}").code == 0
+    halves = [ids(db_file, "王伟")[(f"e{n}", "A1")] for n in (2, 4, 6)]
+    assert cli("players", "merge", *halves).code == 0
+    seats = ids(db_file, "王伟")
+    sun = seats[("e2", "A1")]
+    assert {seats[(f"e{n}", "A1")] for n in (2, 4, 6)} == {sun} and sun != one
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    review = " ".join(r["review"] or "" for r in listing if r["name"] == "王伟")
+    assert "轮流" not in review

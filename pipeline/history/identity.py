@@ -29,6 +29,7 @@ import polars as pl
 
 from pipeline.base import db
 from pipeline.base.names import member_key, normalize_name, person_key
+from pipeline.history.review_marks import STAND_IN, TURNS
 from pipeline.history.seatreads import (
     KEY,
     TEAMS,
@@ -187,6 +188,10 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False,
     if whole.height:
         whole = _resolve(whole, [(k, aliases.get(p, p), aliases.get(i, i), e, t)
                                  for k, p, i, e, t in overrides])
+        decided = pl.col("player_id") != pl.col("base_id")  # moved by the organizer's split
+        whole = whole.with_columns(  # or merge: the evidence's question answered
+            pl.when(decided & pl.col("note").is_in([STAND_IN, TURNS])).then(None)
+            .otherwise(pl.col("note")).alias("note"))
     else:
         whole = pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.Boolean
                                      if c == "visit" else pl.String for c in MAP_COLUMNS})
