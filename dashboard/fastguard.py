@@ -8,23 +8,14 @@ from __future__ import annotations
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from dashboard.guards import HEADER_SECONDS, SECURITY_HEADERS
+from dashboard.guards import SECURITY_HEADERS, HeaderDeadline
 
 
-class GuardedHttpToolsProtocol(HttpToolsProtocol):
+class GuardedHttpToolsProtocol(HeaderDeadline, HttpToolsProtocol):
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._deadline = None
         self._arm()
-
-    def _arm(self) -> None:
-        if self._deadline is None:
-            self._deadline = self.loop.call_later(HEADER_SECONDS, self._too_slow)
-
-    def _disarm(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
 
     def on_message_begin(self) -> None:  # a request's first byte: its headers are timed
         super().on_message_begin()
@@ -33,10 +24,6 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm()
         super().on_headers_complete()
-
-    def connection_lost(self, exc) -> None:
-        self._disarm()
-        super().connection_lost(exc)
 
     def _too_slow(self) -> None:
         self._deadline = None

@@ -28,14 +28,14 @@ import re
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from dashboard.guards import HEADER_SECONDS, SECURITY_HEADERS
+from dashboard.guards import SECURITY_HEADERS, HeaderDeadline
 
 KEEP_ALIVE_SECONDS = 30  # a phone refreshes every 20 s: its connection is still open then
 LIMIT_CONCURRENCY = 2500
 FILES_PER_CONNECTION_SPARE = 500  # files the process needs besides its connections
 
 
-class GuardedH11Protocol(H11Protocol):
+class GuardedH11Protocol(HeaderDeadline, H11Protocol):
     """uvicorn's h11 protocol with a deadline for each request's headers, and its own
     400 answers (a malformed request line) carrying the security headers."""
 
@@ -45,15 +45,6 @@ class GuardedH11Protocol(H11Protocol):
         self._deadline = None
         self._arm()
 
-    def _arm(self) -> None:
-        if self._deadline is None:
-            self._deadline = self.loop.call_later(HEADER_SECONDS, self._too_slow)
-
-    def _disarm(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if self.cycle is not self._seen:  # a request's headers arrived: it is served
@@ -61,10 +52,6 @@ class GuardedH11Protocol(H11Protocol):
             self._disarm()
         elif self.conn.their_state is h11.IDLE:  # part of the next request's headers
             self._arm()
-
-    def connection_lost(self, exc) -> None:
-        self._disarm()
-        super().connection_lost(exc)
 
     def _too_slow(self) -> None:
         self._deadline = None

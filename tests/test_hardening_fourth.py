@@ -426,7 +426,7 @@ def test_every_answer_carries_the_security_headers(live_server):
 def test_a_connection_that_never_finishes_its_headers_is_closed(live_server):
     import socket
 
-    from dashboard.server import HEADER_SECONDS
+    from dashboard.guards import HEADER_SECONDS
 
     _, port, *_ = live_server
     with socket.create_connection(("127.0.0.1", port), timeout=HEADER_SECONDS + 20) as slow:

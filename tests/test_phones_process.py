@@ -196,7 +196,7 @@ def test_the_phones_port_is_guarded_as_the_hall_s(hall):
     security headers."""
     import socket
 
-    from dashboard.server import HEADER_SECONDS
+    from dashboard.guards import HEADER_SECONDS
 
     port = hall.phones_port
     with socket.create_connection(("127.0.0.1", port), timeout=HEADER_SECONDS + 20) as slow:
