@@ -226,3 +226,23 @@ def test_a_stand_in_between_two_active_namesakes_is_marked_for_review():
     one = [Seat(s.event_id, s.day, s.unit, s.partners, False, "M1") for s in two[:4]] + two[4:]
     label, note, _ = people(one + [_club_seat(7, "z")])  # the member would have given his
     assert label[-1] == 1 and note[-1] == ""
+
+
+def test_a_stand_in_beside_two_partnerships_taking_turns_is_marked_while_they_are_one_id():
+    """Issue 52, left open by the acceptance: 王伟 of one club with x in e1, e3, e5 and with
+    y in e2, e4, e6 (one id, asked "two people with one name?"); in e7 a 王伟 with z, whom
+    neither partnership ever had, under the club: the seat could be either suspected
+    person's — marked, though the name is still one id. Under another club that only one
+    partnership played for, or long after both ended, or beside a block change of partner
+    (no question): not marked."""
+    turns = [_club_seat(e, "x") for e in (1, 3, 5)] + [_club_seat(e, "y") for e in (2, 4, 6)]
+    label, note, _ = people(turns + [_club_seat(7, "z")])
+    assert label == [0] * 7 and note == [""] * 3 + [TURNS] * 3 + [STAND_IN]
+    label, note, _ = people(turns + [_club_seat(400, "z")])  # a year after both ended
+    assert label[-1] == 0 and note[-1] != STAND_IN
+    x_elsewhere = [Seat(s.event_id, s.day, "b" if "x" in s.partners else "a", s.partners,
+                        False, None) for s in turns]  # x's seats under b, y's under a
+    label, note, _ = people(x_elsewhere + [_club_seat(7, "z")])
+    assert note[-1] != STAND_IN
+    block = [_club_seat(e, "x") for e in (1, 2, 3)] + [_club_seat(e, "y") for e in (4, 5, 6)]
+    assert people(block + [_club_seat(7, "z")])[1][-1] == ""
