@@ -253,14 +253,22 @@ def test_a_member_id_given_for_another_name_is_flagged_and_imports_are_logged(re
 
 def test_a_name_split_within_one_club_asks_one_person_under_two_ids(register, cli):
     """Issue 52's acceptance: 王伟 of 恒通 split off for one event by the organizer; the two
-    ids share their unit, so the flag asks "one person under two ids?", never "under two
-    units?" (one unit is involved)."""
+    ids share their unit. The split is the organizer's answer: the two are not asked about
+    each other (an association's acceptance: "一人两号？" stayed after the decision). A new
+    event where 王伟 plays with 李强 again — the split-off 王伟's partner too — is new
+    evidence: then the flag asks "one person under two ids?", never "under two units?" (one
+    unit is involved)."""
     for event_id, day in (("e1", "2025-01-05"), ("e2", "2025-02-05"), ("e3", "2025-03-05")):
         register(event_id, day, [["A1", "甲", "王伟", "李强", "恒通"],
                                  ["A2", "乙", "周一", "吴二", "远航"]])
     listing = read_csv_output(cli("players", "--format", "csv").out)
     (whole,) = [r["player_id"] for r in listing if r["name"] == "王伟"]
     assert cli("players", "split", whole, "--event", "e2", "--reason", "核对").code == 0
+    listing = read_csv_output(cli("players", "--format", "csv").out)
+    wang = {r["player_id"]: r["review"] for r in listing if r["name"] == "王伟"}
+    assert len(wang) == 2 and set(wang.values()) == {""}
+    register("e4", "2025-04-05", [["A1", "甲", "王伟", "李强", "恒通"],
+                                  ["A2", "乙", "周一", "吴二", "远航"]])
     listing = read_csv_output(cli("players", "--format", "csv").out)
     wang = {r["player_id"]: r["review"] for r in listing if r["name"] == "王伟"}
     assert len(wang) == 2

@@ -10,21 +10,27 @@ from pipeline.base.errors import PaisaiError, UsageError
 from pipeline.cli_support import FORMATS, common, database, format_option, out
 
 
-@click.command("players", help="选手身份：列出、合并 KEEP ID…、撤销合并 ID、拆分 ID --event E "
-                               "[--team T] player identities: list, merge, unmerge, split")
+@click.command("players", help="选手身份：列出、合并 KEEP ID…、撤销合并 ID（也撤销拆分出的编号）、"
+                               "拆分 ID --event E [--team T] 或 --partner 搭档 player identities: "
+                               "list, merge, unmerge (a merge, or the split that made the id), "
+                               "split (one event, several, or those with one partner)")
 @click.argument("action", required=False, default="list",
                 type=click.Choice(["list", "merge", "unmerge", "split"]))
 @click.argument("ids", nargs=-1, metavar="[ID]...")
-@click.option("--event", help="拆分所在赛事 the event of a split")
+@click.option("--event", "events", multiple=True,
+              help="拆分所在赛事（可重复，或逗号分隔）the event of a split (repeat it, or a "
+                   "comma list: one new id for all)")
 @click.option("--team", "team_no", help="拆分所在队（同场同名的两人）the team of a split (two "
                                         "namesakes in one event)")
 @click.option("--from", "sheet", type=click.Path(dir_okay=False),
               help="合并表：每行 保留编号,合并编号 a sheet of merges: keep,merge per row")
+@click.option("--partner", help="拆分与此搭档同队的各场为一个新编号 split off the events with "
+                                "this partner, as one new id")
 @click.option("--reason", help="记入操作日志的原因 the reason, kept in paisai log")
 @format_option()
 @common
-def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str | None,
-            sheet: str | None, reason: str | None, fmt: str) -> int:
+def players(action: str, ids: tuple[str, ...], events: tuple[str, ...], team_no: str | None,
+            sheet: str | None, partner: str | None, reason: str | None, fmt: str) -> int:
     from pipeline.history import identity, people
 
     if action in ("merge", "unmerge", "split"):
@@ -46,11 +52,18 @@ def players(action: str, ids: tuple[str, ...], event: str | None, team_no: str |
                 into = people.unmerge(con, ids[0], reason)
                 said.append(f"已撤销合并 unmerged {ids[0]} (from {into})\n")
             else:
-                if len(ids) != 1 or not event:
-                    raise UsageError("paisai players split ID --event EVENT [--team TEAM]")
-                people.split(con, ids[0], event, team_no, reason)
-                said.append(f"已拆分 split {ids[0]} in {event}"
-                            + (f" {team_no}" if team_no else "") + "\n")
+                wanted = [e.strip() for given in events
+                          for e in given.replace("，", ",").split(",") if e.strip()]
+                if len(ids) != 1 or not (wanted or partner):
+                    raise UsageError("paisai players split ID --event EVENT [--team TEAM] | "
+                                     "--partner NAME")
+                made = people.split(con, ids[0], None, team_no, reason, events=wanted,
+                                    partner=partner)
+                said.append(f"已拆分 split {ids[0]}"
+                            + (f" in {', '.join(wanted)}" if wanted else "")
+                            + (f" {team_no}" if team_no else "")
+                            + (f"（与 {partner} 同队 with {partner}）" if partner else "")
+                            + f" → {made}\n")
         for line in said:
             out(line)
         return 0

@@ -54,17 +54,21 @@ def association_id(name: str, member_id: str | None, namesake_of: str | None = N
     return "P" + hashlib.sha1(key.encode()).hexdigest()[:10]
 
 
-def _split_id(player_id: str, event_id: str, team_no: str | None) -> str:
+def split_id(player_id: str, event_id: str, team_no: str | None) -> str:
+    """The id the organizer's split of `player_id` in `event_id` (that team) gives."""
     where = f"{event_id}|{team_no}" if team_no else event_id
     return "P" + hashlib.sha1(f"{player_id}|split|{where}".encode()).hexdigest()[:10]
 
 
 def _resolve(frame: pl.DataFrame, overrides: list[tuple]) -> pl.DataFrame:
-    """Apply splits (per event, or per team of an event), then merges (transitively), in the
-    order they were made; undone merges are left out."""
+    """Apply splits (per event, or per team of an event; several events of one decision
+    share the new id it names), then merges (transitively), in the order they were made;
+    undone decisions are left out. `decided`: a seat some standing split took, or whose id
+    a standing merge made (the organizer has looked at that person)."""
     ids = frame["player_id"].to_list()
     events = frame["event_id"].to_list()
     teams = frame["team_no"].to_list()
+    taken = [False] * len(ids)
     merged: dict[str, str] = {}
 
     def root(x: str) -> str:
@@ -74,12 +78,16 @@ def _resolve(frame: pl.DataFrame, overrides: list[tuple]) -> pl.DataFrame:
 
     for kind, player_id, into_id, event_id, team_no in overrides:
         if kind == "split":
-            ids = [_split_id(p, e, team_no) if root(p) == root(player_id) and e == event_id
-                   and (team_no is None or t == team_no) else p
-                   for p, e, t in zip(ids, events, teams, strict=True)]
+            for n, (p, e, t) in enumerate(zip(ids, events, teams, strict=True)):
+                if root(p) == root(player_id) and e == event_id and team_no in (None, t):
+                    ids[n] = into_id or split_id(p, e, team_no)
+                    taken[n] = True
         elif root(player_id) != root(into_id):
             merged[root(player_id)] = root(into_id)
-    return frame.with_columns(pl.Series("player_id", [root(p) for p in ids]))
+    made = {root(x) for x in merged}
+    final = [root(p) for p in ids]
+    return frame.with_columns(pl.Series("player_id", final), pl.Series(
+        "decided", [t or p in made for t, p in zip(taken, final, strict=True)]))
 
 
 def _name_id(norm_name: str) -> str:
@@ -133,7 +141,7 @@ def appearances(teams: pl.DataFrame, folded: pl.DataFrame | None = None) -> pl.D
 MAP_COLUMNS = ["event_id", "team_no", "slot", "name", "affiliation", "norm_name", "player_id",
                "member_id", "base_id", "visit", "note"]
 def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False,
-            full: bool = False) -> None:
+            full: bool = False, names: set[str] | None = None) -> None:
     """Bring `player_map` up to the registered teams. The seats of the names whose seats
     changed are read again as evidence (`evidence.people`); each person found takes the id
     their own evidence gives (`_give_ids`: the same whatever the import order, a renamed id
@@ -144,14 +152,16 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False,
     brought up (`identity_events`' fingerprints), with their partners' (a partner's seats
     say whether a unit is explained), and those whose member-id claims changed; only those
     events' teams and the teams two partners away are read (`changed_names`). `full`: every
-    name from every team, as a first build does (a test checks the two agree)."""
+    name from every team, as a first build does (a test checks the two agree). `names`: read
+    again too (those an organizer's decision concerns: the questions it answered, or an
+    undone one asked again, come from their evidence)."""
     current = is_current(con)
     part = None
     if current and not full and not db.scalar(
             con, "select count(*) from player_map where base_id is null"):
         from pipeline.history.changed_names import changed_part
 
-        part = changed_part(con, set())
+        part = changed_part(con, set(names or ()))
         if part is None and not everything:
             return  # nothing changed
         frame, claims, names, fingerprints = part or (
@@ -188,10 +198,12 @@ def refresh(con: duckdb.DuckDBPyConnection, everything: bool = False,
     if whole.height:
         whole = _resolve(whole, [(k, aliases.get(p, p), aliases.get(i, i), e, t)
                                  for k, p, i, e, t in overrides])
-        decided = pl.col("player_id") != pl.col("base_id")  # moved by the organizer's split
-        whole = whole.with_columns(  # or merge: the evidence's question answered
-            pl.when(decided & pl.col("note").is_in([STAND_IN, TURNS])).then(None)
-            .otherwise(pl.col("note")).alias("note"))
+        moved = pl.col("player_id") != pl.col("base_id")  # by the organizer's split or merge
+        decided = pl.col("decided").any().over("base_id")  # a person the organizer split or
+        whole = whole.with_columns(  # merged: the evidence's question answered ("two people
+            pl.when(moved & pl.col("note").is_in([STAND_IN, TURNS])  # taking turns?" on all
+                    | decided & (pl.col("note") == TURNS)).then(None)  # their seats, a
+            .otherwise(pl.col("note")).alias("note")).drop("decided")  # stand-in's if moved
     else:
         whole = pl.DataFrame(schema={c: pl.Int64 if c == "slot" else pl.Boolean
                                      if c == "visit" else pl.String for c in MAP_COLUMNS})

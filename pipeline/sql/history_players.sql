@@ -1,6 +1,6 @@
 -- marts: one row per player identity: names, units, events, likely duplicates (other
 -- identities with the same folded name) and two events of one game on one day (one person
--- cannot play both: two people under one id, or a wrong merge).
+-- cannot play both: two people under one id, or a wrong merge), and two seats in one event.
 with
 
 appearances as (
@@ -44,6 +44,15 @@ same_day as (
     group by player_id
 ),
 
+two_seats as (
+    -- two seats in one event under one id: one person cannot sit twice (an organizer's
+    -- merge that an event contradicts, or a wrong one)
+    select player_id, string_agg(event_id, ', ' order by event_id) as events
+    from (select player_id, event_id from appearances
+          group by player_id, event_id having count(*) > 1)
+    group by player_id
+),
+
 final as (
     select
         i.*,
@@ -51,9 +60,11 @@ final as (
                   from identities as o
                   where o.norm_name = i.norm_name and o.player_id <> i.player_id), '')
             as likely_duplicates,
-        d.days as same_day_events
+        d.days as same_day_events,
+        t.events as two_seat_events
     from identities as i
     left join same_day as d using (player_id)
+    left join two_seats as t using (player_id)
 )
 
 select * from final
