@@ -61,6 +61,7 @@ MISTYPED, TYPO_RATIO = 2, 3  # a member id seen once, a character from an id of 
 # seen twice, is that id mistyped; seen twice (a habit), from one seen TYPO_RATIO times as often
 ACTIVE_DAYS = 90  # a one-off this near a person's first or last seat is in their time
 RETURNS = 1  # a mover's seats under the old unit after the move that still make a move
+MISSED_ID = 0.05  # a member missing his id in every seat of a group: less likely, not his
 LASTING = 3  # events with one partner (or under one's own unit) that make a person
 ANOTHER_UNIT = "另一单位一场 one event under another unit: review"
 UNCLEAR = "归属不确定 unclear which namesake: review"
@@ -219,6 +220,26 @@ class _Found:
         members = self.members_of(r)
         return sum(1 for i in members if self.seats[i].member_id) / len(members)
 
+    def overlaps(self, h: int, g: int) -> bool:
+        """`h` and `g` played in the same stretch of time (their spans of days meet)."""
+        (a, b), (c, d) = self.span(h), self.span(g)
+        return a <= d and c <= b
+
+    def would_show(self, h: int, g: int) -> bool:
+        """`g` (no seat gives a member id) played while member `h` played with others
+        (a seat of `h` between `g`'s first and last), and `h` gives his id so often (his
+        seats, smoothed) that missing it in every seat of `g` is less likely than
+        `MISSED_ID`: `g` is somebody else, never pulled in by the member's name. (A block
+        of `g` between `h`'s partnerships is a member who forgot his id for a while.)"""
+        if not self.member_ids(h) or self.member_ids(g):
+            return False
+        first, last = self.span(g)
+        members = self.members_of(h)
+        if not any(first < self.seats[i].day < last for i in members):
+            return False
+        share = (sum(1 for i in members if self.member[i]) + 1) / (len(members) + 2)
+        return (1 - share) ** len(self.members_of(g)) < MISSED_ID
+
     def lasting(self, r: int) -> set[str]:
         """The partners `r` played with in `LASTING` events or more."""
         seen: dict[str, set[str]] = {}
@@ -312,9 +333,11 @@ def _units(seats: list[Seat], found: _Found) -> None:
         groups = sorted(by_group, key=lambda r: (-len(found.events(r)), found.first_seat(r)))
         for n in range(len(groups) - 1, 0, -1):  # the smallest first, each into a bigger
             g = groups[n]  # one, biggest first: one-offs placed before two lasting groups
-            for h in sorted(groups[:n], key=lambda h: found.unlike(h, g)):  # are read as one
+            block = len(found.events(g)) >= 2  # are read as one; a block of events rather
+            for h in sorted(groups[:n], key=lambda h: (  # joins the group it follows in
+                    found.unlike(h, g), block and found.overlaps(h, g))):  # time
                 h, g = found.root(h), found.root(g)
-                if h != g and found.join(h, g):
+                if h != g and not found.would_show(h, g) and found.join(h, g):
                     break
 
 
@@ -331,7 +354,8 @@ def _moves(seats: list[Seat], found: _Found, gap_days: int, note: list[str]) -> 
         for other in {found.root(o) for o in anchored} - {r}:
             members = found.members_of(other)
             later = [i for i in members if seats[i].day >= first]
-            if len(later) > RETURNS or found.span(other)[0] >= first or not found.can(other, r):
+            if len(later) > RETURNS or found.span(other)[0] >= first or not found.can(other, r) \
+                    or found.would_show(other, r) or found.would_show(r, other):
                 continue
             old = {p for i in members if seats[i].day < first for p in seats[i].partners}
             if any(seats[i].partners & old - found.partners(r) for i in later):
@@ -362,7 +386,7 @@ def _visits(seats: list[Seat], found: _Found, note: list[str]) -> None:
             continue
         first, last = found.span(r)
         units = {seats[i].unit for i in found.members_of(r)}
-        free = [p for p in people if found.can(p, r)]
+        free = [p for p in people if found.can(p, r) and not found.would_show(p, r)]
         if not free:
             people.append(r)
             continue
