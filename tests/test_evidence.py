@@ -246,3 +246,36 @@ def test_a_stand_in_beside_two_partnerships_taking_turns_is_marked_while_they_ar
     assert note[-1] != STAND_IN
     block = [_club_seat(e, "x") for e in (1, 2, 3)] + [_club_seat(e, "y") for e in (4, 5, 6)]
     assert people(block + [_club_seat(7, "z")])[1][-1] == ""
+
+
+def _seat(e: int, mate: str, member: str | None = None, unit: str = "a") -> Seat:
+    return Seat(f"e{e:02d}", e, unit, frozenset({mate}), False, member)
+
+
+def test_a_member_id_never_pulls_in_a_namesake_s_partnership_played_beside_him():
+    """Issue 52 ("a member id is a strong claim, never a silent merge"), by hand: 王伟 of one
+    club gives his member id M1 with x in e1, e4, e7, e9, e11; another 王伟 of the club, no
+    member id, plays with y in e2 and e6 — while the member played with x in e4: a member
+    who gives his id every time (5 of 5) would not have missed it twice — two people. (Had
+    he given it 4 times in 5, missing it twice would be likely enough: one person.)
+    The same member with y in e5 and e6 between his partnerships (x until e4, z from e9):
+    a member who forgot his id for a while — one person."""
+    member = [_seat(e, "x", "M1") for e in (1, 4, 7, 9, 11)]
+    label, _, _ = people(member + [_seat(2, "y"), _seat(6, "y")])
+    assert label == [0] * 5 + [1, 1]
+    once = [*member[:3], _seat(9, "x"), member[4]]
+    assert people(once + [_seat(2, "y"), _seat(6, "y")])[0] == [0] * 7
+    forgot = [_seat(1, "x", "M1"), _seat(2, "x", "M1"), _seat(4, "x", "M1"), _seat(5, "y"),
+              _seat(6, "y"), _seat(9, "z", "M1"), _seat(10, "z", "M1"), _seat(11, "z", "M1")]
+    assert people(forgot)[0] == [0] * 8
+
+
+def test_a_block_under_the_club_joins_the_namesake_whose_time_it_follows():
+    """Two 王伟 of one club, both in e1 (two people): X with x in e1–e12, Y with y in e1, e3,
+    e5, then nothing; a 王伟 with w in e7, e8, e9 (Y's new partner: his old one moved away)
+    follows Y's time, beside X's — it is Y's, not the bigger X's."""
+    x = [_seat(e, "x") for e in (1, 2, 4, 6, 8, 10, 12)]
+    y = [_seat(e, "y") for e in (1, 3, 5)]
+    w = [_seat(e, "w") for e in (7, 9, 11)]
+    label, _, _ = people(x + y + w)
+    assert label == [0] * 7 + [1] * 6
