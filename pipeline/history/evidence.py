@@ -226,13 +226,17 @@ class _Found:
         return a <= d and c <= b
 
     def would_show(self, h: int, g: int) -> bool:
-        """`g` (no seat gives a member id) played while member `h` played with others
-        (a seat of `h` between `g`'s first and last), and `h` gives his id so often (his
-        seats, smoothed) that missing it in every seat of `g` is less likely than
-        `MISSED_ID`: `g` is somebody else, never pulled in by the member's name. (A block
-        of `g` between `h`'s partnerships is a member who forgot his id for a while.)"""
+        """`g` — a partnership (a partner kept), no seat giving a member id — played while
+        member `h` played with others (a seat of `h` between `g`'s first and last), and `h`
+        gives his id so often (his seats, smoothed) that missing it in every seat of `g` is
+        less likely than `MISSED_ID`: `g` is somebody else, never pulled in by the member's
+        name. (A block of `g` between `h`'s partnerships is a member who forgot his id for
+        a while; one-offs are nobody's partnership.)"""
         if not self.member_ids(h) or self.member_ids(g):
             return False
+        mates = [p for i in self.members_of(g) for p in self.seats[i].partners]
+        if len(mates) == len(set(mates)):
+            return False  # no partner kept: one-offs, nobody's partnership of their own
         first, last = self.span(g)
         members = self.members_of(h)
         if not any(first < self.seats[i].day < last for i in members):
