@@ -97,10 +97,13 @@ def _ranks_current() -> None:
     from pipeline.base.progress import progress
     from pipeline.history import stats
 
-    stale = stats.stale_rank_count(database())
-    with progress("准备历史 preparing history", total=stale, show=stale > stats.PROGRESS_AT) \
-            as step:
-        stats.keep_ranks_current(database(), step)
+    with db.reading(database()) as con:  # looked for once: each batch checks its own
+        stale = stats.stale_rank_events(con)
+    if not stale:
+        return
+    with progress("准备历史 preparing history", total=len(stale),
+                  show=len(stale) > stats.PROGRESS_AT) as step:
+        stats.keep_ranks_current(database(), step, stale)
 
 
 def history_ready() -> None:
