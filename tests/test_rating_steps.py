@@ -20,15 +20,28 @@ def _league(seed: int, sides: list[int] | None = None) -> pl.DataFrame:
     for game in range(300):
         k = sides[game % len(sides)] if sides else 2
         four = rng.sample(people, 2 * k)
-        rows.append((f"e{game // 30}", dt.date(2024, 1, 1) + dt.timedelta(days=game // 30 * 20),
-                     rng.randint(-13, 13), four[:k], four[k:]))
-    return pl.DataFrame(rows, schema=["event_id", "day", "margin", "ew_players", "ns_players"],
-                        orient="row")
+        rows.append(
+            (
+                f"e{game // 30}",
+                dt.date(2024, 1, 1) + dt.timedelta(days=game // 30 * 20),
+                rng.randint(-13, 13),
+                four[:k],
+                four[k:],
+            )
+        )
+    return pl.DataFrame(
+        rows, schema=["event_id", "day", "margin", "ew_players", "ns_players"], orient="row"
+    )
 
 
 def _seat_by_seat(every: Games) -> Games:
-    plain = Games(every.frame, {"game": every.g, "index": every.p, "sign": every.s},
-                  every.player_ids, every.settings, every.anonymous)
+    plain = Games(
+        every.frame,
+        {"game": every.g, "index": every.p, "sign": every.s},
+        every.player_ids,
+        every.settings,
+        every.anonymous,
+    )
     plain.side = 0
     return plain
 
