@@ -245,10 +245,12 @@ def stale_rank_events(con: duckdb.DuckDBPyConnection, event_ids: list[str] | Non
                       ) -> list[str]:
     """Events whose cached ranks (event_ranks) no longer match what their ranking reads
     (of `event_ids` only, when given)."""
-    return _stale(con, rank_fingerprints(con, event_ids))
+    return stale_of(con, rank_fingerprints(con, event_ids))
 
 
-def _stale(con: duckdb.DuckDBPyConnection, now: dict[str, str]) -> list[str]:
+def stale_of(con: duckdb.DuckDBPyConnection, now: dict[str, str]) -> list[str]:
+    """The events of `now` (their fingerprints) whose cached ranks were computed from
+    something else, or never."""
     stored = dict(db.rows(con, "select event_id, fingerprint from event_rank_state"))
     return sorted(e for e, fingerprint in now.items() if stored.get(e) != fingerprint)
 
@@ -313,7 +315,7 @@ def keep_ranks_current(path: Path, step: Callable[[str], None] = lambda event_id
     for start in range(0, len(stale), RANK_BATCH):
         with db.writing(path) as con:
             now = rank_fingerprints(con, stale[start:start + RANK_BATCH])
-            refresh_event_ranks(con, _stale(con, now), step, now)
+            refresh_event_ranks(con, stale_of(con, now), step, now)
 
 
 def stale_rank_count(path: Path) -> int:
