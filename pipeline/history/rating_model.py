@@ -11,8 +11,9 @@ ratings are the ridge least-squares fit of all games up to a date:
 with w = ½^(age / half_life_days): older games count less, so a player who stops playing
 grows less certain (σ = the games' residual spread / √(prior_games + Σ w of their games)).
 The three numbers are the association's `Settings` (`paisai rating-settings`). Solved by
-conjugate gradients on the sparse system (each step two `bincount`s over the games' seats), so
-the whole history is refitted in seconds. The steps' dot products are `np.einsum`, not BLAS:
+conjugate gradients on the sparse system (each step two `bincount`s over the games' seats; a
+pairs' history, every table two a side, reads its four seat columns instead), so the whole
+history is refitted in seconds. The steps' dot products are `np.einsum`, not BLAS:
 OpenBLAS's threads, woken for every product between two `bincount`s, cost tens of
 milliseconds each on a loaded machine (measured, issue 52).
 
@@ -75,7 +76,6 @@ class Games:
         cap = self.settings.margin_cap
         self.y = np.clip(frame["margin"].to_numpy().astype(float), -cap, cap)
         self.side = _uniform_side(self.g, self.s, frame.height)
-
 
     @classmethod
     def of(cls, played: pl.DataFrame, settings: Settings | None = None) -> Games:
