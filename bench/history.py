@@ -57,7 +57,8 @@ def build(database: Path, events: int, players: int, teams: int, rounds: int,
             con.unregister("bulk")
         identity.refresh(con)
         # the finishes above are written straight into the rank cache: mark it current
-        con.execute(f"insert into event_rank_state {db.sql('rank_fingerprints')}")
+        con.execute(f"insert into event_rank_state {db.sql('rank_fingerprints')}",
+                    {"events": None})
 
 
 ENTRY_HEADER = ["队号", "队名", "队员1", "队员2", "单位"]

@@ -147,13 +147,16 @@ def check() -> int:
 @common
 def import_event(event_id: str, name: str, ruleset: str, date: str | None, source: str) -> int:
     from pipeline.base.ruleset import resolve
-    from pipeline.intake.ingest import import_event as run_import
+    from pipeline.intake.ingest import import_into, read_sources
 
     resolve(ruleset)
     try:
         with progress("读取 reading", total=None) as step:
-            reports = run_import(database(), event_id, name, ruleset, date, Path(source),
-                                 on_file=step)
+            reads = read_sources(Path(source), on_file=step)
+        # one transaction: all of it stored, or nothing; the history's preparation in it
+        # (a stale archive's finishes, the ratings) shows its own bars after the reading's
+        with db.writing(database()) as con:
+            reports = import_into(con, event_id, name, ruleset, date, reads)
     except SheetErrors as errors:
         err(f"有 {errors.total} 处错误，未导入任何内容 {errors.total} error(s), nothing imported")
         err(output.problem_report(errors))

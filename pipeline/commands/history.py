@@ -104,27 +104,39 @@ def _merge_sheet(path: str) -> list[tuple[str, list[str]]]:
     return list(grouped.items())
 
 
-def _ranks_current() -> None:
+def _ranks_current(ratings_too: bool = False) -> None:
     """The history's rank cache brought up to date, with a progress bar when it is long (a
-    database written by other tools, or by an earlier version)."""
+    database written by other tools, or by an earlier version). `ratings_too`: the rating
+    list as well, in the same write when it is stale too (one opening of the file for both,
+    not one per batch of finishes and one more for the ratings: issue 52)."""
     from pipeline.base.progress import progress
-    from pipeline.history import stats
+    from pipeline.history import ratings, stats
 
-    stale = stats.stale_rank_count(database())
-    with progress("准备历史 preparing history", total=stale, show=stale > stats.PROGRESS_AT) \
-            as step:
-        stats.keep_ranks_current(database(), step)
+    with db.reading(database()) as con:  # looked for once: each batch checks its own
+        stale = stats.stale_rank_events(con)
+        refit = ratings_too and ratings.is_stale(con)
+    if not refit:
+        if stale:
+            with progress("准备历史 preparing history", total=len(stale),
+                          show=len(stale) > stats.PROGRESS_AT) as step:
+                stats.keep_ranks_current(database(), step, stale)
+        return
+    with db.writing(database()) as con:
+        with progress("准备历史 preparing history", total=len(stale),
+                      show=len(stale) > stats.PROGRESS_AT) as step:
+            for start in range(0, len(stale), stats.RANK_BATCH):  # the bar moves by batch
+                now = stats.rank_fingerprints(con, stale[start:start + stats.RANK_BATCH])
+                stats.refresh_event_ranks(con, stats.stale_of(con, now), step, now)
+        ratings.refresh(con)  # its own bar, after the finishes'
 
 
 def history_ready() -> None:
     """Everything the history's next read needs, built now (after an import): the player
     map, every event's cached finish (an archive written by other tools or an earlier
     version: ranked here, with a progress bar) and the rating list."""
-    from pipeline.history import ratings
 
     _identities_current()
-    _ranks_current()
-    ratings.keep_current(database())
+    _ranks_current(ratings_too=True)
 
 
 def _identities_current() -> None:
@@ -146,12 +158,11 @@ def _identities_current() -> None:
 def player(name: str, affiliation: str | None, fmt: str) -> int:
     import json
 
-    from pipeline.history import people, ratings, stats
+    from pipeline.history import people, stats
     from pipeline.history.ratings import MIN_EVENTS, MIN_GAMES
 
     _identities_current()
-    _ranks_current()
-    ratings.keep_current(database())
+    _ranks_current(ratings_too=True)
     with db.reading(database()) as con:
         found = people.find(con, name, affiliation)
         if not found:
@@ -298,13 +309,12 @@ def units(totals: bool, event_id: str | None, folds: tuple[str, ...], fmt: str) 
 @format_option()
 @common
 def compare(first: str, second: str | None, round_no: int | None, fmt: str) -> int:
-    from pipeline.history import ratings, stats
+    from pipeline.history import stats
 
     if (second is None) == (round_no is None):
         raise UsageError("paisai compare EVENT1 EVENT2 | paisai compare EVENT --round N")
     _identities_current()
-    _ranks_current()
-    ratings.keep_current(database())
+    _ranks_current(ratings_too=True)
     with db.reading(database()) as con:
         if round_no is not None:
             if not db.scalar(con, "select count(*) from events where event_id = ?", [first]):

@@ -176,28 +176,36 @@ def _store_history(con, every: Games, grain: str, points: dict, fitted: dict,
         return
     first_game = int(np.searchsorted(every.day, day_number(min(refit_days)), side="left"))
     k = int(np.searchsorted(every.g, first_game, side="left"))
-    seats = pl.DataFrame({"game": every.g[k:], "index": every.p[k:]}).join(
-        every.frame.with_row_index("game").slice(first_game).select(
-            pl.col("game").cast(pl.Int64), "event_id", "day"), on="game")
-    seats = seats.unique(["event_id", "index"], keep="first", maintain_order=True)
-    seats = seats.filter(~every.anonymous[seats["index"].to_numpy()])
+    game, index = every.g[k:] - first_game, every.p[k:]
+    # each event's games are consecutive in a fit's order: an event's number is the count of
+    # event changes before its games; one row per event and player, at their first seat
+    # (numpy on integer keys: a third of the history's writing, issue 52)
+    events = every.frame["event_id"].slice(first_game)
+    number = events.ne_missing(events.shift(1)).cum_sum().to_numpy().astype(np.int64)
+    _, first = np.unique(number[game] * every.player_ids.len() + index, return_index=True)
+    first.sort()
+    game, index = game[first], index[first]
+    named = ~every.anonymous[index]
+    game, index = game[named], index[named]
     order = sorted(fitted)
-    code_of = {d: order.index(points[_bucket(d, grain)]) if points[_bucket(d, grain)] in
-               fitted else -1 for d in seats["day"].unique().to_list()}
-    seats = seats.with_columns(pl.col("day").replace_strict(code_of, return_dtype=pl.Int64)
-                               .alias("point")).filter(pl.col("point") >= 0)
-    if not seats.height:
+    days, at = np.unique(every.day[first_game:][game], return_inverse=True)
+    epoch = dt.date(1970, 1, 1)
+    code_of = np.array([order.index(points[_bucket(d, grain)]) if points[_bucket(d, grain)]
+                        in fitted else -1 for d in
+                        (epoch + dt.timedelta(days=int(n)) for n in days)], dtype=np.int64)
+    code = code_of[at] if days.size else np.zeros(0, dtype=np.int64)
+    kept = code >= 0
+    game, index, code = game[kept], index[kept], code[kept]
+    if not index.size:
         return
-    code = seats["point"].to_numpy()
-    index = seats["index"].to_numpy()
-    mu = np.empty(seats.height)
+    mu = np.empty(index.size)
     for k, day in enumerate(order):
         mask = code == k
         mu[mask] = fitted[day][index[mask]]
     rows = pl.DataFrame({
-        "player_id": every.player_ids.gather(index),
-        "event_id": seats["event_id"], "round": pl.Series([0] * seats.height, dtype=pl.Int32),
-        "mu": mu, "sigma": np.zeros(seats.height), "ordinal": np.rint(BASE + SCALE * mu)})
+        "player_id": every.player_ids.gather(index), "event_id": events.gather(game),
+        "round": np.zeros(index.size, dtype=np.int32), "mu": mu,
+        "sigma": np.zeros(index.size), "ordinal": np.rint(BASE + SCALE * mu)})
     rewrite(con, "rating_history", rows, keep=True)
 
 

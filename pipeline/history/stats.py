@@ -234,23 +234,39 @@ def event_summary(con: duckdb.DuckDBPyConnection, event_id: str) -> dict:
             "upset_share": round(upsets / decided, 3) if decided else None}
 
 
-def stale_rank_events(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Events whose cached ranks (event_ranks) no longer match what their ranking reads."""
-    return [r[0] for r in db.rows(con, f"""
-        with fingerprints as ({db.sql('rank_fingerprints')})
-        select f.event_id from fingerprints f left join event_rank_state s using (event_id)
-        where s.fingerprint is distinct from f.fingerprint order by f.event_id""")]
+def rank_fingerprints(con: duckdb.DuckDBPyConnection, event_ids: list[str] | None = None
+                      ) -> dict[str, str]:
+    """What each event's ranking reads, as a fingerprint (`rank_fingerprints.sql`): every
+    event's, or only the given events' (their rows alone are read)."""
+    return dict(db.rows(con, db.sql("rank_fingerprints"), {"events": event_ids}))
+
+
+def stale_rank_events(con: duckdb.DuckDBPyConnection, event_ids: list[str] | None = None
+                      ) -> list[str]:
+    """Events whose cached ranks (event_ranks) no longer match what their ranking reads
+    (of `event_ids` only, when given)."""
+    return stale_of(con, rank_fingerprints(con, event_ids))
+
+
+def stale_of(con: duckdb.DuckDBPyConnection, now: dict[str, str]) -> list[str]:
+    """The events of `now` (their fingerprints) whose cached ranks were computed from
+    something else, or never."""
+    stored = dict(db.rows(con, "select event_id, fingerprint from event_rank_state"))
+    return sorted(e for e, fingerprint in now.items() if stored.get(e) != fingerprint)
 
 
 def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
-                        step: Callable[[str], None] = lambda event_id: None) -> None:
+                        step: Callable[[str], None] = lambda event_id: None,
+                        fingerprints: dict[str, str] | None = None) -> None:
     """Rewrite the cached latest ranking of the given events (Swiss events only; a Tractor
-    bracket has no overall ranking) and note what it was computed from (the fingerprints
-    once for all of them: each reads every event's rows, about as long as ranking one).
+    bracket has no overall ranking) and note what it was computed from (the given events'
+    fingerprints, read in this transaction: `fingerprints` when the caller has them).
     The events are ranked set-based (`scoring.final_ranks`: one pass for all the events
     of one ruleset and round, not a query each), `step` called with each once ranked."""
     if not event_ids:
         return
+    if fingerprints is None:
+        fingerprints = rank_fingerprints(con, event_ids)
     latest = dict(db.rows(con, "select event_id, max(round) from results where event_id in "
                                "(select unnest($ids)) group by event_id", {"ids": event_ids}))
     loaded = events.load_many(con, event_ids)
@@ -268,30 +284,38 @@ def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
         con.unregister("new_ranks")
     for event_id in event_ids:
         step(event_id)
-    con.execute(f"""
-        insert or replace into event_rank_state
-        with fingerprints as ({db.sql('rank_fingerprints')})
-        select event_id, fingerprint from fingerprints where event_id in (select unnest($ids))
-        """, {"ids": event_ids})
+    known = [e for e in event_ids if e in fingerprints]
+    noted = pl.DataFrame({"event_id": known, "fingerprint": [fingerprints[e] for e in known]},
+                         schema={"event_id": pl.String, "fingerprint": pl.String})
+    db.register(con, "noted_ranks", noted)
+    try:
+        con.execute("insert or replace into event_rank_state select * from noted_ranks")
+    finally:
+        con.unregister("noted_ranks")
 
 
 # events ranked in one write (set-based: well under a second of CPU for 250 events of 100
-# teams, and the fingerprints once): other writers get their turn between
+# teams): other writers get their turn between
 RANK_BATCH = 250
 PROGRESS_AT = 20  # more stale events than this: the command line shows its progress
 
 
-def keep_ranks_current(path: Path, step: Callable[[str], None] = lambda event_id: None) -> None:
+def keep_ranks_current(path: Path, step: Callable[[str], None] = lambda event_id: None,
+                       stale: list[str] | None = None) -> None:
     """Before reading event_ranks: refresh the events whose results changed since (a short
     write, only when something is stale; ingest does not pay for it). Many stale events (a
     database written by other tools, or by an earlier version) are ranked in batches of
-    RANK_BATCH, each its own write, `step` called with each event (a progress bar)."""
-    with db.reading(path) as con:
-        stale = stale_rank_events(con)
+    RANK_BATCH, each its own write, `step` called with each event (a progress bar).
+    `stale`: the events found stale just before (`stale_rank_events`), not looked for again.
+    Each batch checks its own events again in its write (another process may have ranked
+    them meanwhile): only their rows are read, never the whole archive's."""
+    if stale is None:
+        with db.reading(path) as con:
+            stale = stale_rank_events(con)
     for start in range(0, len(stale), RANK_BATCH):
         with db.writing(path) as con:
-            batch = set(stale_rank_events(con)) & set(stale[start:start + RANK_BATCH])
-            refresh_event_ranks(con, sorted(batch), step)
+            now = rank_fingerprints(con, stale[start:start + RANK_BATCH])
+            refresh_event_ranks(con, stale_of(con, now), step, now)
 
 
 def stale_rank_count(path: Path) -> int:

@@ -292,12 +292,20 @@ def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, rulese
     caller (one refresh after many events)."""
     entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
                            else 1)
+    from pipeline.base.progress import progress
     from pipeline.history import ratings, stats
 
     events.create(con, event_id, name, ruleset, date)
     reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
                for read in entries_first]
-    if refresh:
-        stats.refresh_event_ranks(con, [event_id])  # the history reads it ready, not later
+    if refresh:  # the history reads it ready, not later (issue 52):
+        # this event's finish, and every other event's whose cached finish is stale (an
+        # archive written by other tools or an earlier version: all of them, ranked in the
+        # same pass as this one, not in batches after it)
+        now = stats.rank_fingerprints(con)
+        stale = stats.stale_of(con, now)
+        with progress("准备历史 preparing history", total=len(stale),
+                      show=len(stale) > stats.PROGRESS_AT) as step:
+            stats.refresh_event_ranks(con, stale, step, now)
         ratings.refresh(con)  # and the ratings: refitted from this event's day on
     return reports

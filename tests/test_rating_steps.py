@@ -1,0 +1,71 @@
+"""The rating fit's steps (issue 52): pairs' tables (two seats a side) read column by column
+give the same fit as the seats read one by one, and any other table falls back to them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pipeline.history.rating_model import Fit, Games
+
+
+def _league(seed: int, sides: list[int] | None = None) -> pl.DataFrame:
+    rng = random.Random(seed)
+    people = [f"p{i}" for i in range(40)]
+    rows = []
+    for game in range(300):
+        k = sides[game % len(sides)] if sides else 2
+        four = rng.sample(people, 2 * k)
+        rows.append(
+            (
+                f"e{game // 30}",
+                dt.date(2024, 1, 1) + dt.timedelta(days=game // 30 * 20),
+                rng.randint(-13, 13),
+                four[:k],
+                four[k:],
+            )
+        )
+    return pl.DataFrame(
+        rows, schema=["event_id", "day", "margin", "ew_players", "ns_players"], orient="row"
+    )
+
+
+def _seat_by_seat(every: Games) -> Games:
+    plain = Games(
+        every.frame,
+        {"game": every.g, "index": every.p, "sign": every.s},
+        every.player_ids,
+        every.settings,
+        every.anonymous,
+    )
+    plain.side = 0
+    return plain
+
+
+@pytest.mark.parametrize("day", [dt.date(2024, 3, 1), dt.date(2024, 12, 31)])
+def test_pairs_tables_column_by_column_fit_as_seat_by_seat(day):
+    every = Games.of(_league(3))
+    assert every.side == 2
+    fast, plain = Fit(every, day), Fit(_seat_by_seat(every), day)
+    assert fast.columns is not None and plain.columns is None
+    assert fast.n_games == plain.n_games > 0
+    assert np.allclose(fast.r, plain.r, rtol=0, atol=1e-12)
+    assert np.allclose(fast.sigma, plain.sigma, rtol=0, atol=1e-12)
+    assert (fast.games == plain.games).all() and (fast.last_game == plain.last_game).all()
+    shown = ["player_id", "rating", "games", "last_played"]  # the ratings to the last bit
+    assert fast.frame().select(shown).equals(plain.frame().select(shown))
+    warm = Fit(every, day, start=plain.r)  # a warm start reads the same columns
+    assert np.allclose(warm.r, plain.r, rtol=0, atol=1e-6)
+
+
+def test_tables_of_other_sizes_are_read_seat_by_seat():
+    """A team of three at some tables: no uniform layout, the seats one by one."""
+    every = Games.of(_league(5, sides=[2, 2, 3]))
+    assert every.side == 0
+    fit = Fit(every, dt.date(2024, 12, 31))
+    assert fit.columns is None
+    assert np.isfinite(fit.r).all() and fit.steps > 0
