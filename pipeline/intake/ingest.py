@@ -27,7 +27,6 @@ from pipeline.base.store import (
     store_quiz,
     store_results,
 )
-from pipeline.history import identity
 from pipeline.intake import registration
 from pipeline.intake.sheets import layouts
 from pipeline.intake.sheets.headers import ALIASES
@@ -147,7 +146,9 @@ def apply(
     if problems or more:
         raise SheetErrors(problems, more)
     kinds = {s.kind for s in stored}
-    if "entries" in kinds:
+    if "entries" in kinds:  # the history's module: imported by a registration alone
+        from pipeline.history import identity
+
         identity.refresh(con)
     if rank and "results" in kinds:  # ranked once for the standings, projector, pairing
         scoring.remember(con, event)
