@@ -79,8 +79,8 @@ def refuse_oversized(name: str, size: int) -> None:
 def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool = False
                  ) -> EventContext:
     event_id = event.event_id
-    teams = frozenset(r[0] for r in db.rows(
-        con, "select team_no from teams where event_id = ?", [event_id]))
+    teams = frozenset(db.frame(con, "select team_no from teams where event_id = $e",
+                               {"e": event_id})["team_no"].to_list())  # no row by row
     pairings = db.frame(
         con,
         "select round, table_no, ew_team, ns_team from pairings "
