@@ -67,3 +67,28 @@ def test_a_cached_ranking_is_what_ranking_again_gives(cli, event_with_results, d
         con.execute("delete from standings_cache")
     with db.reading(db_file) as con:
         assert served.equals(scoring.standings(con, events.load(con, event_id)))
+
+
+def test_a_chain_without_head_to_head_or_opponent_keys_ranks_as_the_full_layers_do(
+        event_with_results, db_file):
+    """Issue 53: a ranking by points and levels composes the empty head-to-head and
+    opponents' layers (nothing of theirs planned or run); the frame is the one the full
+    layers give, to every rank, value and sort key — those keys' columns read 0 as they do
+    when the chain does not use them."""
+    full = ["stg_results", "team_rounds", "h2h_games", "team_totals", "lots", "opponent_keys",
+            "key_values", "head_to_head"]
+    with db.reading(db_file) as con:
+        event = events.load(con, event_with_results)
+        for keys in (scoring.published_keys(event, 1), ["match_points", "net_levels", "lot"]):
+            assert "head_to_head_none" in str(scoring.ranking_layers(keys))
+            query = scoring.compose(full, "standings", "rank, team_order")
+            every = db.frame(con, query, scoring.bind(query, scoring._params(event, 1, keys)))
+            pruned = scoring._rank(con, event, 1, keys)
+            opponents = ["buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger",
+                         "opponents_level_diff"]
+            every = every.drop("event_id").with_columns(
+                every[c].clip(0, 0).alias(c) for c in opponents)  # not ranked by: 0
+            assert pruned.equals(every) and pruned.schema == every.schema
+        keys = ["match_points", "head_to_head", "buchholz", "team_no"]
+        assert scoring.ranking_layers(keys)[2] == "h2h_games"
+        assert "opponent_keys" in scoring.ranking_layers(keys)

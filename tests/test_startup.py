@@ -1,13 +1,16 @@
 """A command that reads the database starts light (issue 32): `paisai rounds` imports no
 module it does not use — pyarrow (DuckDB → polars goes through the Arrow C stream), numpy,
 pandas, Jinja2, Rich (tables are drawn by `output.table`), Streamlit, plotly; nor the modules
-of the other commands."""
+of the other commands. Issue 53: nor do `paisai ingest` of a round's sheet and `paisai
+standings` — no pandera for a clean sheet, no pairing engine, no publishing, no history."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+
+from conftest import RESULT_HEADER, write_csv
 
 HEAVY = ("pyarrow", "numpy", "pandas", "jinja2", "rich", "streamlit", "plotly", "openskill",
          "networkx", "fpdf", "segno", "xlsxwriter")
@@ -21,3 +24,31 @@ def test_rounds_imports_nothing_it_does_not_use(cli, event16, db_file):
                           env={**os.environ, "PAISAI_DB": str(db_file)}, timeout=120)
     loaded = [line for line in done.stdout.splitlines() if line.startswith("LOADED")]
     assert loaded == ["LOADED 0 []"], done.stdout[-2000:] + done.stderr[-2000:]
+
+
+# what neither a round's ingest nor the standings use: the validation's pandera (a clean sheet
+# is found clean by one polars query), the pairing engine, the site's writers, the history
+UNUSED = (*HEAVY, "pandera", "pipeline.pairing.swiss", "pipeline.pairing.matching",
+          "pipeline.publishing.publish", "pipeline.history.identity", "pipeline.history.ratings",
+          "pipeline.operations.serve")
+
+
+def _loaded(db_file, argv: list[str]) -> list[str]:
+    probe = (f"import sys\nfrom pipeline.cli import main\ncode = main({argv!r})\n"
+             f"print('LOADED', code, [m for m in {UNUSED!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env={**os.environ, "PAISAI_DB": str(db_file)}, timeout=120)
+    return [line for line in done.stdout.splitlines() if line.startswith("LOADED")] or [
+        done.stdout[-2000:] + done.stderr[-2000:]]
+
+
+def test_ingest_and_standings_import_nothing_they_do_not_use(cli, event16, db_file, tmp_path):
+    sheet = write_csv(tmp_path / "r1.csv", [RESULT_HEADER, *[
+        [1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, 9)]])
+    assert _loaded(db_file, ["ingest", "--event", "e", str(sheet)]) == ["LOADED 0 []"]
+    assert _loaded(db_file, ["standings", "--event", "e", "--format", "csv"]) == [
+        "LOADED 0 []"]
+    with_error = write_csv(tmp_path / "bad.csv", [RESULT_HEADER, [2, 1, "A1", "A3", "1", "8"]])
+    # a sheet with a problem names it (pandera then, as before): exit 2, nothing else loaded
+    loaded = _loaded(db_file, ["ingest", "--event", "e", str(with_error)])
+    assert loaded[0].startswith("LOADED 2"), loaded

@@ -27,7 +27,6 @@ from pipeline.base.store import (
     store_quiz,
     store_results,
 )
-from pipeline.history import identity
 from pipeline.intake import registration
 from pipeline.intake.sheets import layouts
 from pipeline.intake.sheets.headers import ALIASES
@@ -80,8 +79,8 @@ def refuse_oversized(name: str, size: int) -> None:
 def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool = False
                  ) -> EventContext:
     event_id = event.event_id
-    teams = frozenset(r[0] for r in db.rows(
-        con, "select team_no from teams where event_id = ?", [event_id]))
+    teams = frozenset(db.frame(con, "select team_no from teams where event_id = $e",
+                               {"e": event_id})["team_no"].to_list())  # no row by row
     pairings = db.frame(
         con,
         "select round, table_no, ew_team, ns_team from pairings "
@@ -147,7 +146,9 @@ def apply(
     if problems or more:
         raise SheetErrors(problems, more)
     kinds = {s.kind for s in stored}
-    if "entries" in kinds:
+    if "entries" in kinds:  # the history's module: imported by a registration alone
+        from pipeline.history import identity
+
         identity.refresh(con)
     if rank and "results" in kinds:  # ranked once for the standings, projector, pairing
         scoring.remember(con, event)

@@ -16,7 +16,6 @@ from pipeline.base.errors import UsageError
 from pipeline.base.names import normalize_name
 from pipeline.base.order import natural_key
 from pipeline.base.store import Stored, store_entries
-from pipeline.history import identity
 
 DRAW_COLUMNS = ["team_no", "team_name", "player1", "player2", "affiliation"]
 
@@ -147,6 +146,8 @@ def draw(con: duckdb.DuckDBPyConnection, event_id: str, prefix: str = "A",
         [*DRAW_COLUMNS, "player3", "player4"], pl.String))
     if frame.height:
         store_entries(con, event_id, frame, "draw")
+        from pipeline.history import identity  # the history's module: only when it is fed
+
         identity.refresh(con)  # the drawn teams' players enter the history (issue 39)
     con.execute("insert into draws (event_id, seed, prefix, in_order) values (?, ?, ?, ?)",
                 [event_id, seed, prefix.upper(), in_order])
@@ -226,6 +227,8 @@ def fold_unit(con: duckdb.DuckDBPyConnection, event_id: str, alias: str, unit: s
                 [unit, event_id, alias])
     con.execute("update registrations set affiliation = ? where event_id = ? and "
                 "affiliation = ?", [unit, event_id, alias])
+    from pipeline.history import identity
+
     identity.refresh(con)
     oplog.write_on(con, event_id, "units folded", f"{alias} → {unit} ({changed} teams)")
     return int(changed)

@@ -27,10 +27,43 @@ TRACTOR_COLUMNS = ["rank", "team_no", "team_name", "played", "wins", "losses",
                    "match_points", "game_diff", "level_diff", "status"]
 
 
-def compose(layers: list[str], final: str, order_by: str) -> str:
-    """One query: each layer, then the final model, a CTE named after its file."""
-    ctes = ",\n".join(f"{name} as (\n{db.sql(name)}\n)" for name in [*layers, final])
+def compose(layers: list[str | tuple[str, str]], final: str, order_by: str) -> str:
+    """One query: each layer, then the final model, a CTE named after its file (a layer
+    given as (name, file) is that file under that name)."""
+    named = [(layer, layer) if isinstance(layer, str) else layer for layer in [*layers, final]]
+    ctes = ",\n".join(f"{name} as (\n{db.sql(file)}\n)" for name, file in named)
     return f"with {ctes}\nselect * from {final} order by {order_by}"
+
+
+# the keys read from the opponents' totals: their layer is composed only when one is ranked by
+OPPONENT_KEYS = frozenset({"buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger",
+                           "opponents_level_diff"})
+RANKING_FILES = ("stg_results", "team_rounds", "h2h_games", "team_totals", "lots",
+                 "opponent_keys", "opponent_keys_none", "key_values", "head_to_head",
+                 "head_to_head_none", "standings")
+
+
+def ranking_layers(keys: list[str]) -> list[str | tuple[str, str]]:
+    """The layers `standings.sql` stands on for these keys: the opponents' keys and
+    head-to-head only where the chain has them (else a layer of the same columns without a
+    row: every team's value 0, as it is when the keys do not use them), so a ranking by
+    points and levels plans and runs neither.
+
+    >>> ranking_layers(["match_points", "team_no"])[-3:]
+    [('opponent_keys', 'opponent_keys_none'), 'key_values', ('head_to_head', 'head_to_head_none')]
+    >>> ranking_layers(["level_points", "head_to_head", "buchholz"])[2]
+    'h2h_games'
+    """
+    h2h = "head_to_head" in keys
+    return ["stg_results", "team_rounds", *(["h2h_games"] if h2h else []), "team_totals",
+            "lots", "opponent_keys" if OPPONENT_KEYS & set(keys) else
+            ("opponent_keys", "opponent_keys_none"), "key_values",
+            "head_to_head" if h2h else ("head_to_head", "head_to_head_none")]
+
+
+def ranking_query(keys: list[str], order_by: str) -> str:
+    """The ranking by `keys`, as one query (`compose` of its layers and `standings.sql`)."""
+    return compose(ranking_layers(keys), "standings", order_by)
 
 
 def latest_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
@@ -104,8 +137,7 @@ def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
     db.register(con, "provisional_results", tables.with_columns(
         pl.lit(event.event_id).alias("event_id")))
     try:
-        query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
-                        "rank, team_order")
+        query = ranking_query(keys, "rank, team_order")
         query = query.replace("with ", "with results as (select * from main.results union "
                               "all by name select * from provisional_results),\n", 1)
         ranking = db.frame(con, query, bind(query, _params(event, round_no, keys))
@@ -128,8 +160,7 @@ def published_keys(event: Event, max_round: int) -> list[str]:
 
 def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
           keys: list[str]) -> pl.DataFrame:
-    query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
-                    "rank, team_order")
+    query = ranking_query(keys, "rank, team_order")
     return db.frame(con, query, bind(query, _params(event, max_round, keys))).drop("event_id")
 
 
@@ -139,15 +170,15 @@ def final_ranks(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, int]]
     layers as `standings`, one pass over all the events that share the ranking's parameters
     (ruleset settings, round, keys) instead of one query per event — the history's cache
     of finishes (a live event is ranked by `standings`)."""
-    query = compose(["stg_results", "team_rounds", "h2h_games"], "standings",
-                    "event_id, rank, team_order")
-    groups: dict[str, tuple[dict, list[str]]] = {}
+    groups: dict[str, tuple[str, dict, list[str]]] = {}
     for event, max_round in ranked:
-        params = bind(query, _params(event, max_round, published_keys(event, max_round)))
+        keys = published_keys(event, max_round)
+        query = ranking_query(keys, "event_id, rank, team_order")
+        params = bind(query, _params(event, max_round, keys))
         shared = repr(sorted((k, v) for k, v in params.items() if k != "event_ids"))
-        groups.setdefault(shared, (params, []))[1].append(event.event_id)
+        groups.setdefault(shared, (query, params, []))[2].append(event.event_id)
     found: list[tuple[str, str, int]] = []
-    for params, event_ids in groups.values():
+    for query, params, event_ids in groups.values():
         found += db.rows(con, f"select event_id, team_no, rank from ({query})",
                          {**params, "event_ids": event_ids})
     return found
@@ -164,8 +195,7 @@ def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -
 @cache
 def _ranking_code() -> str:
     """A digest of the SQL that ranks."""
-    text = "".join(db.sql(n) for n in ("stg_results", "team_rounds", "h2h_games",
-                                       "standings"))
+    text = "".join(db.sql(n) for n in RANKING_FILES)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
