@@ -18,7 +18,7 @@ same-affiliation games, then the smallest total rank distance from the plain pai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -27,6 +27,47 @@ import numpy as np
 FULL_LIMIT = 48
 BAND = 8
 NEVER = 1 << 60  # the cost of a move that cannot be made; sums of real costs stay far below
+
+
+class PlacePairs(Mapping):
+    """Pairs of places (low, high) → cost, held as arrays: a large field's history (350,000
+    pairs at 100,000 teams) goes to `Penalties.band` without a Python tuple per pair; the
+    dict that a lookup pair by pair needs is made on the first lookup.
+
+    >>> met = PlacePairs(np.array([0, 1]), np.array([3, 2]), 100)
+    >>> met[(0, 3)], (1, 3) in met, len(met), sorted(met)
+    (100, False, 2, [(0, 3), (1, 2)])
+    """
+
+    def __init__(self, low: np.ndarray, high: np.ndarray, cost: int):
+        self.low = np.asarray(low, dtype=np.int64)
+        self.high = np.asarray(high, dtype=np.int64)
+        self.cost = cost
+        self._pairs: dict[tuple[int, int], int] | None = None
+
+    def _dict(self) -> dict[tuple[int, int], int]:
+        if self._pairs is None:
+            self._pairs = dict.fromkeys(zip(self.low.tolist(), self.high.tolist(),
+                                            strict=True), self.cost)
+        return self._pairs
+
+    def __getitem__(self, pair: tuple[int, int]) -> int:
+        return self._dict()[pair]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pairs' two ends and their costs (one pair once)."""
+        return self.low, self.high, np.full(len(self.low), self.cost, dtype=np.int64)
+
+    def among(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Which of the pairs (low[i], high[i]) are here (a mask)."""
+        size = int(max(self.high.max(initial=0), np.max(high, initial=0))) + 1
+        return np.isin(np.asarray(low) * size + np.asarray(high), self.low * size + self.high)
 
 
 @dataclass(frozen=True)
@@ -62,10 +103,14 @@ class Penalties:
         if self.pairs:
             place = np.empty(n, dtype=np.int64)
             place[order] = np.arange(n)
-            ends = np.array(list(self.pairs), dtype=np.int64).reshape(-1, 2)
-            cost = np.fromiter(self.pairs.values(), dtype=np.int64, count=len(self.pairs))
-            first = np.minimum(place[ends[:, 0]], place[ends[:, 1]])
-            gap = np.abs(place[ends[:, 0]] - place[ends[:, 1]])
+            if isinstance(self.pairs, PlacePairs):
+                low, high, cost = self.pairs.arrays()
+            else:
+                ends = np.array(list(self.pairs), dtype=np.int64).reshape(-1, 2)
+                low, high = ends[:, 0], ends[:, 1]
+                cost = np.fromiter(self.pairs.values(), dtype=np.int64, count=len(self.pairs))
+            first = np.minimum(place[low], place[high])
+            gap = np.abs(place[low] - place[high])
             near = gap <= band
             np.add.at(costs, (first[near], gap[near]), cost[near])
         return costs
@@ -119,17 +164,20 @@ def min_cost_matching(
     def cost(i: int, j: int) -> int:
         return penalty(i, j) + rank_cost(i, j, partner)
 
+    if n > full_limit and isinstance(penalty, Penalties):  # a whole band of costs at once
+        order = np.array(sorted(plain), dtype=np.int64).reshape(-1)
+        extra = penalty.band(order, band)
+        if not extra[0::2, 1].any():  # each plain pair side by side in `order`: none costs
+            return sorted(plain)
+        costs = _band_costs(order, np.array(partner, dtype=np.int64), band) + extra
+        found = band_solve(np.minimum(costs, NEVER), band)
+        return sorted(tuple(sorted((int(order[a]), int(order[b])))) for a, b in found)
     if not any(penalty(i, j) for i, j in plain):
         return sorted(plain)
     if n <= full_limit:
         return _solve(list(range(n)), None, cost)
     order = np.array([k for pair in sorted(plain) for k in pair], dtype=np.int64)
-    if isinstance(penalty, Penalties):
-        costs = _band_costs(order, np.array(partner, dtype=np.int64), band) \
-            + penalty.band(order, band)
-        found = band_solve(np.minimum(costs, NEVER), band)
-    else:
-        found = band_matching(n, band, lambda a, b: cost(int(order[a]), int(order[b])))
+    found = band_matching(n, band, lambda a, b: cost(int(order[a]), int(order[b])))
     return sorted(tuple(sorted((int(order[a]), int(order[b])))) for a, b in found)
 
 
