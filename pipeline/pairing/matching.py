@@ -282,28 +282,38 @@ def _band_choices(pair_cost: np.ndarray, band: int) -> np.ndarray:
     same = np.zeros(n + 1, dtype=bool)  # place a's costs are those PERIOD places before
     same[PERIOD:n] = (costs[PERIOD:] == costs[:-PERIOD]).all(axis=1)
     changed = np.where(same, n, np.arange(n + 1))
-    run_end = np.minimum.accumulate(changed[::-1])[::-1]  # the next place whose costs change
+    # the next place whose costs change; both as lists: read one place at a time
+    run_end = np.minimum.accumulate(changed[::-1])[::-1].tolist()
+    repeated = same.tolist()
     chosen = np.zeros((n, len(rows)), dtype=np.int8)  # by the next place's state number
     best = np.full(len(rows), UNREACHED, dtype=np.int64)
     best[0] = 0  # place 0: nothing taken
     before = [b""] * PERIOD  # the states' relative costs at the PERIOD places before
+    # each parity's moves, with the flat positions of its rows' first moves: a state's chosen
+    # move read as one index into the flattened grid (fewer numpy calls in a step)
+    steps = [(source, offset, offset.ravel(), rows * source.shape[1])
+             for source, offset, _ in moves]
     a = 0
     while a < n:
         seen = best.tobytes()
-        if same[a] and seen == before[a % PERIOD]:
-            end = int(run_end[a])  # places a … end − 1 repeat the PERIOD places before a
+        if repeated[a] and seen == before[a % PERIOD]:
+            end = run_end[a]  # places a … end − 1 repeat the PERIOD places before a
             repeats = -(-(end - a) // PERIOD)
             chosen[a:end] = np.tile(chosen[a - PERIOD:a], (repeats, 1))[: end - a]
             best = np.frombuffer(before[end % PERIOD], dtype=np.int64)
             a = end
             continue
         before[a % PERIOD] = seen
-        source, offset, _ = moves[a & 1]
-        grid = best[source] + costs[a][offset]  # ≤ 2 × UNREACHED: no overflow
-        pick = grid.argmin(axis=1)
-        least = grid[rows, pick]
-        chosen[a] = offset[rows, pick]
-        best = np.where(least >= UNREACHED, UNREACHED, least - least.min())
+        source, offset, offsets, first = steps[a & 1]
+        grid = best[source]  # a new array: added to in place
+        grid += costs[a][offset]  # ≤ 2 × UNREACHED: no overflow
+        at = first + grid.argmin(axis=1)
+        least = grid.ravel()[at]
+        chosen[a] = offsets[at]
+        unreached = least >= UNREACHED
+        least -= least.min()
+        least[unreached] = UNREACHED
+        best = least
         a += 1
     choices = np.zeros((n, 1 << width), dtype=np.int8)
     for parity in (0, 1):
