@@ -43,6 +43,7 @@ MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 INVALID_XML = r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 ESCAPED = r"[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"  # what a text cell's XML mends
+MENDED = ESCAPED + r"|^\s|\s$"  # or its spaces kept (`\s`: what strip_chars strips)
 
 
 def column_letters(index: int) -> str:
@@ -84,16 +85,17 @@ def _cells(frame: pl.DataFrame, first_row: int) -> pl.Expr:
         else:
             column = frame[name].cast(pl.String)
             text = value.cast(pl.String)
-            if column.str.contains(ESCAPED).any():  # one pass to look; four only to mend
-                text = text.str.replace_all(INVALID_XML, "") \
-                    .str.replace_all("&", "&amp;", literal=True) \
-                    .str.replace_all("<", "&lt;", literal=True) \
-                    .str.replace_all(">", "&gt;", literal=True)
             opening = pl.lit("<t>")
-            if (column.str.strip_chars() != column).any():  # only where it matters
-                spaced = text.str.strip_chars().str.len_bytes() < text.str.len_bytes()
-                opening = pl.when(spaced).then(pl.lit('<t xml:space="preserve">')) \
-                    .otherwise(opening)
+            if column.str.contains(MENDED).any():  # one pass to look; the rest only to mend
+                if column.str.contains(ESCAPED).any():
+                    text = text.str.replace_all(INVALID_XML, "") \
+                        .str.replace_all("&", "&amp;", literal=True) \
+                        .str.replace_all("<", "&lt;", literal=True) \
+                        .str.replace_all(">", "&gt;", literal=True)
+                if (column.str.strip_chars() != column).any():  # only where it matters
+                    spaced = text.str.strip_chars().str.len_bytes() < text.str.len_bytes()
+                    opening = pl.when(spaced).then(pl.lit('<t xml:space="preserve">')) \
+                        .otherwise(opening)
             filled = pl.concat_str([pl.lit(f'<c s="{CELL}" t="inlineStr"><is>'), opening, text,
                                     pl.lit("</t></is></c>")])
         missing = frame[name].is_null() | (frame[name].is_nan() if dtype.is_float() else False)
