@@ -40,10 +40,11 @@ class PlacePairs(Mapping):
     """
 
     def __init__(self, low: np.ndarray, high: np.ndarray, cost: int):
-        self.low = np.asarray(low, dtype=np.int64)
+        self.low = np.asarray(low, dtype=np.int64)  # each pair once (`_met_places`)
         self.high = np.asarray(high, dtype=np.int64)
         self.cost = cost
         self._pairs: dict[tuple[int, int], int] | None = None
+        self._codes: np.ndarray | None = None
 
     def _dict(self) -> dict[tuple[int, int], int]:
         if self._pairs is None:
@@ -57,17 +58,22 @@ class PlacePairs(Mapping):
     def __iter__(self) -> Iterator[tuple[int, int]]:
         return iter(self._dict())
 
-    def __len__(self) -> int:
-        return len(self._dict())
+    def __len__(self) -> int:  # (also `if pairs:`, which must not make the dict)
+        return len(self.low)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The pairs' two ends and their costs (one pair once)."""
         return self.low, self.high, np.full(len(self.low), self.cost, dtype=np.int64)
 
     def among(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        """Which of the pairs (low[i], high[i]) are here (a mask)."""
-        size = int(max(self.high.max(initial=0), np.max(high, initial=0))) + 1
-        return np.isin(np.asarray(low) * size + np.asarray(high), self.low * size + self.high)
+        """Which of the pairs (low[i], high[i]) are here (a mask): looked up by binary search
+        in the pairs' sorted codes (numpy's `isin` hashes both sides: 0.26 s at 100,000)."""
+        size = 1 << 31  # places are below 2**31: a pair's code is low × size + high
+        if self._codes is None:
+            self._codes = np.sort(self.low * size + self.high)
+        wanted = np.asarray(low, dtype=np.int64) * size + np.asarray(high, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self._codes, wanted), max(len(self._codes) - 1, 0))
+        return self._codes[at] == wanted if len(self._codes) else np.zeros(len(wanted), bool)
 
 
 @dataclass(frozen=True)
@@ -170,8 +176,11 @@ def min_cost_matching(
         if not extra[0::2, 1].any():  # each plain pair side by side in `order`: none costs
             return sorted(plain)
         costs = _band_costs(order, np.array(partner, dtype=np.int64), band) + extra
-        found = band_solve(np.minimum(costs, NEVER), band)
-        return sorted(tuple(sorted((int(order[a]), int(order[b])))) for a, b in found)
+        found = order[np.array(band_solve(np.minimum(costs, NEVER), band),
+                               dtype=np.int64).reshape(-1, 2)]
+        low, high = found.min(axis=1), found.max(axis=1)
+        ranked = np.argsort(low, kind="stable")  # each place in one pair: by the lower alone
+        return list(zip(low[ranked].tolist(), high[ranked].tolist(), strict=True))
     if not any(penalty(i, j) for i, j in plain):
         return sorted(plain)
     if n <= full_limit:
