@@ -264,3 +264,41 @@ def test_the_repeated_steps_copied_choose_as_the_compiled_loop(pairs, band, seed
     for k in range(1, band + 1):
         costs[max(n - k, 0):, k] = NEVER  # past the end
     assert _backtrack(_band_choices(costs, band)) == _backtrack(band_dp(costs, band, NEVER))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=25, max_value=90), st.integers(min_value=0, max_value=2**31),
+       st.sampled_from(["snake4", "monrad", "dutch"]), st.booleans())
+def test_a_large_fields_history_as_arrays_pairs_as_the_dict(pairs, seed, system, units):
+    """A large field's history goes to the band as arrays (`PlacePairs`, issue 53): the
+    same penalties, the same matching and the same rematches as the dict of place pairs
+    it replaced — for the pairs, the band's vectorised costs and the engine as a whole."""
+    from pipeline.pairing.matching import PlacePairs
+
+    rng = np.random.default_rng(seed)
+    n = 2 * pairs
+    ranked = [f"T{i}" for i in range(n)]
+    met = {tuple(sorted(int(x) for x in rng.choice(n, 2, replace=False)))
+           for _ in range(int(rng.integers(0, 4 * n)))}
+    met |= {(i, i + 1) for i in range(0, n - 1, int(rng.integers(2, 9)))}  # plain rematches
+    low, high = (np.array([p[k] for p in sorted(met)], dtype=np.int64) for k in (0, 1))
+    weight = (n ** 2 + 1) * (n + 1)
+    groups = rng.integers(-1, 4, size=n).tolist() if units else None
+    as_dict = Penalties(dict.fromkeys(sorted(met), weight), groups, n ** 2 + 1)
+    as_arrays = Penalties(PlacePairs(low[::-1], high[::-1], weight), groups, n ** 2 + 1)
+    scores = sorted(rng.integers(0, 4, size=n).tolist(), reverse=True)
+    plain = plain_pairs(system, scores)
+    order = np.array([k for pair in sorted(plain) for k in pair])
+    assert (as_dict.band(order, 8) == as_arrays.band(order, 8)).all()
+    assert all(as_dict(i, j) == as_arrays(i, j) for i in range(n) for j in range(n) if i != j)
+    assert min_cost_matching(plain, as_arrays) == min_cost_matching(plain, as_dict) == \
+        min_cost_matching(plain, lambda i, j: as_dict(i, j), full_limit=2)
+    played = [(ranked[i], ranked[j]) for i, j in met]
+    by_pairs = pair_round(ranked, system, scores=scores, played=played)
+    import polars as pl
+
+    by_frame = pair_round(ranked, system, scores=scores, played=pl.DataFrame(
+        played, schema={"ew_team": pl.String, "ns_team": pl.String}, orient="row"))
+    assert by_pairs == by_frame
+    assert set(by_pairs.rematches) == {(ranked[i], ranked[j]) for i, j in met} & {
+        (t.ew_team, t.ns_team) for t in by_pairs.tables}

@@ -33,9 +33,9 @@ UNUSED = (*HEAVY, "pandera", "pipeline.pairing.swiss", "pipeline.pairing.matchin
           "pipeline.operations.serve")
 
 
-def _loaded(db_file, argv: list[str]) -> list[str]:
+def _loaded(db_file, argv: list[str], heavy: tuple[str, ...] = UNUSED) -> list[str]:
     probe = (f"import sys\nfrom pipeline.cli import main\ncode = main({argv!r})\n"
-             f"print('LOADED', code, [m for m in {UNUSED!r} if m in sys.modules])")
+             f"print('LOADED', code, [m for m in {heavy!r} if m in sys.modules])")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env={**os.environ, "PAISAI_DB": str(db_file)}, timeout=120)
     return [line for line in done.stdout.splitlines() if line.startswith("LOADED")] or [
@@ -52,3 +52,17 @@ def test_ingest_and_standings_import_nothing_they_do_not_use(cli, event16, db_fi
     # a sheet with a problem names it (pandera then, as before): exit 2, nothing else loaded
     loaded = _loaded(db_file, ["ingest", "--event", "e", str(with_error)])
     assert loaded[0].startswith("LOADED 2"), loaded
+
+
+def test_pair_and_its_xlsx_import_nothing_they_do_not_use(event16, db_file, tmp_path):
+    """`paisai pair` (issue 53) needs numpy for its engine, nothing else heavy — never the
+    compiler (numba: the tests' reference only) nor pyarrow; the pairings' xlsx is written
+    by polars and zipfile alone (no numpy, no xlsxwriter or openpyxl)."""
+    paired = _loaded(db_file, ["pair", "--event", "e", "--format", "csv"],
+                     (*HEAVY, "numba", "openpyxl"))
+    assert paired == ["LOADED 0 ['numpy']"], paired
+    out = tmp_path / "pairings.xlsx"
+    exported = _loaded(db_file, ["export", "pairings", "--event", "e", "--round", "1", "--out",
+                                 str(out)], (*HEAVY, "numba", "openpyxl"))
+    assert exported == ["LOADED 0 []"], exported
+    assert out.stat().st_size > 0

@@ -18,20 +18,24 @@ from pipeline.ranking import scoring
 from pipeline.ranking.rounds import next_round, summary
 
 
-def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int):
+def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int,
+             sides: bool = True):
     """Who has met whom (a frame of team pairs, ew_team and ns_team, each pair once), who had
-    a bye, and how often each team sat East-West / North-South."""
+    a bye, and how often each team sat East-West / North-South (`sides`: only the seating
+    `balance` reads it — a dict of every team, 0.2 s of a 100,000-team pairing; else {})."""
     params = {"e": event_id, "r": before}
     games = db.frame(con, db.sql("met_before"), params)
     byes = {r[0] for r in db.rows(
         con, "select ew_team from pairings where event_id = $e and round < $r and ns_team is null "
              "and coalesce(bye_kind, 'allocated') = 'allocated'",
         params)}
-    sides = pl.concat([games.select(pl.col("ew_team").alias("team"), pl.lit(1).alias("ew"),
-                                    pl.lit(0).alias("ns")),
-                       games.select(pl.col("ns_team").alias("team"), pl.lit(0).alias("ew"),
-                                    pl.lit(1).alias("ns"))]).group_by("team").sum()
-    seats = {team: (ew, ns) for team, ew, ns in sides.iter_rows()}
+    if not sides:
+        return games, byes, {}
+    counts = pl.concat([games.select(pl.col("ew_team").alias("team"), pl.lit(1).alias("ew"),
+                                     pl.lit(0).alias("ns")),
+                        games.select(pl.col("ns_team").alias("team"), pl.lit(0).alias("ew"),
+                                     pl.lit(1).alias("ns"))]).group_by("team").sum()
+    seats = {team: (ew, ns) for team, ew, ns in counts.iter_rows()}
     return games, byes, seats
 
 
@@ -98,7 +102,7 @@ def pair(
     if separate_affiliations or round_no <= rules["avoid_same_affiliation_rounds"]:
         affiliations = dict(db.rows(con, "select team_no, affiliation from teams "
                                          "where event_id = ?", [event_id]))
-    played, byes, seat_counts = _history(con, event_id, round_no)
+    played, byes, seat_counts = _history(con, event_id, round_no, rules["seats"] == "balance")
     carried = round_no == 1 and bool(db.scalar(
         con, "select count(*) from carried_totals where event_id = ?", [event_id]))
     if round_no == 1 and not carried:

@@ -18,7 +18,7 @@ same-affiliation games, then the smallest total rank distance from the plain pai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -27,6 +27,53 @@ import numpy as np
 FULL_LIMIT = 48
 BAND = 8
 NEVER = 1 << 60  # the cost of a move that cannot be made; sums of real costs stay far below
+
+
+class PlacePairs(Mapping):
+    """Pairs of places (low, high) → cost, held as arrays: a large field's history (350,000
+    pairs at 100,000 teams) goes to `Penalties.band` without a Python tuple per pair; the
+    dict that a lookup pair by pair needs is made on the first lookup.
+
+    >>> met = PlacePairs(np.array([0, 1]), np.array([3, 2]), 100)
+    >>> met[(0, 3)], (1, 3) in met, len(met), sorted(met)
+    (100, False, 2, [(0, 3), (1, 2)])
+    """
+
+    def __init__(self, low: np.ndarray, high: np.ndarray, cost: int):
+        self.low = np.asarray(low, dtype=np.int64)  # each pair once (`_met_places`)
+        self.high = np.asarray(high, dtype=np.int64)
+        self.cost = cost
+        self._pairs: dict[tuple[int, int], int] | None = None
+        self._codes: np.ndarray | None = None
+
+    def _dict(self) -> dict[tuple[int, int], int]:
+        if self._pairs is None:
+            self._pairs = dict.fromkeys(zip(self.low.tolist(), self.high.tolist(),
+                                            strict=True), self.cost)
+        return self._pairs
+
+    def __getitem__(self, pair: tuple[int, int]) -> int:
+        return self._dict()[pair]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:  # (also `if pairs:`, which must not make the dict)
+        return len(self.low)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pairs' two ends and their costs (one pair once)."""
+        return self.low, self.high, np.full(len(self.low), self.cost, dtype=np.int64)
+
+    def among(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Which of the pairs (low[i], high[i]) are here (a mask): looked up by binary search
+        in the pairs' sorted codes (numpy's `isin` hashes both sides: 0.26 s at 100,000)."""
+        size = 1 << 31  # places are below 2**31: a pair's code is low × size + high
+        if self._codes is None:
+            self._codes = np.sort(self.low * size + self.high)
+        wanted = np.asarray(low, dtype=np.int64) * size + np.asarray(high, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self._codes, wanted), max(len(self._codes) - 1, 0))
+        return self._codes[at] == wanted if len(self._codes) else np.zeros(len(wanted), bool)
 
 
 @dataclass(frozen=True)
@@ -62,10 +109,14 @@ class Penalties:
         if self.pairs:
             place = np.empty(n, dtype=np.int64)
             place[order] = np.arange(n)
-            ends = np.array(list(self.pairs), dtype=np.int64).reshape(-1, 2)
-            cost = np.fromiter(self.pairs.values(), dtype=np.int64, count=len(self.pairs))
-            first = np.minimum(place[ends[:, 0]], place[ends[:, 1]])
-            gap = np.abs(place[ends[:, 0]] - place[ends[:, 1]])
+            if isinstance(self.pairs, PlacePairs):
+                low, high, cost = self.pairs.arrays()
+            else:
+                ends = np.array(list(self.pairs), dtype=np.int64).reshape(-1, 2)
+                low, high = ends[:, 0], ends[:, 1]
+                cost = np.fromiter(self.pairs.values(), dtype=np.int64, count=len(self.pairs))
+            first = np.minimum(place[low], place[high])
+            gap = np.abs(place[low] - place[high])
             near = gap <= band
             np.add.at(costs, (first[near], gap[near]), cost[near])
         return costs
@@ -119,17 +170,23 @@ def min_cost_matching(
     def cost(i: int, j: int) -> int:
         return penalty(i, j) + rank_cost(i, j, partner)
 
+    if n > full_limit and isinstance(penalty, Penalties):  # a whole band of costs at once
+        order = np.array(sorted(plain), dtype=np.int64).reshape(-1)
+        extra = penalty.band(order, band)
+        if not extra[0::2, 1].any():  # each plain pair side by side in `order`: none costs
+            return sorted(plain)
+        costs = _band_costs(order, np.array(partner, dtype=np.int64), band) + extra
+        found = order[np.array(band_solve(np.minimum(costs, NEVER), band),
+                               dtype=np.int64).reshape(-1, 2)]
+        low, high = found.min(axis=1), found.max(axis=1)
+        ranked = np.argsort(low, kind="stable")  # each place in one pair: by the lower alone
+        return list(zip(low[ranked].tolist(), high[ranked].tolist(), strict=True))
     if not any(penalty(i, j) for i, j in plain):
         return sorted(plain)
     if n <= full_limit:
         return _solve(list(range(n)), None, cost)
     order = np.array([k for pair in sorted(plain) for k in pair], dtype=np.int64)
-    if isinstance(penalty, Penalties):
-        costs = _band_costs(order, np.array(partner, dtype=np.int64), band) \
-            + penalty.band(order, band)
-        found = band_solve(np.minimum(costs, NEVER), band)
-    else:
-        found = band_matching(n, band, lambda a, b: cost(int(order[a]), int(order[b])))
+    found = band_matching(n, band, lambda a, b: cost(int(order[a]), int(order[b])))
     return sorted(tuple(sorted((int(order[a]), int(order[b])))) for a, b in found)
 
 
@@ -234,28 +291,38 @@ def _band_choices(pair_cost: np.ndarray, band: int) -> np.ndarray:
     same = np.zeros(n + 1, dtype=bool)  # place a's costs are those PERIOD places before
     same[PERIOD:n] = (costs[PERIOD:] == costs[:-PERIOD]).all(axis=1)
     changed = np.where(same, n, np.arange(n + 1))
-    run_end = np.minimum.accumulate(changed[::-1])[::-1]  # the next place whose costs change
+    # the next place whose costs change; both as lists: read one place at a time
+    run_end = np.minimum.accumulate(changed[::-1])[::-1].tolist()
+    repeated = same.tolist()
     chosen = np.zeros((n, len(rows)), dtype=np.int8)  # by the next place's state number
     best = np.full(len(rows), UNREACHED, dtype=np.int64)
     best[0] = 0  # place 0: nothing taken
     before = [b""] * PERIOD  # the states' relative costs at the PERIOD places before
+    # each parity's moves, with the flat positions of its rows' first moves: a state's chosen
+    # move read as one index into the flattened grid (fewer numpy calls in a step)
+    steps = [(source, offset, offset.ravel(), rows * source.shape[1])
+             for source, offset, _ in moves]
     a = 0
     while a < n:
         seen = best.tobytes()
-        if same[a] and seen == before[a % PERIOD]:
-            end = int(run_end[a])  # places a … end − 1 repeat the PERIOD places before a
+        if repeated[a] and seen == before[a % PERIOD]:
+            end = run_end[a]  # places a … end − 1 repeat the PERIOD places before a
             repeats = -(-(end - a) // PERIOD)
             chosen[a:end] = np.tile(chosen[a - PERIOD:a], (repeats, 1))[: end - a]
             best = np.frombuffer(before[end % PERIOD], dtype=np.int64)
             a = end
             continue
         before[a % PERIOD] = seen
-        source, offset, _ = moves[a & 1]
-        grid = best[source] + costs[a][offset]  # ≤ 2 × UNREACHED: no overflow
-        pick = grid.argmin(axis=1)
-        least = grid[rows, pick]
-        chosen[a] = offset[rows, pick]
-        best = np.where(least >= UNREACHED, UNREACHED, least - least.min())
+        source, offset, offsets, first = steps[a & 1]
+        grid = best[source]  # a new array: added to in place
+        grid += costs[a][offset]  # ≤ 2 × UNREACHED: no overflow
+        at = first + grid.argmin(axis=1)
+        least = grid.ravel()[at]
+        chosen[a] = offsets[at]
+        unreached = least >= UNREACHED
+        least -= least.min()
+        least[unreached] = UNREACHED
+        best = least
         a += 1
     choices = np.zeros((n, 1 << width), dtype=np.int8)
     for parity in (0, 1):

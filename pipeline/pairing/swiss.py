@@ -11,10 +11,11 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import polars as pl
 
 from pipeline.base.order import natural_key  # re-exported: pipeline.pairing.swiss.natural_key
-from pipeline.pairing.matching import FULL_LIMIT, Penalties, min_cost_matching
+from pipeline.pairing.matching import FULL_LIMIT, Penalties, PlacePairs, min_cost_matching
 from pipeline.pairing.systems import plain_pairs
 
 
@@ -67,7 +68,7 @@ def pair_round(
         del ranked[index]
         del scores[index]
     rematch_weight = (len(ranked) ** 2 + 1) * (len(ranked) + 1)
-    met = dict.fromkeys(_met_places(ranked, played), rematch_weight)
+    met = PlacePairs(*_met_places(ranked, played), rematch_weight)
     groups = None
     if affiliations:
         codes: dict[str, int] = {}
@@ -81,16 +82,18 @@ def pair_round(
     for number, (i, j) in enumerate(sorted(pairs, key=min), start=1):
         ew, ns = _seat(ranked[i], ranked[j], seats, seat_counts or {})
         tables.append(Table(number, ew, ns))
-    rematches = [(ranked[i], ranked[j]) for i, j in pairs if (min(i, j), max(i, j)) in met]
-    same = [(ranked[i], ranked[j]) for i, j in pairs
-            if groups is not None and groups[i] >= 0 and groups[i] == groups[j]]
+    ends = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    kept = met.among(ends.min(axis=1), ends.max(axis=1))  # the pairs that met before
+    rematches = [(ranked[pairs[k][0]], ranked[pairs[k][1]]) for k in np.flatnonzero(kept)]
+    same = [] if groups is None else [(ranked[i], ranked[j]) for i, j in pairs
+                                      if groups[i] >= 0 and groups[i] == groups[j]]
     return Pairing(tables, bye, rematches, same)
 
 
-def _met_places(ranked: list[str], played) -> list[tuple[int, int]]:
-    """The pairs of places (lower first) of the teams in `ranked` that have met: `played` is
-    pairs of teams, or a frame of two team columns (a large field's history, joined in
-    polars rather than looked up pair by pair)."""
+def _met_places(ranked: list[str], played) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of places of the teams in `ranked` that have met, each pair once: the lower
+    places and the higher. `played` is pairs of teams, or a frame of two team columns (a
+    large field's history, joined in polars rather than looked up pair by pair)."""
     if not isinstance(played, pl.DataFrame):
         played = pl.DataFrame([sorted(p) for p in played if len(p) == 2],
                               schema={"a": pl.String, "b": pl.String}, orient="row")
@@ -100,8 +103,8 @@ def _met_places(ranked: list[str], played) -> list[tuple[int, int]]:
     found = played.join(place.rename({"team": "a", "place": "i"}), on="a").join(
         place.rename({"team": "b", "place": "j"}), on="b").filter(
         pl.col("i") != pl.col("j")).select(pl.min_horizontal("i", "j").alias("low"),
-                                           pl.max_horizontal("i", "j").alias("high"))
-    return list(zip(found["low"].to_list(), found["high"].to_list(), strict=True))
+                                           pl.max_horizontal("i", "j").alias("high")).unique()
+    return found["low"].to_numpy(), found["high"].to_numpy()
 
 
 def _seat(higher: str, lower: str, seats: str, counts: Mapping[str, tuple[int, int]]):

@@ -10,6 +10,7 @@ widths from the headers and the rows above the data frozen.
 
 from __future__ import annotations
 
+import io
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ HEADER, CELL, TITLE = 1, 2, 3
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 INVALID_XML = r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
+ESCAPED = r"[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"  # what a text cell's XML mends
+MENDED = ESCAPED + r"|^\s|\s$"  # or its spaces kept (`\s`: what strip_chars strips)
 
 
 def column_letters(index: int) -> str:
@@ -69,7 +72,7 @@ def _text(value: str) -> str:
 
 
 def _cells(frame: pl.DataFrame, first_row: int) -> pl.Expr:
-    """The `<row>`s of XML of the frame's rows, built column-wise and joined into one text.
+    """The `<row>` of XML of each of the frame's rows, built column-wise (see `_rows`).
     Cells carry no reference (`r` is optional: each cell is the next column), so that a
     large sheet is half the size to build and compress."""
     row_no = (pl.int_range(pl.len()) + first_row).cast(pl.String)
@@ -80,16 +83,19 @@ def _cells(frame: pl.DataFrame, first_row: int) -> pl.Expr:
             filled = pl.concat_str([pl.lit(f'<c s="{CELL}"><v>'), value.cast(pl.String),
                                     pl.lit("</v></c>")])
         else:
-            text = value.cast(pl.String).str.replace_all(INVALID_XML, "") \
-                .str.replace_all("&", "&amp;", literal=True) \
-                .str.replace_all("<", "&lt;", literal=True) \
-                .str.replace_all(">", "&gt;", literal=True)
-            opening = pl.lit("<t>")
             column = frame[name].cast(pl.String)
-            if (column.str.strip_chars() != column).any():  # only where it matters
-                spaced = text.str.strip_chars().str.len_bytes() < text.str.len_bytes()
-                opening = pl.when(spaced).then(pl.lit('<t xml:space="preserve">')) \
-                    .otherwise(opening)
+            text = value.cast(pl.String)
+            opening = pl.lit("<t>")
+            if column.str.contains(MENDED).any():  # one pass to look; the rest only to mend
+                if column.str.contains(ESCAPED).any():
+                    text = text.str.replace_all(INVALID_XML, "") \
+                        .str.replace_all("&", "&amp;", literal=True) \
+                        .str.replace_all("<", "&lt;", literal=True) \
+                        .str.replace_all(">", "&gt;", literal=True)
+                if (column.str.strip_chars() != column).any():  # only where it matters
+                    spaced = text.str.strip_chars().str.len_bytes() < text.str.len_bytes()
+                    opening = pl.when(spaced).then(pl.lit('<t xml:space="preserve">')) \
+                        .otherwise(opening)
             filled = pl.concat_str([pl.lit(f'<c s="{CELL}" t="inlineStr"><is>'), opening, text,
                                     pl.lit("</t></is></c>")])
         missing = frame[name].is_null() | (frame[name].is_nan() if dtype.is_float() else False)
@@ -98,7 +104,17 @@ def _cells(frame: pl.DataFrame, first_row: int) -> pl.Expr:
                              ).then(pl.lit(f'<c s="{CELL}"/>')).otherwise(filled)
         cells.append(filled)
     return pl.concat_str([pl.lit('<row r="'), row_no, pl.lit('">'), *cells,
-                          pl.lit("</row>")]).str.join("").cast(pl.Binary)
+                          pl.lit("</row>")])
+
+
+def _rows(frame: pl.DataFrame, first_row: int) -> bytes:
+    """The frame's rows as sheet XML, one UTF-8 text: polars' CSV writer puts the rows one
+    after the other, unquoted, with nothing between them — a quarter of the time of joining
+    them into one string (`str.join`, 0.5 s for the seat index of 100,000 teams)."""
+    out = io.BytesIO()
+    frame.select(_cells(frame, first_row)).write_csv(out, include_header=False,
+                                                     quote_style="never", line_terminator="")
+    return out.getvalue()
 
 
 @dataclass
@@ -172,7 +188,7 @@ def write_sheet(
     rows.append(f'<row r="{top}">' + "".join(
         f'<c r="{column_letters(i)}{top}" s="{HEADER}" t="inlineStr"><is><t xml:space='
         f'"preserve">{_text(h)}</t></is></c>' for i, h in enumerate(headers)) + "</row>")
-    data = frame.select(_cells(frame, top + 1)).item() if frame.height else b""
+    data = _rows(frame, top + 1) if frame.height else b""
     widths = "".join(f'<col min="{i}" max="{i}" width="{max(8, 2 * len(h) + 2)}" '
                      'customWidth="1"/>' for i, h in enumerate(headers, start=1))
     pane = (f'<sheetViews><sheetView workbookViewId="0"><pane ySplit="{top}" '
