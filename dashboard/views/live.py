@@ -110,9 +110,10 @@ def ranking() -> None:
     if not projector():
         start, count = reader_page(total, "ranking-page")
     st.html(table.page(start, count))
-    if projector():  # a reader's part below the ranking, made ahead for this version
-        versioned.warm((str(database()), event_id, results, language),
-                       lambda: readers_part(results))
+    # a reader's part below the ranking, made ahead for this version (in a thread, while
+    # readers come) by whichever session sees the version first: the projector's run every
+    # second, a reader's own ranking every 2 s — the reader's next run finds it made
+    versioned.warm((str(database()), event_id, results, language), lambda: readers_part(results))
 
 
 def reader_page(total: int, key: str) -> tuple[int, int]:
