@@ -38,6 +38,7 @@ REPORT_TO = float(os.environ.get("PAISAI_HALL_REPORT_TO", "0"))
 CHANNEL = os.environ.get("PAISAI_HALL_CHANNEL", "plain")
 DESKTOP_EVERY = 5  # one phone in five on the Streamlit pages' addresses asks for the desktop site
 NUMBERS = itertools.count()
+LOG = os.environ.get("PAISAI_HALL_LOG", "")  # a file: one JSON line per Streamlit-channel request
 
 
 def _address(n: int) -> str:
@@ -168,8 +169,16 @@ class StreamlitPhone(User):
         self._fire(name, started, None, size)
 
     def _fire(self, name: str, started: float, exc: Exception | None, size: int = 0) -> None:
+        kind = name
         if self.desktop:  # where the server let it in
             name = "desktop site (plain)" if self.plain else "desktop site (streamlit)"
+        if LOG:  # one line per request (PAISAI_HALL_LOG): which requests make the slow 5 %
+            with open(LOG, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"t": time.time(), "phone": self.number, "kind": kind,
+                                    "page": self.page_name, "desktop": self.desktop,
+                                    "where": "plain" if self.plain else "streamlit",
+                                    "seconds": time.perf_counter() - started, "bytes": size,
+                                    "failed": exc is not None}) + "\n")
         self.environment.events.request.fire(
             request_type="WS", name=f"{self.page_name}: {name}" if not self.desktop else name,
             response_time=(time.perf_counter() - started) * 1000, response_length=size,

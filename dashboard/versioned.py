@@ -133,9 +133,11 @@ def reader_seen() -> None:
 def warm(key: tuple, make: Callable[[], object]) -> None:
     """`make()` once per `key`, in a thread of its own, while readers come (a reader ran
     /live within READERS_SECONDS): the projector, which redraws within a second of every
-    change, has a reader's part of /live made before a reader asks (0.25 s of CPU at 1,000
-    teams after a round is stored) — the reader's run then finds it made. Without readers
-    nothing is made ahead: the projector's first view and the console have the CPU."""
+    change, or a reader's ranking (every 2 s) has a reader's part of /live made before a
+    reader's run asks (0.25 s of CPU at 1,000 teams after a round is stored) — that run then
+    finds it made (a run that asks while it is being made waits for it: one key, one make).
+    Without readers nothing is made ahead: the projector's first view and the console have
+    the CPU."""
     if time.monotonic() - _readers["seen"] > READERS_SECONDS:
         return
     with _WARM_LOCK:

@@ -12,7 +12,8 @@ from pipeline.ranking import scoring
 
 def _cached_rounds(database) -> list[int]:
     with db.reading(database) as con:
-        return [r[0] for r in db.rows(con, "select max_round from standings_cache")]
+        return [r[0] for r in db.rows(con, "select max_round from standings_cache where keys <> ?",
+                                      [scoring.RANKS_ONLY])]
 
 
 def _fresh(database, event_id: str) -> list[dict]:
@@ -92,3 +93,73 @@ def test_a_chain_without_head_to_head_or_opponent_keys_ranks_as_the_full_layers_
         keys = ["match_points", "head_to_head", "buchholz", "team_no"]
         assert scoring.ranking_layers(keys)[2] == "h2h_games"
         assert "opponent_keys" in scoring.ranking_layers(keys)
+
+
+EVENT = "e"  # event_with_results
+
+
+def _round_two(cli, event_id: str, database, tmp_path) -> None:
+    """Round 2 paired and stored by the CLI (EW 9 – NS J at every table)."""
+    assert cli("pair", "--event", event_id).code == 0
+    with db.reading(database) as con:
+        pairs = db.rows(con, "select table_no, ew_team, ns_team from pairings where event_id = ? "
+                             "and round = 2 order by table_no", [event_id])
+    rows = [[2, t, ew, ns, "9", "J"] for t, ew, ns in pairs]
+    assert cli("ingest", "--event", event_id,
+               write_csv(tmp_path / "r2.csv", [RESULT_HEADER, *rows])).code == 0
+
+
+def _by_round(database) -> dict[int, str]:
+    with db.reading(database) as con:
+        return dict(db.rows(con, scoring.fingerprint_query("standings_fingerprints_by_round"),
+                            {"event_id": EVENT}))
+
+
+def _after(database, max_round: int) -> str:
+    with db.reading(database) as con:
+        return db.scalar(con, scoring.fingerprint_query("standings_fingerprint"),
+                         {"event_id": EVENT, "max_round": max_round})
+
+
+def test_the_fingerprints_share_the_event_wide_parts(cli, event_with_results, db_file, tmp_path):
+    """standings_fingerprint.sql and standings_fingerprints_by_round.sql read the event-wide
+    parts from one place (standings_fingerprint_parts.sql): the latest round's value is one
+    value, a penalty changes both, a later round changes an earlier round's own ranking's
+    fingerprint only through what it reads (its results and pairings do not change)."""
+    assert event_with_results == EVENT
+    assert _by_round(db_file) == {1: _after(db_file, 1)}
+    _round_two(cli, EVENT, db_file, tmp_path)
+    by_round = _by_round(db_file)
+    assert by_round[2] == _after(db_file, 2)
+    assert by_round[1] != _after(db_file, 1)  # the latter reads every result (round 2's too)
+    assert cli("ingest", "--event", EVENT, write_csv(tmp_path / "pen.csv", [
+        ["轮次", "队号", "扣分项目", "扣分", "原因"], [1, "A1", "积分", "3", "迟到"]])).code == 0
+    after = _by_round(db_file)
+    assert after[1] != by_round[1] and after[2] != by_round[2]
+    assert after[2] == _after(db_file, 2)
+
+
+def test_the_ranks_after_each_round_are_kept_at_their_ingest(cli, event_with_results, db_file,
+                                                            tmp_path, monkeypatch):
+    """The bump chart of a server started at round 2 ranks nothing: each round's ranks were
+    kept when its results were stored — and never served once what they read has changed."""
+    from pipeline.day import queries
+
+    _round_two(cli, EVENT, db_file, tmp_path)
+    fresh = queries.rank_progression(db_file, EVENT)  # ranked now, round by round
+    ranked: list[int] = []
+    real = scoring._rank
+    monkeypatch.setattr(scoring, "_rank", lambda con, event, r, keys: (
+        ranked.append(r), real(con, event, r, keys))[1])
+    known: dict = {}
+    assert queries.rank_progression(db_file, EVENT, known).equals(fresh)
+    assert ranked == [] and sorted(k[2] for k in known) == [1, 2]
+    # a round-1 result changed outside an ingest: its kept ranks are not served, ranked again
+    with db.writing(db_file) as con:
+        con.execute("update results set ew_level = 8, ns_level = 10 where event_id = 'e' "
+                    "and round = 1 and table_no = 1")
+    changed = queries.rank_progression(db_file, EVENT, {})
+    assert sorted(ranked) == [1, 2]
+    monkeypatch.setattr(scoring, "_rank", real)
+    assert changed.equals(queries.rank_progression(db_file, EVENT))
+    assert not changed.equals(fresh)

@@ -110,9 +110,21 @@ def ranking() -> None:
     if not projector():
         start, count = reader_page(total, "ranking-page")
     st.html(table.page(start, count))
-    if projector():  # a reader's part below the ranking, made ahead for this version
+    # a reader's part below the ranking, made ahead for this version (in a thread, while
+    # readers come) by whichever session sees the version first: the projector's run every
+    # second, a reader's own ranking every 2 s — the reader's next run finds it made (a
+    # reader's whole run makes it itself, next: a thread beside it would only share the work)
+    if projector() or _ranking_alone():
         versioned.warm((str(database()), event_id, results, language),
                        lambda: readers_part(results))
+
+
+def _ranking_alone() -> bool:
+    """This run redraws the ranking alone (its fragment's own timer), not the whole page."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    context = get_script_run_ctx()
+    return bool(context is not None and context.fragment_ids_this_run)
 
 
 def reader_page(total: int, key: str) -> tuple[int, int]:

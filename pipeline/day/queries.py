@@ -165,24 +165,30 @@ def rank_progression(database: Path, event_id: str,
     """team_no, round, rank: the ranking after each round (for the bump chart). With `known`,
     the caller's memory of rankings after a round (kept by what each read: the fingerprint of
     `standings_fingerprints_by_round.sql`), a round whose ranking reads nothing new is not
-    ranked again — storing round 7 ranks after round 7 alone, pairing round 8 nothing."""
+    ranked again — storing round 7 ranks after round 7 alone, pairing round 8 nothing — and
+    a round not in it is read from the ranks its ingest kept (`scoring.kept_ranks`) while
+    they are current: a server started at round 7 ranks nothing for its first reader."""
     with db.reading(database) as con:
         event = events.load(con, event_id)
         latest = scoring.latest_round(con, event_id)
         marks: dict[int, str] = {}
         if known is not None and event.ruleset.is_swiss:
-            marks = dict(db.rows(con, db.sql("standings_fingerprints_by_round"),
-                                 {"event_id": event_id}))
+            by_round = scoring.fingerprint_query("standings_fingerprints_by_round")
+            marks = dict(db.rows(con, by_round, {"event_id": event_id}))
             for key in list(known):  # what an older version of a round read: forgotten
                 if key[:2] == (str(database), event_id) and marks.get(key[2]) != key[3]:
                     known.pop(key, None)
+        keys = {r: (str(database), event_id, r, marks.get(r)) for r in range(1, latest + 1)}
+        wanted = {r: marks[r] for r, key in keys.items() if r in marks and key not in known}
+        kept = scoring.kept_ranks(con, event, wanted)
         frames = []
-        for r in range(1, latest + 1):
-            key = (str(database), event_id, r, marks.get(r))
+        for r, key in keys.items():
             found = known.get(key) if known is not None and key[3] is not None else None
             if found is None:
-                found = scoring.standings(con, event, r).select("team_no", "rank") \
-                    .with_columns(pl.lit(r).alias("round"))
+                ranks = kept.get(r)
+                if ranks is None:
+                    ranks = scoring.standings(con, event, r).select("team_no", "rank")
+                found = ranks.with_columns(pl.lit(r).alias("round"))
                 if known is not None and key[3] is not None:
                     known[key] = found
             frames.append(found)

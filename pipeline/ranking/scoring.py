@@ -187,9 +187,17 @@ def final_ranks(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, int]]
 def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> str:
     """What the event's ranking reads, and the SQL that ranks it (a new version of paisai
     never serves a ranking an older one cached)."""
-    found = db.scalar(con, db.sql("standings_fingerprint"),
+    found = db.scalar(con, fingerprint_query("standings_fingerprint"),
                       {"event_id": event.event_id, "max_round": max_round})
     return f"{_ranking_code()};{found}"
+
+
+@cache
+def fingerprint_query(name: str) -> str:
+    """`standings_fingerprint` (after one round) or `standings_fingerprints_by_round` (after
+    each), composed after the event-wide parts they share (`standings_fingerprint_parts`)."""
+    order = "round" if name == "standings_fingerprints_by_round" else "fingerprint"
+    return compose(["standings_fingerprint_parts"], name, order)
 
 
 @cache
@@ -210,19 +218,57 @@ def _cached(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
     return pl.read_ipc(io.BytesIO(found[0][1]))
 
 
+RANKS_ONLY = ""  # standings_cache's `keys` of a round's ranks alone (team_no, rank)
+
+
 def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
     """Rank the event after its latest round and keep the ranking for the readers that come
     next (the standings, the projector, the pairing when it ranks by the same keys): one
-    ranking query for all of them. In the ingest's transaction."""
+    ranking query for all of them. The round's ranks alone (team_no, rank) are kept besides,
+    and those of earlier rounds stay: the bump chart's rankings after each round are ranked
+    once, at the ingest of their round (`kept_ranks`). In the ingest's transaction."""
     if not event.ruleset.is_swiss:
         return
     max_round = latest_round(con, event.event_id)
     keys = published_keys(event, max_round)
-    blob = _rank(con, event, max_round, keys).write_ipc(None, compression="lz4").getvalue()
-    con.execute("delete from standings_cache where event_id = ?", [event.event_id])
-    con.execute("insert into standings_cache values (?, ?, ?, ?, ?)",
-                [event.event_id, max_round, ",".join(keys), _fingerprint(con, event, max_round),
-                 blob])
+    ranking = _rank(con, event, max_round, keys)
+    fingerprint = _fingerprint(con, event, max_round)
+    con.execute(
+        "delete from standings_cache where event_id = ? and (max_round >= ? or keys <> ?)",
+        [event.event_id, max_round, RANKS_ONLY],
+    )
+    ranks = ranking.select("team_no", "rank")
+    con.execute(
+        "insert into standings_cache values (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)",
+        [event.event_id, max_round, ",".join(keys), fingerprint, _ipc(ranking),
+         event.event_id, max_round, RANKS_ONLY, fingerprint, _ipc(ranks)],
+    )
+
+
+def _ipc(frame: pl.DataFrame) -> bytes:
+    return frame.write_ipc(None, compression="lz4").getvalue()
+
+
+def kept_ranks(
+    con: duckdb.DuckDBPyConnection, event: Event, fingerprints: dict[int, str]
+) -> dict[int, pl.DataFrame]:
+    """The ranks (team_no, rank) after each round of `fingerprints` ({round: its
+    standings_fingerprints_by_round.sql value}) that an ingest kept (`remember`), of the
+    rounds whose ranking reads today what it read then; a round missing has none."""
+    if not fingerprints:
+        return {}
+    code = _ranking_code()
+    found = db.rows(
+        con,
+        "select max_round, fingerprint, ranking from standings_cache where event_id = ? "
+        "and keys = ? and list_contains(?, max_round)",
+        [event.event_id, RANKS_ONLY, list(fingerprints)],
+    )
+    return {
+        r: pl.read_ipc(io.BytesIO(blob))
+        for r, kept, blob in found
+        if kept == f"{code};{fingerprints[r]}"
+    }
 
 
 def suspended(con: duckdb.DuckDBPyConnection, event: Event) -> list[tuple[str, int]]:

@@ -1,8 +1,12 @@
 -- marts: one row per round of event $event_id with a result: a fingerprint of everything the
 -- ranking after that round reads — the results and the pairings of the rounds up to it, and
 -- all of the event's penalties, fouls, rulings, quiz, teams, carried totals, lot and ruleset
--- (as standings_fingerprint.sql). The ranking after an earlier round stays current while its
+-- (standings_fingerprint_parts.sql, shared with standings_fingerprint.sql, composed before this
+-- by scoring.fingerprint_query). The ranking after an earlier round stays current while its
 -- fingerprint is unchanged: storing round 7 or pairing round 8 leaves rounds 1–6's as they were.
+-- Written as standings_fingerprint.sql writes its one value, with the results up to the round:
+-- the same value as that one's for the latest round, so that the ranking an ingest kept for a
+-- round (standings_cache) is known current by it after later rounds are stored.
 with
 
 played as (
@@ -31,40 +35,21 @@ pairings_upto as (
     group by p.round
 ),
 
-whole as (
-    select 'n' as part, count(*) as n, bit_xor(hash(x)) as h from penalties as x
-    where event_id = $event_id
+by_round_parts as (
+    select p.round, 'r' as part, r.n, r.h
+    from played as p join results_upto as r using (round)
     union all
-    select 'f', count(*), bit_xor(hash(x)) from fouls as x where event_id = $event_id
-    union all  -- the chief arbiter's rulings (a round lost counts once confirmed)
-    select 'o', count(*), bit_xor(hash(ruling_id || status)) from official_rulings
-    where event_id = $event_id and kind = 'ruled_loss'
+    select p.round, 'p', coalesce(g.n, 0), g.h
+    from played as p left join pairings_upto as g using (round)
     union all
-    select 'q', count(*), bit_xor(hash(x)) from quiz as x where event_id = $event_id
-    union all
-    select 't', count(*), bit_xor(hash(x)) from teams as x where event_id = $event_id
-    union all
-    select 'c', count(*), bit_xor(hash(x)) from carried_totals as x where event_id = $event_id
-    union all
-    select 'l', count(*), bit_xor(hash(x)) from event_lots as x where event_id = $event_id
-    union all
-    select 'e', count(*), bit_xor(hash(ruleset_toml)) from events where event_id = $event_id
-),
-
-event_wide as (
-    select string_agg(part || n || '.' || coalesce(h, 0), ',' order by part) as parts
-    from whole
+    select p.round, w.part, w.n, w.h
+    from played as p cross join standings_fingerprint_parts as w
 ),
 
 final as (
-    select
-        p.round,
-        'r' || r.n || '.' || r.h || ',p' || coalesce(g.n, 0) || '.' || coalesce(g.h, 0)
-            || ',' || w.parts as fingerprint
-    from played as p
-    join results_upto as r using (round)
-    left join pairings_upto as g using (round)
-    cross join event_wide as w
+    select round, string_agg(part || n || '.' || coalesce(h, 0), ',' order by part) as fingerprint
+    from by_round_parts
+    group by round
 )
 
 select * from final order by round
