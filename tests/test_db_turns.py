@@ -111,3 +111,39 @@ def test_the_console_s_write_joins_an_old_connection_the_phones_still_read(
     assert seen == [True]
     with db.reading(db_file) as con:
         assert db.scalar(con, "select team_name from teams where team_no = 'A6'") == "while reading"
+
+
+def test_a_phones_batch_never_slips_between_the_writes_of_one_console_action(
+    sharing, event16, db_file
+):
+    """The console's store is several transactions (the sheet, then what undo keeps of it):
+    a batch of the phones' reports arriving after the first waits until the last is done."""
+    order: list[str] = []
+    waiting, release = threading.Event(), threading.Event()
+
+    def console() -> None:
+        with db.first(db_file):
+            _rename(db_file, "A7", "sheet")
+            order.append("sheet")
+            release.wait(20)
+            _rename(db_file, "A8", "undo")
+            order.append("undo")
+
+    def phones() -> None:
+        waiting.set()
+        with db.background():
+            _rename(db_file, "A9", "phones")
+        order.append("phones")
+
+    threads = [threading.Thread(target=console), threading.Thread(target=phones)]
+    threads[0].start()
+    _until(lambda: order == ["sheet"], "the console's first write is stored")
+    threads[1].start()
+    assert waiting.wait(10)
+    threading.Event().wait(0.3)  # (the batch reaches the file's turn meanwhile)
+    release.set()
+    for thread in threads:
+        thread.join(30)
+    assert not any(thread.is_alive() for thread in threads), "deadlocked"
+    assert order == ["sheet", "undo", "phones"]
+    assert db.foreground_writers(db_file) == 0

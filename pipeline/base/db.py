@@ -190,6 +190,29 @@ def background() -> Iterator[None]:
         BACKGROUND.reset(token)
 
 
+@contextmanager
+def first(path: Path) -> Iterator[None]:
+    """One foreground action of several transactions (the console's store: the change, then
+    what undo keeps of it): background writers wait from its start to its end, never
+    slipping in between its transactions (BACKGROUND_WAIT seconds at most)."""
+    if BACKGROUND.get():
+        yield
+        return
+    key = str(path.resolve())
+    _count(key, 1)
+    try:
+        yield
+    finally:
+        _count(key, -1)
+
+
+def _count(key: str, change: int) -> None:
+    with _FIRST:
+        _FOREGROUND[key] = _FOREGROUND.get(key, 0) + change
+        if change < 0:
+            _FIRST.notify_all()
+
+
 def foreground_writers(path: Path) -> int:
     """How many foreground writers wait for the file or write to it now."""
     with _FIRST:
@@ -206,8 +229,7 @@ def _turn(path: Path) -> Iterator[None]:
     _HOLDING.depth = held
     counted = not BACKGROUND.get()
     if counted:
-        with _FIRST:
-            _FOREGROUND[key] = _FOREGROUND.get(key, 0) + 1
+        _count(key, 1)
     elif not held.get(key):
         with _FIRST:
             _FIRST.wait_for(lambda: not _FOREGROUND.get(key), BACKGROUND_WAIT)
@@ -218,9 +240,7 @@ def _turn(path: Path) -> Iterator[None]:
     finally:
         held[key] -= 1
         if counted:
-            with _FIRST:
-                _FOREGROUND[key] -= 1
-                _FIRST.notify_all()
+            _count(key, -1)
 
 
 @contextmanager
