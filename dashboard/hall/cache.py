@@ -161,7 +161,7 @@ def current(event_id: str, wait: bool = True):
 
 def forget_versions() -> None:
     """Ask the database again on the next page (a test's fresh database)."""
-    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES, SEARCHES, TEAM_SEARCHES, PLAYING):
+    for memo in (VERSIONS, FIRST_ASK, FIRST, PAGES, SEARCHES, TEAM_SEARCHES, PLAYING, SEATED):
         memo.clear()
     SNAPSHOTS.clear()
 
@@ -295,3 +295,40 @@ TEAM_SEARCHES = Once(8192)  # a search for one of the event's team numbers (what
 # in the hall types: its own number): one page per team, language and snapshot — bounded by
 # the event's teams, so kept for the whole version (in SEARCHES, a thousand teams looking
 # for their table evicted each other and every search was a new render)
+
+
+SEATED_COLUMNS = ("table", "ew_team", "ew_name", "ns_team", "ns_name")  # a pairings row
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The pairings of a snapshot as the phones' pairings page shows them, made once for
+    every phone: each table's row as HTML, and where each searched value stands exactly."""
+
+    html: list[str]  # the pairings' rows, in order, each a `<tr>` escaped cell by cell
+    by_team: dict[str, list[int]]  # a team number, name or player, upper-cased → its rows
+
+
+SEATED = Once(16)  # (event, snapshot, the word for a bye) → Seated
+
+
+def seated(event, seen: Snapshot, bye: str) -> Seated:
+    """The snapshot's pairings rows and their exact search (`queries.find_table`'s exact
+    matches: any searched column, upper-cased, equal to the search upper-cased): a hall of
+    phones looking for their own table is a look-up each, not a frame filtered per page."""
+
+    def make() -> Seated:
+        from pipeline.day.queries import SEARCHED
+        from pipeline.publishing.templating import row_html
+
+        pairs = seen.pairs
+        table = pairs.select(*SEATED_COLUMNS).with_columns(pl.col("ns_team").fill_null(bye))
+        html = table.select(row_html(table.schema)).to_series().to_list()
+        values = pairs.select(*SEARCHED).with_row_index("row").unpivot(
+            index="row", on=list(SEARCHED)).select(
+            "row", pl.col("value").cast(pl.String).str.to_uppercase()).drop_nulls()
+        by_team = {value: sorted(rows) for value, rows in
+                   values.group_by("value").agg(pl.col("row").unique()).iter_rows()}
+        return Seated(html, by_team)
+
+    return SEATED.get((event.event_id, seen.version, bye), make)

@@ -13,17 +13,22 @@ import hashlib
 from dataclasses import replace
 
 import polars as pl
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 
 from dashboard.hall.cache import (
     PAGES,
+    PLAYING,
     SEARCHES,
+    SEATED_COLUMNS,
     SNAPSHOTS,
     TEAM_SEARCHES,
+    NotMade,
     Snapshot,
     current,
     in_play,
+    seated,
 )
 from dashboard.hall.respond import (
     HALL_WAIT,
@@ -89,11 +94,13 @@ def _kept_as(request: Request, page: str, event_id: str, team: str, reads: tuple
     event, current_version = current(event_id, wait)
     seen = SNAPSHOTS.get(event, current_version, wait)
     extra = tuple((name, request.query_params.get(name, "").strip()[:40]) for name in reads)
-    # kept by the snapshot it is made of — a live page by the tables' sheets too: keyed by
-    # the event's newest version alone, a page made from the snapshot the pages go on
-    # showing while the next one is made would be kept past the change (issue 51)
-    key = (page, event_id, seen.version, current_version if live else "", page_lang(request),
-           extra, team)
+    # kept by the snapshot it is made of — a live page by its own table's sheet too: keyed
+    # by the event's newest version alone, a page made from the snapshot the pages go on
+    # showing while the next one is made would be kept past the change (issue 51); keyed by
+    # the event's version, a thousand teams' pages were made again at every report of any
+    # table (issue 53)
+    key = (page, event_id, seen.version, _own_sheet(event, seen, current_version, team, wait)
+           if live else "", page_lang(request), extra, team)
     memo = SEARCHES if any(value for _, value in extra) else PAGES
     team_search = _team_search(seen, extra)
     if team_search is not None:  # one of the event's teams: its page kept for the version
@@ -131,6 +138,20 @@ def kept_page(request: Request) -> Response | None:
         return None
     data, etag, packed = found
     return answer(request, data, etag, "text/html; charset=utf-8", packed)
+
+
+def _own_sheet(event, seen: Snapshot, current_version: str, team: str, wait: bool) -> str:
+    """How the team's table stands on its own sheet as of `current_version` (what a team's
+    page shows of the tables in play), as a key: '' when it keeps none. NotMade when `wait`
+    is false and the tables in play of that version are not read yet."""
+    if wait:
+        playing = in_play(event, current_version)
+    else:
+        playing = PLAYING.peek((event.event_id, current_version))
+        if playing is None:
+            raise NotMade(event.event_id)
+    sheet = playing.get((seen.seats.get(team.strip().upper()) or {}).get("table"))
+    return "" if sheet is None else repr(sorted(sheet.items()))
 
 
 def pages_version(event_id: str) -> str | None:
@@ -194,17 +215,26 @@ def pairings_page(request: Request) -> Response:
         if pairs is None:
             return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
                           rows=None, **common)
+        find = {"action": f"/m/{event.event_id}/pairings", "label": words["find"],
+                "button": words["search"], "english": language == "en", "nothing": ""}
+        title = f"{event.name} · {words['round'].format(n=latest)}"
+        rows, found = seated(event, seen, words["bye"]), None
+        if query:  # a team's own number (what a hall of phones asks): its rows, no frame work
+            found = rows.by_team.get(query.upper())
+        if found:
+            return render("site/pairings.html", title=title,
+                          headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
+                                   for c in SEATED_COLUMNS],
+                          rows=Markup("".join(rows.html[i] for i in found)),  # noqa: S704
+                          find=find, **common)  # (escaped cell by cell by `row_html`)
         if query:
             from pipeline.day.queries import find_table
 
             pairs = find_table(pairs, query)
-        table = pairs.select("table", "ew_team", "ew_name", "ns_team", "ns_name").with_columns(
+        table = pairs.select(*SEATED_COLUMNS).with_columns(
             pl.col("ns_team").fill_null(words["bye"]))
-        find = {"action": f"/m/{event.event_id}/pairings", "label": words["find"],
-                "button": words["search"], "english": language == "en",
-                "nothing": words["none"] if query and table.is_empty() else ""}
-        return render("site/pairings.html", title=f"{event.name} · "
-                      f"{words['round'].format(n=latest)}", headers=headers_for(table, language),
+        find["nothing"] = words["none"] if query and table.is_empty() else ""
+        return render("site/pairings.html", title=title, headers=headers_for(table, language),
                       rows=table_rows(table), find=find, **common)
 
     return _event_page(request, "pairings", make, reads=("q",))

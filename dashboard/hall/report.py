@@ -96,8 +96,9 @@ class Reports:
                     self.wake.clear()
             if not batch:
                 continue
-            try:
-                outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch])
+            try:  # the organizer's own writes go first (the phones' batch waits for them)
+                with db.background():
+                    outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch])
             except Exception as exc:  # the database failed: every report of the batch says so
                 outcomes = [exc] * len(batch)
             for (_, loop, future), outcome in zip(batch, outcomes, strict=True):

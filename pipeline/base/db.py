@@ -169,6 +169,80 @@ def migrate(con: duckdb.DuckDBPyConnection) -> None:
             raise
 
 
+# Who writes first (issue 53): the organizer never queues behind the phones. A thread that
+# stores the phones' work (their reports, a batch at a time) marks it `background()`: its
+# transactions wait while a foreground writer of the same file (the console, a command)
+# waits for the file or writes — BACKGROUND_WAIT seconds at most, so they are never starved.
+BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("background", default=False)
+BACKGROUND_WAIT = 5.0
+_FIRST = threading.Condition()
+_FOREGROUND: dict[str, int] = {}  # file → foreground writers waiting for it or writing
+_HOLDING = threading.local()  # file → how deep this thread is in its transactions
+
+
+@contextmanager
+def background() -> Iterator[None]:
+    """The writes made meanwhile let a foreground writer of the same file go first."""
+    token = BACKGROUND.set(True)
+    try:
+        yield
+    finally:
+        BACKGROUND.reset(token)
+
+
+@contextmanager
+def first(path: Path) -> Iterator[None]:
+    """One foreground action of several transactions (the console's store: the change, then
+    what undo keeps of it): background writers wait from its start to its end, never
+    slipping in between its transactions (BACKGROUND_WAIT seconds at most)."""
+    if BACKGROUND.get():
+        yield
+        return
+    key = str(path.resolve())
+    _count(key, 1)
+    try:
+        yield
+    finally:
+        _count(key, -1)
+
+
+def _count(key: str, change: int) -> None:
+    with _FIRST:
+        _FOREGROUND[key] = _FOREGROUND.get(key, 0) + change
+        if change < 0:
+            _FIRST.notify_all()
+
+
+def foreground_writers(path: Path) -> int:
+    """How many foreground writers wait for the file or write to it now."""
+    with _FIRST:
+        return _FOREGROUND.get(str(path.resolve()), 0)
+
+
+@contextmanager
+def _turn(path: Path) -> Iterator[None]:
+    """The file's turn for one transaction of this thread: a foreground one is counted while
+    it waits and writes; a background one waits until none is (never inside this thread's
+    own transaction: it holds the file already)."""
+    key = str(path.resolve())
+    held = getattr(_HOLDING, "depth", {})
+    _HOLDING.depth = held
+    counted = not BACKGROUND.get()
+    if counted:
+        _count(key, 1)
+    elif not held.get(key):
+        with _FIRST:
+            _FIRST.wait_for(lambda: not _FOREGROUND.get(key), BACKGROUND_WAIT)
+    held[key] = held.get(key, 0) + 1
+    try:
+        with _process_lock(path):
+            yield
+    finally:
+        held[key] -= 1
+        if counted:
+            _count(key, -1)
+
+
 @contextmanager
 def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     try:
@@ -176,7 +250,7 @@ def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     except OSError as exc:
         raise PaisaiError(f"建不了数据库的文件夹 cannot make the database's folder "
                           f"{path.parent}: {disk_problem(exc) or exc.strerror}") from None
-    with _process_lock(path):
+    with _turn(path):
         shared = _SHARED.get(str(path.resolve())) if _SHARING else None
         if shared is None:
             yield from _transaction_locked(path, keep)
@@ -269,11 +343,14 @@ class _Shared:
         if self.writer == threading.get_ident() and not writer:
             raise RuntimeError("a thread cannot read the file it is writing: use its connection")
         nested = getattr(self.held, "count", 0) > 0  # this thread reads already: it joins
+        # a foreground writer joins the connection however long it has been open (no other
+        # process can have written meanwhile): it never waits for the phones' reads to end
+        joins = nested or (writer and not BACKGROUND.get())
         deadline = time.monotonic() + (_lock_timeout() if wait is None else wait)
         with self.turn:
             while True:
                 now = time.monotonic()
-                if nested and self.con is not None:
+                if joins and self.con is not None:
                     break  # (the file's turn would otherwise wait for this thread for ever)
                 if self.con is not None and now - self.opened > self.OPEN_SECONDS:
                     if self.users == 0:

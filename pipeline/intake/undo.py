@@ -35,21 +35,24 @@ def _results(con, event_id: str) -> dict[tuple[int, int], list]:
 
 @contextmanager
 def undoable(database: Path, event_id: str, label: str) -> Iterator[None]:
-    """Run a console action; once it is stored, remember the tables it changed."""
-    with db.reading(database) as con:
-        before = _results(con, event_id)
-    yield
-    with db.writing(database) as con:
-        after = _results(con, event_id)
-        keys = sorted(key for key in before.keys() | after.keys()
-                      if (before.get(key) or [None])[:-1] != (after.get(key) or [None])[:-1])
-        if not keys:
-            return
-        stored = {"keys": [list(key) for key in keys],
-                  "before": [before[key] for key in keys if key in before],
-                  "after": [after[key] for key in keys if key in after]}
-        con.execute("insert into console_actions (event_id, label, before) values (?, ?, ?)",
-                    [event_id, label, json.dumps(stored, ensure_ascii=False)])
+    """Run a console action; once it is stored, remember the tables it changed. The phones'
+    writes wait from its start to its end (`db.first`: the console never queues behind
+    them, not even between the action and what undo keeps of it)."""
+    with db.first(database):
+        with db.reading(database) as con:
+            before = _results(con, event_id)
+        yield
+        with db.writing(database) as con:
+            after = _results(con, event_id)
+            keys = sorted(key for key in before.keys() | after.keys()
+                          if (before.get(key) or [None])[:-1] != (after.get(key) or [None])[:-1])
+            if not keys:
+                return
+            stored = {"keys": [list(key) for key in keys],
+                      "before": [before[key] for key in keys if key in before],
+                      "after": [after[key] for key in keys if key in after]}
+            con.execute("insert into console_actions (event_id, label, before) values (?, ?, ?)",
+                        [event_id, label, json.dumps(stored, ensure_ascii=False)])
 
 
 def last(database: Path, event_id: str) -> tuple[int, str, str | None] | None:
