@@ -20,6 +20,9 @@ def shown() -> bool:
     return os.environ.get("PAISAI_PROGRESS") == "1" or sys.stderr.isatty()
 
 
+FEW = 100  # items each drawn as they come; more are drawn at the bar's own pace
+
+
 @contextmanager
 def progress(label: str, total: int | None, show: bool = True) -> Iterator[Callable[[str], None]]:
     """A `step(item)` callable: each call finishes the previous item and names the next."""
@@ -42,6 +45,8 @@ def progress(label: str, total: int | None, show: bool = True) -> Iterator[Calla
                 bar.advance(task)
             started = True
             bar.update(task, item=item)
+            if total is None or total <= FEW:  # each of a few items (files) drawn once, even
+                bar.refresh()  # when read faster than the bar's own redraw
 
         yield step
         if started:

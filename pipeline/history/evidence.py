@@ -28,6 +28,9 @@ partner: a team registers under either player's club), and the member id given. 
 6–7. What stays unsettled is noted for review, never regrouped (`review_marks`): two
    lasting partnerships taking turns, a stand-in's seat either active namesake could have had.
 
+The module is kept whole: its steps are one reading, each regrouping what the one before it
+left, over the same seats and groups (the marks of steps 6–7 live in review_marks.py).
+
 >>> seat = lambda e, d, u, p="", x=False: Seat(e, d, u, frozenset({p} if p else ()), x, None)
 >>> people([seat("e1", 1, "a"), seat("e2", 2, "a"), seat("e3", 3, "b", "z", True)])[0]
 [0, 0, 0]
