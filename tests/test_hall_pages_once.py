@@ -6,6 +6,8 @@ once its snapshot is made."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from conftest import RESULT_HEADER, round_one_played, write_csv
 from starlette.applications import Starlette
@@ -75,6 +77,10 @@ def test_a_team_s_page_is_made_once_per_snapshot_not_per_report(client, cli, tmp
     # the snapshot made: every team's page is made again, the result shown at once
     cache.SNAPSHOTS.refreshing.discard("e")
     monkeypatch.setattr(cache.Snapshots, "REFRESH_GAP", 0.0)  # (waited for: a test)
-    after = client.get("/m/e/teams/A1").text
+    deadline = time.monotonic() + 30  # the snapshot is made in the background: asked again
+    after = client.get("/m/e/teams/A1").text  # until it shows (never a fixed wait)
+    while after == first["/m/e/teams/A1"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+        after = client.get("/m/e/teams/A1").text
     assert after != first["/m/e/teams/A1"] and '<td class="">J</td>' in after
     assert sum(key[0] == "team" for key in made) == 1
