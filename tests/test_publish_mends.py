@@ -216,3 +216,31 @@ def test_the_ratings_table_says_inactive_in_chinese_and_csv_keeps_the_column(cli
     assert "不活跃" in header and "inactive" not in header
     csv_head = cli("ratings", "--format", "csv").out.splitlines()[0]
     assert csv_head.lstrip("\ufeff").split(",")[-1] == "inactive"
+
+
+def test_a_large_sites_old_version_is_removed_after_the_swap_by_a_process_of_its_own(
+        cli, event_with_results, tmp_path, monkeypatch):
+    """Past LARGE_SITE files the previous version is removed by a remover process once the
+    new site is in place: the new site is whole at once, and the old one goes away."""
+    from pipeline.publishing import publish
+
+    monkeypatch.setattr(publish, "LARGE_SITE", 0)  # this small site counts as large
+    started = []
+    real = publish.remove_later
+    monkeypatch.setattr(publish, "remove_later", lambda folder: (started.append(folder),
+                                                                 real(folder)))
+    site = tmp_path / "site"
+    assert cli("publish", "--event", "e", "--out", site).code == 0
+    assert started == []  # nothing published before: nothing to remove
+    (site / "teams" / "OLD.html").write_text("old", encoding="utf-8")
+    with (site / ".paisai-site").open("a", encoding="utf-8") as marker:
+        marker.write("0123\tteams/OLD.html\n")
+    run = cli("publish", "--event", "e", "--out", site)
+    assert run.code == 0 and "1 个文件更新或删除" in run.out, run.out
+    assert len(started) == 1 and started[0].parent == tmp_path
+    assert (site / "index.html").is_file() and not (site / "teams" / "OLD.html").exists()
+    deadline = time.monotonic() + 30
+    while started[0].exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not started[0].exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".site")) == []

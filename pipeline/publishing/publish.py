@@ -12,6 +12,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -132,6 +134,21 @@ def check_site_folder(out: Path) -> Path:
     return out
 
 
+# A site of more files than this has its previous version removed by a process of its own
+# once the new one is in place: at 100,000 teams removing the old files takes as long as
+# writing the new ones, and the readers already see the new site (a remover stopped halfway
+# leaves a scratch folder the next publish clears).
+LARGE_SITE = 5_000
+
+
+def remove_later(folder: Path) -> None:
+    """Remove `folder` in a process of its own that outlives this one."""
+    subprocess.Popen(
+        [sys.executable, "-c", "import shutil, sys; shutil.rmtree(sys.argv[1], True)",
+         str(folder)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True)
+
+
 class _Site:
     """The site built whole in a scratch folder beside `out`, then swapped in: a failure
     leaves the published site as it was. A file whose content is unchanged is linked from
@@ -164,23 +181,24 @@ class _Site:
         data = text.encode("utf-8")
         digest = hashlib.blake2b(data, digest_size=16).hexdigest()
         self.digests[relative] = digest
-        published = self.out / relative
-        path = self.build / relative
+        published = os.path.join(self.out, relative)  # str paths: 100,000 files a publish
+        path = os.path.join(self.build, relative)
         folder = relative.rpartition("/")[0]
         if folder and folder not in self.folders:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.join(self.build, folder), exist_ok=True)
             self.folders.add(folder)
         same = self.known.get(relative) == digest if self.known else (
-            published.is_file() and published.read_bytes() == data)
+            os.path.isfile(published) and Path(published).read_bytes() == data)
         if same:
             try:
                 os.link(published, path)
                 return
             except OSError:
-                if published.is_file():
+                if os.path.isfile(published):
                     shutil.copy2(published, path)
                     return
-        path.write_bytes(data)
+        with open(path, "wb") as file:
+            file.write(data)
         self.changed.append(relative)
 
     def finish(self) -> None:
@@ -204,7 +222,8 @@ class _Site:
             os.replace(self.out, old)
         os.replace(self.build, self.out)
         if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+            remove_later(old) if len(self.digests) > LARGE_SITE else shutil.rmtree(
+                old, ignore_errors=True)
 
     def discard(self) -> None:
         shutil.rmtree(self.build, ignore_errors=True)
