@@ -221,9 +221,10 @@ class _Site:
             old = self.out.with_name(scratch.scratch_name(self.out.name, "old") + "x")
             os.replace(self.out, old)
         os.replace(self.build, self.out)
-        if old is not None:
-            remove_later(old) if len(self.digests) > LARGE_SITE else shutil.rmtree(
-                old, ignore_errors=True)
+        if old is not None and len(self.digests) > LARGE_SITE:
+            remove_later(old)
+        elif old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
     def discard(self) -> None:
         shutil.rmtree(self.build, ignore_errors=True)
