@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,43 @@ def _migrated_template(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(db, "_open", _open)
         yield
+
+
+@pytest.fixture(scope="session")
+def demo_day(tmp_path_factory):
+    """`demo_day(database)`: the demo day in a new file, as `build_demo(database)` makes it
+    (or, with `command=True`, as `paisai demo --db database` run in this process does).
+    Simulating the day costs ~11 s of CPU: it is simulated once per test process, on first
+    use, and its file copied; `build_demo` then runs on the copy as on any file that holds
+    the demo already (the round's clock started again at the copy's time, as a fresh build
+    would have it). Each test gets a file of its own."""
+    from pipeline.operations.demo import build_demo
+
+    made: list[Path] = []
+
+    def into(database: Path, command: bool = False) -> str | None:
+        database = Path(database)
+        assert not database.exists(), f"{database} exists: the demo day goes into a new file"
+        if not made:
+            template = tmp_path_factory.mktemp("demo-day") / "demo.duckdb"
+            assert build_demo(template) is not None
+            made.append(template)
+        template = made[0]
+        database.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(template, database)
+        for beside in (".duckdb.wal", ".log"):  # a journal left open; the file's paisai log
+            if template.with_suffix(beside).exists():
+                shutil.copyfile(template.with_suffix(beside), database.with_suffix(beside))
+        if (template.parent / "demo").is_dir():  # the day's sheets, beside the file
+            shutil.copytree(template.parent / "demo", database.parent / "demo",
+                            dirs_exist_ok=True)
+        if not command:
+            return build_demo(database)
+        with redirect_stdout(io.StringIO()) as said, redirect_stderr(io.StringIO()):
+            assert main(["demo", "--db", str(database)]) == 0
+        return said.getvalue()
+
+    return into
 
 
 def round_one_played(cli, tmp_path: Path, event: str = "e") -> None:
