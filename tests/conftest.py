@@ -47,6 +47,23 @@ def _migrated_template(tmp_path_factory):
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _light_password_hashes():
+    """Every sign-in hashes with argon2 once (a name that exists or not, the organizer's
+    too: each takes the same time), ~0.22 s of CPU at paisai's parameters (argon2id, 64 MiB,
+    3 passes, 4 lanes), and the tests sign in hundreds of times. In this test process the
+    hashes are argon2id at the lightest parameters: what is tested is who may sign in, not
+    the cost of a guess. A server a test starts (a process of its own) keeps paisai's."""
+    from argon2 import PasswordHasher
+
+    from pipeline.officials import people
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(people, "HASHER", PasswordHasher(time_cost=1, memory_cost=8,
+                                                       parallelism=1))
+        yield
+
+
 @pytest.fixture(scope="session")
 def demo_day(tmp_path_factory):
     """`demo_day(database)`: the demo day in a new file, as `build_demo(database)` makes it
