@@ -150,6 +150,27 @@ def paisai(db_file: Path):
     return run
 
 
+@pytest.fixture
+def paisai_here(cli):
+    """`paisai` called as the `paisai` fixture is (ARGS, env=…), through the real `main` in
+    this process: for tests about what a command did or said, not about its process (a
+    process costs ~1–1.5 s of CPU to start, with boto3 for a store)."""
+
+    def run(*args: str, env: dict | None = None) -> Run:
+        saved = {name: os.environ.get(name) for name in env or {}}
+        os.environ.update(env or {})
+        try:
+            return cli(*args)
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+    return run
+
+
 def flat(text: str) -> str:
     """Text without any whitespace: a report on stderr wraps long cells at 100 columns, so
     a phrase is looked for in it whole however the lines fall."""
