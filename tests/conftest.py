@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,60 @@ def _migrated_template(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(db, "_open", _open)
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _light_password_hashes():
+    """Every sign-in hashes with argon2 once (a name that exists or not, the organizer's
+    too: each takes the same time), ~0.22 s of CPU at paisai's parameters (argon2id, 64 MiB,
+    3 passes, 4 lanes), and the tests sign in hundreds of times. In this test process the
+    hashes are argon2id at the lightest parameters: what is tested is who may sign in, not
+    the cost of a guess. A server a test starts (a process of its own) keeps paisai's."""
+    from argon2 import PasswordHasher
+
+    from pipeline.officials import people
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(people, "HASHER", PasswordHasher(time_cost=1, memory_cost=8,
+                                                       parallelism=1))
+        yield
+
+
+@pytest.fixture(scope="session")
+def demo_day(tmp_path_factory):
+    """`demo_day(database)`: the demo day in a new file, as `build_demo(database)` makes it
+    (or, with `command=True`, as `paisai demo --db database` run in this process does).
+    Simulating the day costs ~11 s of CPU: it is simulated once per test process, on first
+    use, and its file copied; `build_demo` then runs on the copy as on any file that holds
+    the demo already (the round's clock started again at the copy's time, as a fresh build
+    would have it). Each test gets a file of its own."""
+    from pipeline.operations.demo import build_demo
+
+    made: list[Path] = []
+
+    def into(database: Path, command: bool = False) -> str | None:
+        database = Path(database)
+        assert not database.exists(), f"{database} exists: the demo day goes into a new file"
+        if not made:
+            template = tmp_path_factory.mktemp("demo-day") / "demo.duckdb"
+            assert build_demo(template) is not None
+            made.append(template)
+        template = made[0]
+        database.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(template, database)
+        for beside in (".duckdb.wal", ".log"):  # a journal left open; the file's paisai log
+            if template.with_suffix(beside).exists():
+                shutil.copyfile(template.with_suffix(beside), database.with_suffix(beside))
+        if (template.parent / "demo").is_dir():  # the day's sheets, beside the file
+            shutil.copytree(template.parent / "demo", database.parent / "demo",
+                            dirs_exist_ok=True)
+        if not command:
+            return build_demo(database)
+        with redirect_stdout(io.StringIO()) as said, redirect_stderr(io.StringIO()):
+            assert main(["demo", "--db", str(database)]) == 0
+        return said.getvalue()
+
+    return into
 
 
 def round_one_played(cli, tmp_path: Path, event: str = "e") -> None:
@@ -91,6 +146,27 @@ def paisai(db_file: Path):
                               env={**os.environ, "PAISAI_DB": str(db_file), **(env or {})},
                               timeout=300)
         return Run(done.returncode, done.stdout, done.stderr)
+
+    return run
+
+
+@pytest.fixture
+def paisai_here(cli):
+    """`paisai` called as the `paisai` fixture is (ARGS, env=…), through the real `main` in
+    this process: for tests about what a command did or said, not about its process (a
+    process costs ~1–1.5 s of CPU to start, with boto3 for a store)."""
+
+    def run(*args: str, env: dict | None = None) -> Run:
+        saved = {name: os.environ.get(name) for name in env or {}}
+        os.environ.update(env or {})
+        try:
+            return cli(*args)
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
     return run
 

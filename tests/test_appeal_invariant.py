@@ -58,9 +58,13 @@ def _tables(path: Path) -> dict[int, tuple[str, str]]:
 
 def _results(path: Path) -> dict[int, tuple]:
     with db.reading(path) as con:
-        return {t: (f, ew, ns) for t, f, ew, ns in db.rows(
-            con, "select table_no, forfeit, ew_level, ns_level from results where "
-                 "event_id = 'j' and round = 1")}
+        return _results_on(con)
+
+
+def _results_on(con) -> dict[int, tuple]:
+    return {t: (f, ew, ns) for t, f, ew, ns in db.rows(
+        con, "select table_no, forfeit, ew_level, ns_level from results where "
+             "event_id = 'j' and round = 1")}
 
 
 def _confirmed_forfeit(path: Path, made: dict, team: str) -> int:
@@ -72,10 +76,13 @@ def _confirmed_forfeit(path: Path, made: dict, team: str) -> int:
     return ruling
 
 
-def _enter(path: Path, table: int, ew_level: str, ns_level: str) -> None:
+def _enter(path: Path, table: int, ew_level: str, ns_level: str,
+           tables: dict[int, tuple[str, str]] | None = None) -> None:
+    """A result entered on the console; `tables` the round's pairings when the caller knows
+    them already (the property's model: the file is not opened again to read them)."""
     from pipeline.intake.ingest import ingest_rows
 
-    ew, ns = _tables(path)[table]
+    ew, ns = (tables or _tables(path))[table]
     ingest_rows(path, "j", "results", [{"round": 1, "table": table, "ew_team": ew,
                                         "ns_team": ns, "ew_level": ew_level,
                                         "ns_level": ns_level}], "组织者 console", "录入")
@@ -293,14 +300,14 @@ def _run(path: Path, made: dict, steps: list) -> None:
                 model.reverse(entry["ruling"])
         elif step[0] == "result":
             _, table, (ew_level, ns_level) = step
-            _enter(path, table, ew_level, ns_level)
+            _enter(path, table, ew_level, ns_level, model.tables)
             model.results[table] = ("real", ew_level, ns_level)
         _check(path, model)
 
 
 def _check(path: Path, model: Model) -> None:
-    assert _results(path) == model.stored_results()
-    with db.reading(path) as con:
+    with db.reading(path) as con:  # one opening of the file for every check of a step
+        assert _results_on(con) == model.stored_results()
         assert not db.rows(con, "select ruling_id from official_appeals where status = 'open' "
                                 "group by ruling_id having count(*) > 1")
         assert not db.rows(con, "select ruling_id from official_appeals where status = "

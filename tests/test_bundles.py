@@ -2,7 +2,9 @@
 database and exported to an archive on a local S3-compatible store (moto's server on
 127.0.0.1); the association's database is built by `paisai history sync` alone — in two
 orders, the same people under the same ids — and its commands read it. A bundle changed
-after export is refused, naming the file, with nothing of it stored."""
+after export is refused, naming the file, with nothing of it stored. The commands run through
+the real `main` in this process (`within`), a few as processes of their own (`run`: a sync
+and an export, as an organizer runs them)."""
 
 from __future__ import annotations
 
@@ -47,20 +49,30 @@ def run(database: Path, *args, env: dict | None = None) -> subprocess.CompletedP
                           env={**os.environ, **ENV, **(env or {})})
 
 
-def setup(database: Path, *args) -> int:
-    """The organizers' steps before the ones under test, through the same `main` in this
-    process (a process each would cost the suite minutes on a loaded machine)."""
+def within(database: Path, *args) -> subprocess.CompletedProcess:
+    """`paisai ARGS` through the same `main` in this process, its exit code and words kept
+    as a process's: where a test is about what a command did or said, not about its process
+    (a process each costs ~1 s of CPU; `run` keeps a process where the process matters)."""
     saved = {name: os.environ.get(name) for name in ENV}
     os.environ.update(ENV)
+    argv = [*map(str, args), "--db", str(database)]
     try:
-        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-            return main([*map(str, args), "--db", str(database)])
+        with redirect_stdout(io.StringIO()) as said, redirect_stderr(io.StringIO()) as told:
+            code = main(argv)
     finally:
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+    return subprocess.CompletedProcess(["paisai", *argv], code, said.getvalue(),
+                                       told.getvalue())
+
+
+def setup(database: Path, *args) -> int:
+    """The organizers' steps before the ones under test, through the same `main` in this
+    process (a process each would cost the suite minutes on a loaded machine)."""
+    return within(database, *args).returncode
 
 
 @pytest.fixture(scope="module")
@@ -102,9 +114,11 @@ def _export(laptops, store, event_id: str, prefix: str) -> None:
                  f"s3://archive/{prefix}", "--endpoint-url", store.endpoint) == 0
 
 
-def _sync(database: Path, store, prefix: str) -> subprocess.CompletedProcess:
-    return run(database, "history", "sync", "--from", f"s3://archive/{prefix}",
-               "--endpoint-url", store.endpoint)
+def _sync(database: Path, store, prefix: str, process: bool = False
+          ) -> subprocess.CompletedProcess:
+    return (run if process else within)(database, "history", "sync", "--from",
+                                        f"s3://archive/{prefix}", "--endpoint-url",
+                                        store.endpoint)
 
 
 def _ids(database: Path) -> dict[tuple[str, str, int], str]:
@@ -129,7 +143,7 @@ def test_an_archive_synced_in_two_orders_gives_the_same_people_and_ids(laptops, 
     assert len(manifest["files"]["results.parquet"]["sha256"]) == 64
 
     whole = tmp_path / "whole.duckdb"  # everything at once
-    done = _sync(whole, store, "2025")
+    done = _sync(whole, store, "2025", process=True)  # as the association runs it
     assert done.returncode == 0 and "已导入 imported 4" in done.stdout, done.stderr
     again = _sync(whole, store, "2025")  # each bundle once
     assert again.returncode == 0 and "imported 0" in again.stdout and "already held 4" in \
@@ -160,19 +174,19 @@ def test_the_associations_commands_read_a_database_built_by_sync(laptops, store,
         _export(laptops, store, event_id, "reads")
     association = tmp_path / "association.duckdb"
     assert _sync(association, store, "reads").returncode == 0
-    players = run(association, "players", "--format", "csv")
+    players = within(association, "players", "--format", "csv")
     assert players.returncode == 0, players.stderr
     listed = read_csv_output(players.stdout)
     # 10 people: 王伟 ×2, 周一, 孙五, 李明, 吴二, 赵敏, 钱六, 郑七, 冯八 — and nobody else
     assert len(listed) == 10
-    profile = run(association, "player", "李明", "--format", "json")
+    profile = within(association, "player", "李明", "--format", "json")
     assert profile.returncode == 0 and "华信" in profile.stdout, profile.stderr
-    ratings = run(association, "ratings", "--format", "csv")
+    ratings = within(association, "ratings", "--format", "csv")
     assert ratings.returncode == 0 and len(read_csv_output(ratings.stdout)) == 10
-    compare = run(association, "compare", "e1", "e4", "--format", "csv")
+    compare = within(association, "compare", "e1", "e4", "--format", "csv")
     assert compare.returncode == 0, compare.stderr
     # the penalty travelled with e2: A4 (A–9 winner) has 3 − 1 = 2 match points there
-    standings = run(association, "standings", "--event", "e2", "--format", "csv")
+    standings = within(association, "standings", "--event", "e2", "--format", "csv")
     by_team = {r["team_no"]: r for r in read_csv_output(standings.stdout)}
     assert float(by_team["A4"]["match_points"]) == 2 and float(by_team["A1"]["match_points"]) \
         == 3
@@ -190,7 +204,7 @@ def test_a_tampered_bundle_is_refused_naming_the_file_with_nothing_stored(laptop
                        .alias("ns_level")).write_parquet(changed)
     s3.put_object(Bucket="archive", Key=key, Body=changed.read_bytes())
     association = tmp_path / "a.duckdb"
-    done = _sync(association, store, "tampered")
+    done = _sync(association, store, "tampered", process=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "tampered/e2/results.parquet" in done.stderr and "SHA-256" in done.stderr
     with db.reading(association) as con:
@@ -202,23 +216,23 @@ def test_a_tampered_bundle_is_refused_naming_the_file_with_nothing_stored(laptop
 
 def test_a_bundle_of_another_format_is_read_or_refused_in_words(laptops, tmp_path):
     archive = tmp_path / "archive"
-    assert run(laptops["e1"], "event", "export", "--event", "e1", "--to",
+    assert within(laptops["e1"], "event", "export", "--event", "e1", "--to",
                archive).returncode == 0
     manifest = archive / "e1" / "manifest.json"
     written = json.loads(manifest.read_text(encoding="utf-8"))
     manifest.write_text(json.dumps({**written, "format_version": 3,
                                     "paisai_version": "9.0"}), encoding="utf-8")
     association = tmp_path / "a.duckdb"
-    done = run(association, "history", "sync", "--from", archive)
+    done = within(association, "history", "sync", "--from", archive)
     assert done.returncode == 2 and "较新的 paisai 9.0" in done.stderr and "upgrade" in \
         done.stderr
     manifest.write_text(json.dumps({**written, "format_version": 0}), encoding="utf-8")
-    done = run(association, "history", "sync", "--from", archive)
+    done = within(association, "history", "sync", "--from", archive)
     assert done.returncode == 2 and "过旧" in done.stderr
     for malformed in ("1", None):  # a string, or no version at all: said as such
         manifest.write_text(json.dumps({**written, "format_version": malformed}),
                             encoding="utf-8")
-        done = run(association, "history", "sync", "--from", archive)
+        done = within(association, "history", "sync", "--from", archive)
         assert done.returncode == 2 and "format_version is missing or malformed" in \
             done.stderr and "newer" not in done.stderr, done.stderr
     # format 1 (an earlier paisai: its id the event's id and the files' hashes) is read
@@ -227,7 +241,7 @@ def test_a_bundle_of_another_format_is_read_or_refused_in_words(laptops, tmp_pat
                                          sort_keys=True).encode()).hexdigest()
     manifest.write_text(json.dumps({**written, "format_version": 1, "bundle_id": first_id}),
                         encoding="utf-8")
-    done = run(association, "history", "sync", "--from", archive)
+    done = within(association, "history", "sync", "--from", archive)
     assert done.returncode == 0 and "imported 1" in done.stdout, done.stderr
 
 
@@ -245,7 +259,7 @@ def test_a_bundle_whose_sheets_are_refused_leaves_the_others_imported(laptops, t
         archive / "e0" / "results.parquet")
     _reseal(archive / "e0", event={"id": "e0", "date": "2025-01-01"})
     association = tmp_path / "a.duckdb"
-    done = run(association, "history", "sync", "--from", archive)
+    done = within(association, "history", "sync", "--from", archive)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"{archive / 'e0'}" in done.stderr and "Z9" in done.stderr, done.stderr
     assert "imported 2" in done.stdout
@@ -303,7 +317,7 @@ def test_a_manifest_edited_by_hand_is_refused_naming_it_with_nothing_stored(lapt
         (archive / "e1" / "manifest.json").write_text(
             json.dumps(_edited(written, field), ensure_ascii=False), encoding="utf-8")
         association = tmp_path / f"{field}.duckdb"
-        done = run(association, "history", "sync", "--from", archive)
+        done = within(association, "history", "sync", "--from", archive)
         assert done.returncode == 2 and "Traceback" not in done.stderr, (field, done.stderr)
         assert f"{archive / 'e1' / 'manifest.json'}" in done.stderr, (field, done.stderr)
         assert "imported 0" in done.stdout, (field, done.stdout)
@@ -326,7 +340,7 @@ def test_a_resealed_bundle_is_refused_when_its_ranking_or_folder_disagrees(lapto
     # A1 2nd: the bundle's first team, A1, is where the two rankings part.
     _reseal(archive / "e2", toml=('interim_keys = ["match_points", ', 'interim_keys = ['))
     association = tmp_path / "a.duckdb"
-    done = run(association, "history", "sync", "--from", archive)
+    done = within(association, "history", "sync", "--from", archive)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"{archive / 'e2' / 'rankings.parquet'}" in done.stderr, done.stderr
     assert "(A1: 1 in the bundle, 2 made again)" in done.stderr, done.stderr
@@ -338,7 +352,7 @@ def test_a_resealed_bundle_is_refused_when_its_ranking_or_folder_disagrees(lapto
     shutil.rmtree(archive / "e2")
     shutil.copytree(tmp_path / "original", archive / "e9")
     _reseal(archive / "e9", event={"id": "e3"})
-    done = run(association, "history", "sync", "--from", archive)
+    done = within(association, "history", "sync", "--from", archive)
     assert done.returncode == 2 and "the bundle's folder is e9" in done.stderr, done.stderr
     assert "imported 0" in done.stdout
 
@@ -371,10 +385,10 @@ def test_byes_and_withdrawals_travel_so_the_synced_ranking_is_the_organizers(tmp
     assert (archive / "odd" / "byes.parquet").is_file()
 
     association = tmp_path / "association.duckdb"
-    done = run(association, "history", "sync", "--from", archive)
+    done = within(association, "history", "sync", "--from", archive)
     assert done.returncode == 0 and "imported 1" in done.stdout, done.stderr
-    theirs = run(laptop, "standings", "--event", "odd", "--format", "csv")
-    ours = run(association, "standings", "--event", "odd", "--format", "csv")
+    theirs = within(laptop, "standings", "--event", "odd", "--format", "csv")
+    ours = within(association, "standings", "--event", "odd", "--format", "csv")
     assert ours.returncode == 0 and ours.stdout == theirs.stdout, (theirs.stdout, ours.stdout)
     by_team = {r["team_no"]: r for r in read_csv_output(ours.stdout)}
     # the bye counts as a win (suzhou-2025: bye = "win", 3 points, level difference 3)
@@ -403,7 +417,7 @@ def test_an_upload_going_on_a_mistyped_prefix_and_one_bundles_address(laptops, s
     assert setup(laptops["e3"], "event", "export", "--event", "e3", "--to", folder) == 0
     assert setup(laptops["e4"], "event", "export", "--event", "e4", "--to", folder) == 0
     (folder / "e4" / "manifest.json").unlink()
-    done = run(tmp_path / "f.duckdb", "history", "sync", "--from", folder)
+    done = within(tmp_path / "f.duckdb", "history", "sync", "--from", folder)
     assert done.returncode == 0 and "later 1" in done.stdout and str(folder / "e4") in \
         done.stderr, (done.stdout, done.stderr)
 
@@ -412,10 +426,10 @@ def test_an_upload_going_on_a_mistyped_prefix_and_one_bundles_address(laptops, s
     assert "Traceback" not in typo.stderr
 
     # the bucket itself (one level above the seasons): refused, not "later" for ever
-    high = run(tmp_path / "h.duckdb", "history", "sync", "--from", "s3://archive",
+    high = within(tmp_path / "h.duckdb", "history", "sync", "--from", "s3://archive",
                "--endpoint-url", store.endpoint)
     assert high.returncode == 2 and "folders of folders" in high.stderr, high.stderr
-    one = run(tmp_path / "one.duckdb", "history", "sync", "--from", "s3://archive/going/e1",
+    one = within(tmp_path / "one.duckdb", "history", "sync", "--from", "s3://archive/going/e1",
               "--endpoint-url", store.endpoint)
     assert one.returncode == 0 and "bundle(s): e1;" in one.stdout, (one.stdout, one.stderr)
 

@@ -3,21 +3,34 @@ prize with the Chinese text embedded; a page is rendered to PNG to see the glyph
 
 from __future__ import annotations
 
+import io
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-from conftest import RESULT_HEADER, entries, read_csv_output, run_page, write_csv
+from conftest import RESULT_HEADER, Run, entries, read_csv_output, run_page, write_csv
 
+from pipeline.cli import main
 from tests.ui.conftest import guide_image
 
 
-@pytest.fixture
-def finished(cli, tmp_path):
+@pytest.fixture(scope="module")
+def finished_file(tmp_path_factory) -> Path:
     """Four teams, three rounds (a round robin): the lower number always wins, K to 5. By hand:
-    A1 3 wins, A2 2, A3 1, A4 0; suzhou-2025's prizes 冠军 1, 亚军 1, 季军 2."""
+    A1 3 wins, A2 2, A3 1, A4 0; suzhou-2025's prizes 冠军 1, 亚军 1, 季军 2. Played once
+    through the real `main`, copied for each test (`finished`)."""
+    folder = tmp_path_factory.mktemp("finished")
+    database = folder / "t.duckdb"
+
+    def cli(*args) -> Run:
+        with redirect_stdout(io.StringIO()) as said, redirect_stderr(io.StringIO()) as told:
+            code = main([*map(str, args), "--db", str(database)])
+        return Run(code, said.getvalue(), told.getvalue())
+
     assert cli("event", "create", "--id", "c", "--name", "证书测试赛", "--ruleset",
                "suzhou-2025", "--date", "2026-05-03").code == 0
-    assert cli("ingest", "--event", "c", write_csv(tmp_path / "e.csv", entries(4))).code == 0
+    assert cli("ingest", "--event", "c", write_csv(folder / "e.csv", entries(4))).code == 0
     for round_no in (1, 2, 3):
         pairs = read_csv_output(cli("pair", "--event", "c", "--format", "csv").out)
         rows = [RESULT_HEADER]
@@ -27,7 +40,16 @@ def finished(cli, tmp_path):
             rows.append([round_no, p["table"], ew, ns, "K" if ew_wins else "5",
                          "5" if ew_wins else "K"])
         assert cli("ingest", "--event", "c",
-                   write_csv(tmp_path / f"r{round_no}.csv", rows)).code == 0
+                   write_csv(folder / f"r{round_no}.csv", rows)).code == 0
+    return database
+
+
+@pytest.fixture
+def finished(finished_file, db_file):
+    """The finished event in this test's own database file (a copy)."""
+    assert not db_file.exists()
+    shutil.copyfile(finished_file, db_file)
+    shutil.copyfile(finished_file.with_suffix(".log"), db_file.with_suffix(".log"))  # paisai log
     return "c"
 
 

@@ -319,14 +319,13 @@ def test_a_hall_behind_one_address_is_not_one_report_bucket():
 # 5 and 6. bounded caches, timeouts, headers, logs: a real server --------------------------
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory):
+def live_server(tmp_path_factory, demo_day):
     """`paisai dashboard` on the demo, its log kept."""
-    from pipeline.cli import main
     from pipeline.operations.serve import free_port, wait_until_up
 
     folder = tmp_path_factory.mktemp("hall")
     database = folder / "demo.duckdb"
-    assert main(["demo", "--db", str(database)]) == 0
+    demo_day(database, command=True)
     port = free_port()
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(

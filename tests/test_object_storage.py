@@ -32,10 +32,10 @@ FIRST = {"style.css", STYLE_FILE, "standings.json", "pairings.html", "pairings.j
          "teams.html", "qr.html", "index.html", *(team_file(t) for t in TEAMS)}
 
 
-def test_publish_then_a_round_sends_only_what_changed(cli, event_with_results, paisai, store,
-                                                      bucket, tmp_path):
+def test_publish_then_a_round_sends_only_what_changed(cli, event_with_results, paisai_here,
+                                                      store, bucket, tmp_path):
     assert cli("pair", "--event", "e").code == 0  # round 2 paired
-    run = _publish(paisai, store, "--base-url", "https://cdn.example/e/")
+    run = _publish(paisai_here, store, "--base-url", "https://cdn.example/e/")
     assert run.code == 0, run.err
     puts = store.puts()
     # every file of the site once, the manifest after all of them, index.html last page
@@ -57,7 +57,7 @@ def test_publish_then_a_round_sends_only_what_changed(cli, event_with_results, p
     assert STYLE_FILE in _body(store, "index.html")  # pages link the hashed style sheet
 
     store.forget()  # nothing changed: nothing sent, not even the manifest
-    assert _publish(paisai, store, "--base-url", "https://cdn.example/e/").code == 0
+    assert _publish(paisai_here, store, "--base-url", "https://cdn.example/e/").code == 0
     assert store.puts() == []
 
     # round 2's results: every North-South side wins, so the ranking moves. Changed: the
@@ -74,7 +74,7 @@ def test_publish_then_a_round_sends_only_what_changed(cli, event_with_results, p
                               Body=json.dumps(old).encode())
     store.client().put_object(Bucket="hall", Key="2026/e/teams/OLD.html", Body=b"old")
     store.forget()
-    run = _publish(paisai, store)  # without --base-url: the remembered address is kept
+    run = _publish(paisai_here, store)  # without --base-url: the remembered address is kept
     assert run.code == 0, run.err
     changed = {"index.html", "standings.json", "teams.html", *(team_file(t) for t in TEAMS)}
     writes = [(m, p.removeprefix("/hall/2026/e/")) for m, p in store.requests]

@@ -341,3 +341,16 @@ def test_officials_links_lists_the_teams_in_natural_order(cli, tmp_path):
     assert listed.code == 0
     assert [r["team_no"] for r in read_csv_output(listed.out)] == [
         "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12"]
+
+
+def test_paisai_hashes_passwords_at_its_own_parameters_outside_the_tests():
+    """The test process hashes lightly (conftest): a paisai process keeps argon2id at 64 MiB,
+    3 passes, 4 lanes — what a guessed password costs an attacker."""
+    import subprocess
+    import sys
+
+    made = subprocess.run(
+        [sys.executable, "-c", "from pipeline.officials import people; "
+                               "print(people.HASHER.hash('x'))"],
+        capture_output=True, text=True, check=True).stdout
+    assert made.startswith("$argon2id$v=19$m=65536,t=3,p=4$"), made

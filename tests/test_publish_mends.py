@@ -38,10 +38,10 @@ def _remembered_base_url(db_file, event="e"):
 # 1. the remembered site address ---------------------------------------------------------
 
 def test_a_second_publish_without_base_url_keeps_the_address_and_the_qr_page(
-        cli, event_with_results, paisai, store, bucket, db_file, tmp_path):
-    assert _publish(paisai, store, "--base-url", "https://cdn.example/e/").code == 0
+        cli, event_with_results, paisai_here, store, bucket, db_file, tmp_path):
+    assert _publish(paisai_here, store, "--base-url", "https://cdn.example/e/").code == 0
     assert "qr.html" in _keys(store)
-    again = _publish(paisai, store)
+    again = _publish(paisai_here, store)
     assert again.code == 0, again.err
     assert _remembered_base_url(db_file) == "https://cdn.example/e/"
     assert "qr.html" in _keys(store) and "0 个删除 deleted" in again.out
@@ -115,17 +115,17 @@ def test_a_prefix_of_someone_elses_files_is_refused(cli, event16, paisai, store,
     assert body == b"<h1>the association</h1>"
 
 
-def test_another_events_prefix_is_refused(cli, event16, paisai, store, bucket, tmp_path):
-    assert _publish(paisai, store).code == 0
+def test_another_events_prefix_is_refused(cli, event16, paisai_here, store, bucket, tmp_path):
+    assert _publish(paisai_here, store).code == 0
     live = _keys(store)
     assert cli("event", "create", "--id", "f", "--name", "另一赛", "--ruleset",
                "suzhou-2025").code == 0
     store.forget()
-    run = _publish(paisai, store, event="f")
+    run = _publish(paisai_here, store, event="f")
     assert run.code == 2, run.out + run.err
     assert "赛事 e 的网站" in run.err and "event e" in run.err
     assert store.requests == [] and _keys(store) == live
-    assert _publish(paisai, store, event="f", to="s3://hall/2026/f").code == 0  # its own
+    assert _publish(paisai_here, store, event="f", to="s3://hall/2026/f").code == 0  # its own
 
 
 def test_a_first_publish_that_broke_off_is_still_paisais(cli, event16, paisai, store,
@@ -140,13 +140,13 @@ def test_a_first_publish_that_broke_off_is_still_paisais(cli, event16, paisai, s
 
 # 6. a page deleted from the bucket by hand -------------------------------------------------
 
-def test_full_sends_every_file_again(cli, event16, paisai, store, bucket):
-    assert _publish(paisai, store).code == 0
+def test_full_sends_every_file_again(cli, event16, paisai_here, store, bucket):
+    assert _publish(paisai_here, store).code == 0
     store.client().delete_object(Bucket="hall", Key=f"2026/e/{team_file('A1')}")
     store.forget()
-    assert _publish(paisai, store).code == 0  # the manifest still lists it: not sent
+    assert _publish(paisai_here, store).code == 0  # the manifest still lists it: not sent
     assert team_file("A1") not in _keys(store) and store.puts() == []
-    run = _publish(paisai, store, "--full")
+    run = _publish(paisai_here, store, "--full")
     assert run.code == 0, run.err
     assert team_file("A1") in _keys(store)
     listed = json.loads(store.client().get_object(
@@ -158,11 +158,11 @@ def test_full_sends_every_file_again(cli, event16, paisai, store, bucket):
 # 2. watch: a sheet stored, a publish failed, tried again -----------------------------------
 
 def test_watch_says_stored_but_not_published_and_publishes_once_the_store_is_back(
-        cli, event16, paisai, store, bucket, tmp_path, db_file, monkeypatch):
+        cli, event16, paisai_here, store, bucket, tmp_path, db_file, monkeypatch):
     from pipeline.operations.watch import Owed, scan
     from pipeline.publishing import remote
 
-    assert _publish(paisai, store).code == 0
+    assert _publish(paisai_here, store).code == 0
     assert cli("pair", "--event", "e").code == 0
     for name, value in ENV.items():
         monkeypatch.setenv(name, value)

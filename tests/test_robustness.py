@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import duckdb
+import pytest
 import xlsxwriter
 from conftest import RESULT_HEADER, entries, read_csv_output, write_csv
 from hypothesis import given, settings
@@ -194,14 +196,31 @@ def test_odd_but_valid_inputs(cli, event16, tmp_path):
     assert rows["A5"]["levels"] == "13"
 
 
-def _big_event(tmp_path: Path, db_file: Path, teams: int = 2000):
-    env = {**os.environ, "PAISAI_DB": str(db_file)}
+BIG = 2000  # teams of the big event
+
+
+@pytest.fixture(scope="module")
+def big_event_file(tmp_path_factory) -> Path:
+    """2,000 teams registered by the installed command: made once, copied for each test."""
+    folder = tmp_path_factory.mktemp("big")
+    database = folder / "big.duckdb"
+    env = {**os.environ, "PAISAI_DB": str(database)}
     subprocess.run([EXE, "event", "create", "--id", "e", "--name", "大赛", "--ruleset",
                     "suzhou-2025"], check=True, env=env, capture_output=True)
-    subprocess.run([EXE, "ingest", "--event", "e", write_csv(tmp_path / "e.csv",
-                                                             entries(teams))],
+    subprocess.run([EXE, "ingest", "--event", "e", write_csv(folder / "e.csv",
+                                                             entries(BIG))],
                    check=True, env=env, capture_output=True)
-    rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, teams // 2 + 1)]
+    return database
+
+
+def _big_event(big_event_file: Path, db_file: Path):
+    """The big event in this test's own file; the environment that names it; round 1's
+    rows (every table 10 to 8)."""
+    assert not db_file.exists()
+    shutil.copyfile(big_event_file, db_file)
+    shutil.copyfile(big_event_file.with_suffix(".log"), db_file.with_suffix(".log"))
+    env = {**os.environ, "PAISAI_DB": str(db_file)}
+    rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, BIG // 2 + 1)]
     return env, rows
 
 
@@ -213,8 +232,8 @@ def _results(db_file: Path) -> int:
         con.close()
 
 
-def test_kill_during_ingest_leaves_before_or_after(tmp_path, db_file):
-    env, rows = _big_event(tmp_path, db_file)
+def test_kill_during_ingest_leaves_before_or_after(tmp_path, db_file, big_event_file):
+    env, rows = _big_event(big_event_file, db_file)
     sheet = write_csv(tmp_path / "r1.csv", [RESULT_HEADER, *rows])
     seen = set()
     for delay in (0.05, 0.3, 0.6, 0.9, 1.2, 1.6, 2.2):
@@ -235,8 +254,8 @@ def test_kill_during_ingest_leaves_before_or_after(tmp_path, db_file):
     assert final.returncode == 0 and _results(db_file) == len(rows)
 
 
-def test_two_ingests_at_once_both_land(tmp_path, db_file):
-    env, rows = _big_event(tmp_path, db_file)
+def test_two_ingests_at_once_both_land(tmp_path, db_file, big_event_file):
+    env, rows = _big_event(big_event_file, db_file)
     half = len(rows) // 2
     first = write_csv(tmp_path / "a.csv", [RESULT_HEADER, *rows[:half]])
     second = write_csv(tmp_path / "b.csv", [RESULT_HEADER, *rows[half:]])

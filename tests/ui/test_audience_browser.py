@@ -13,7 +13,6 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from pipeline.operations.demo import build_demo
 from tests.ui.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -28,9 +27,9 @@ BOUND = 2
 
 
 @pytest.fixture(scope="module")
-def hall(tmp_path_factory):
+def hall(tmp_path_factory, demo_day):
     database = tmp_path_factory.mktemp("audience") / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     server = Server(database, env={"PAISAI_AUDIENCE_SESSIONS": str(BOUND)})
     yield server
     server.stop()

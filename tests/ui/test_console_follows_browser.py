@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 from pipeline.base import db
 from pipeline.cli import main
 from pipeline.day import selfreport
-from pipeline.operations.demo import build_demo
 from pipeline.ranking import rounds
 from tests.ui.conftest import Server, console
 
@@ -20,9 +19,9 @@ pytestmark = pytest.mark.browser
 PASSWORD = "follow-pw"
 
 
-def test_the_console_shows_the_hall_and_decides_under_its_banner(tmp_path, browser):
+def test_the_console_shows_the_hall_and_decides_under_its_banner(tmp_path, browser, demo_day):
     database = tmp_path / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD})
     context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="zh-CN")
     page = context.new_page()

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from pipeline.cli import main
 from tests.ui.conftest import Server, console
 
 PASSWORD = "hall-Pw-7"
 
 
 def test_a_login_is_an_http_only_random_session_that_a_logout_ends_for_good(tmp_path,
-                                                                               browser):
+                                                                               browser,
+                                                                               demo_day):
     database = tmp_path / "demo.duckdb"
-    assert main(["demo", "--db", str(database)]) == 0
+    demo_day(database, command=True)
     server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD})
     context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
     page = context.new_page()

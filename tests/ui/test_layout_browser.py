@@ -54,8 +54,9 @@ MEASURE = """() => {
 
 
 @pytest.fixture(scope="module")
-def demo_server(tmp_path_factory):
+def demo_server(tmp_path_factory, demo_day):
     database = tmp_path_factory.mktemp("layout") / "demo.duckdb"
+    demo_day(database)  # the day simulated once per test process; `paisai demo` still runs
     exe = Path(sys.executable).parent / "paisai"
     done = subprocess.run([str(exe), "demo", "--db", str(database)], capture_output=True,
                           text=True)

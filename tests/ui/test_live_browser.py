@@ -8,16 +8,15 @@ from conftest import read_csv_output
 from playwright.sync_api import expect
 
 from pipeline.cli import main
-from pipeline.operations.demo import build_demo
 from tests.ui.conftest import Server, shot
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def demo_server(tmp_path_factory):
+def demo_server(tmp_path_factory, demo_day):
     database = tmp_path_factory.mktemp("dash") / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     server = Server(database)
     yield server
     server.stop()
@@ -83,12 +82,12 @@ def _round_two_results(tmp_path, database, pairs) -> None:
     assert main(["ingest", "--event", "demo", str(sheet), "--db", str(database)]) == 0
 
 
-def test_projector_pairings_follow_a_new_round_without_a_reload(tmp_path, page):
+def test_projector_pairings_follow_a_new_round_without_a_reload(tmp_path, page, demo_day):
     """Issue 39: /pairings?projector=1 showed round 2's tables under round 3's header until
     reloaded. The demo's round 2 is paired; its results and round 3's pairing are stored
     from outside (the CLI): the projector shows round 3's tables by itself."""
     database = tmp_path / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     server = Server(database)
     try:
         page.goto(f"{server.url}/pairings?event=demo&projector=1")
@@ -145,7 +144,7 @@ def test_the_final_projector_shows_the_prizes_as_awarded(demo_server, browser):
         context.close()
 
 
-def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser):
+def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser, demo_day):
     """Issue 39: nothing stale, ever. The projector's ranking and the Tractor bracket, each
     on its own screen, are left alone while the event changes from the command line: the
     round's last results (the ranking says 第 2 轮后), the semi-finals played and the final
@@ -160,7 +159,7 @@ def test_the_projector_screens_follow_the_event_from_outside(tmp_path, browser):
     from pipeline.tractor import stages
 
     database = tmp_path / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     server = Server(database)
     wall = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
     try:

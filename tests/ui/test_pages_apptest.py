@@ -5,13 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import run_page
 
-from pipeline.operations.demo import build_demo
-
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
+def demo_db(tmp_path_factory, demo_day):
     database = tmp_path_factory.mktemp("apptest") / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     return database
 
 
@@ -424,7 +422,7 @@ def test_a_disputed_deal_waits_on_the_console_and_is_decided_there(monkeypatch, 
         assert tablestore.entries(con, "e", 1, 1) == []
 
 
-def test_live_page_kept_per_version_follows_a_new_round(monkeypatch, tmp_path):
+def test_live_page_kept_per_version_follows_a_new_round(monkeypatch, tmp_path, demo_day):
     """The reader's part of /live (why a team sits where it does, the bump chart, the level
     differences) is made once per version of the results and kept for every session (issue
     53: every rerun of every session ranked the event after every round again) — and a round
@@ -436,7 +434,7 @@ def test_live_page_kept_per_version_follows_a_new_round(monkeypatch, tmp_path):
     from pipeline.day import queries
 
     database = tmp_path / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     at = run_page(monkeypatch, database, "live", event="demo")
     assert not at.exception
     assert len(at.get("plotly_chart")) == 1  # round 1 alone: the histogram, no bump chart

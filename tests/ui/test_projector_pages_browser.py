@@ -136,13 +136,12 @@ def test_a_result_a_ruling_overturned_is_marked(tmp_path, browser, capsys):
         server.stop()
 
 
-def test_the_clock_stops_on_the_final_podium(tmp_path, browser, capsys):
+def test_the_clock_stops_on_the_final_podium(tmp_path, browser, capsys, demo_day):
     from pipeline.base import events
     from pipeline.day import clockstore
-    from pipeline.operations.demo import build_demo
 
     database = tmp_path / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     # the last round's clock was left running when its last table was stored
     assert main(["clock", "start", "--event", "demo-2026-spring", "--db", str(database)]) == 0
     with db.reading(database) as con:

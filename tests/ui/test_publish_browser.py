@@ -9,7 +9,6 @@ import urllib.request
 
 import pytest
 
-from pipeline.operations.demo import build_demo
 from pipeline.operations.serve import free_port
 from pipeline.publishing.publish import publish, team_file
 from tests.ui.conftest import shot
@@ -17,9 +16,9 @@ from tests.ui.conftest import shot
 pytestmark = pytest.mark.browser
 
 
-def test_static_site_on_a_phone(tmp_path, browser):
+def test_static_site_on_a_phone(tmp_path, browser, demo_day):
     database = tmp_path / "demo.duckdb"
-    build_demo(database)
+    demo_day(database)
     site = tmp_path / "site"
     changed = publish(database, "demo", site, base_url="http://127.0.0.1/")
     assert {"index.html", "pairings.html", "teams.html", "qr.html", "standings.json",
