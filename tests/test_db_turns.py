@@ -147,3 +147,82 @@ def test_a_phones_batch_never_slips_between_the_writes_of_one_console_action(
     assert not any(thread.is_alive() for thread in threads), "deadlocked"
     assert order == ["sheet", "undo", "phones"]
     assert db.foreground_writers(db_file) == 0
+
+
+def test_a_phones_batch_under_way_gives_way_to_the_console(sharing, event16, db_file):
+    """A batch of the phones' work that holds the file when the console comes gives way at
+    its next point (`db.give_way`): rolled back, nothing of it kept, and the console's write
+    stored without waiting for the batch's end."""
+    holding, outcome = threading.Event(), []
+    with db.reading(db_file) as con:
+        before = db.scalar(con, "select team_name from teams where team_no = 'A1'")
+
+    def phones() -> None:
+        try:
+            with db.background(), db.writing(db_file) as con:
+                con.execute("update teams set team_name = 'phones' where team_no = 'A1'")
+                holding.set()
+                _until(lambda: db.foreground_writers(db_file) == 1, "the console comes")
+                db.give_way(db_file)
+                outcome.append("went on")
+        except db.GaveWay:
+            outcome.append("gave way")
+
+    batch = threading.Thread(target=phones)
+    batch.start()
+    assert holding.wait(10)
+    _rename(db_file, "A2", "console")  # waits only until the batch's next point
+    batch.join(30)
+    assert outcome == ["gave way"] and db.foreground_writers(db_file) == 0
+    with db.reading(db_file) as con:
+        assert db.rows(
+            con, "select team_no, team_name from teams where team_no in ('A1', 'A2') "
+                 "order by team_no") == [("A1", before), ("A2", "console")]
+
+
+def test_give_way_only_in_a_background_transaction_of_its_own(sharing, event16, db_file):
+    """A foreground transaction, and a background one inside this thread's own foreground
+    transaction (the console counts itself), never give way."""
+    with db.writing(db_file):
+        db.give_way(db_file)  # foreground: counted itself, goes on
+        with db.background(), db.writing(db_file):
+            db.give_way(db_file)
+    with db.background(), db.writing(db_file):
+        db.give_way(db_file)  # nobody else writes: goes on
+
+
+def test_a_reader_never_waits_for_a_write_on_an_old_connection(
+    sharing, monkeypatch, event16, db_file
+):
+    """While this process writes (a phones' batch: seconds under load), a page's read joins
+    the shared connection even when it is old, instead of waiting for the write to end
+    (the console's redraw waited for the phones' batch)."""
+    monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.0)  # every connection is old
+    writing, release, read = threading.Event(), threading.Event(), []
+    with db.reading(db_file):  # the shared connection made (the server's first page)
+        pass
+
+    def phones() -> None:
+        with db.background(), db.writing(db_file) as con:
+            con.execute("update teams set team_name = 'later' where team_no = 'A3'")
+            writing.set()
+            release.wait(20)
+
+    def page() -> None:
+        with db.reading(db_file) as con:  # during the write: what was committed before it
+            read.append(db.scalar(con, "select team_name from teams where team_no = 'A3'"))
+
+    batch = threading.Thread(target=phones)
+    batch.start()
+    reader = threading.Thread(target=page, daemon=True)
+    try:
+        assert writing.wait(10)
+        reader.start()
+        reader.join(10)  # (the write goes on meanwhile)
+        assert read and read[0] != "later", "the read waited for the write"
+    finally:
+        release.set()
+        batch.join(30)
+        reader.join(30)
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select team_name from teams where team_no = 'A3'") == "later"

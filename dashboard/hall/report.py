@@ -4,6 +4,7 @@ JavaScript); reports arriving together are stored together."""
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -63,6 +64,7 @@ class Reports:
     BATCH = 100
     GATHER = 0.25  # seconds a report waits for others to be stored with it (each storing
     # opens the database read-write and closes the readers' shared connection: ~0.1 s)
+    GIVE_WAY = 3  # times a batch gives way to the organizer's writes before it goes ahead
 
     def __init__(self):
         self.waiting: list[tuple] = []
@@ -87,6 +89,7 @@ class Reports:
         import time
 
         from pipeline.day import selfreport
+        gave_way = 0  # times the batch at the head of the queue gave way
         while True:
             self.wake.wait(60)
             time.sleep(self.GATHER)  # the reports of the next moment join this one
@@ -96,11 +99,19 @@ class Reports:
                     self.wake.clear()
             if not batch:
                 continue
-            try:  # the organizer's own writes go first (the phones' batch waits for them)
-                with db.background():
+            try:  # the organizer's own writes go first: the phones' batch waits for them,
+                # and one under way gives way to them (a few times, so it is never starved)
+                with db.background() if gave_way < self.GIVE_WAY else nullcontext():
                     outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch])
+            except db.GaveWay:  # rolled back: stored again first, after the organizer's work
+                gave_way += 1
+                with self.lock:
+                    self.waiting[:0] = batch
+                    self.wake.set()
+                continue
             except Exception as exc:  # the database failed: every report of the batch says so
                 outcomes = [exc] * len(batch)
+            gave_way = 0
             for (_, loop, future), outcome in zip(batch, outcomes, strict=True):
                 loop.call_soon_threadsafe(_settle, future, outcome)
 
