@@ -359,6 +359,7 @@ class _Shared:
 
     def __init__(self, path: Path):
         self.path = path
+        self.key = _key(path)
         self.turn = threading.Condition()
         self.con: duckdb.DuckDBPyConnection | None = None
         self.opened = self.closed = self.last = 0.0
@@ -386,7 +387,7 @@ class _Shared:
                 now = time.monotonic()
                 if joins and self.con is not None:
                     break  # (the file's turn would otherwise wait for this thread for ever)
-                if self.con is not None and self.writer is not None and not writer:
+                if self.con is not None and self._writing() and not writer:
                     break  # a reader joins while this process writes: the connection is
                     # turned over only after the write all the same, and a reader kept out
                     # would wait for the whole write (a phones' batch: seconds under load)
@@ -430,13 +431,21 @@ class _Shared:
             self.users -= 1
             self.last = time.monotonic()
             if self.users == 0:
-                if self.last - self.opened > self.OPEN_SECONDS:
+                mine = writer and not BACKGROUND.get()  # (this writer is counted still)
+                if self.last - self.opened > self.OPEN_SECONDS and not self._writing(mine):
                     self._close()
                 elif self.timer is None:
                     self.timer = threading.Timer(self.IDLE_SECONDS, self._close_if_idle)
                     self.timer.daemon = True
                     self.timer.start()
             self.turn.notify_all()
+
+    def _writing(self, mine: bool = False) -> bool:
+        """A writer of this process holds the connection, or a foreground one (the console)
+        waits for its turn (`mine`: one of them is the foreground writer leaving): it is not
+        turned over now — the console would open the file again right after (0.2–0.8 s in
+        a busy hall) — but once they are done."""
+        return self.writer is not None or _FOREGROUND.get(self.key, 0) > int(mine)
 
     def _close_if_idle(self) -> None:
         with self.turn:
