@@ -124,7 +124,8 @@ def test_a_batch_that_gave_way_to_the_console_is_stored_after_it(
     cli, event16, db_file, tmp_path, monkeypatch
 ):
     """Issue 53: a phones' batch rolled back to let the organizer write first (`db.GaveWay`)
-    is stored again after it, first in the queue: each phone gets its own outcome, once."""
+    is stored again after it, first in the queue, and then goes on to its end: each phone
+    gets its own outcome, once."""
     import asyncio
 
     from conftest import RESULT_HEADER, write_csv
@@ -140,11 +141,11 @@ def test_a_batch_that_gave_way_to_the_console_is_stored_after_it(
     sides = [selfreport.Report("e", 2, 1, links[f"{side}_url"].rsplit("sig=", 1)[1], "K", "9",
                                side, links[f"{side}_code"]) for side in ("ew", "ns")]
     monkeypatch.setenv("PAISAI_DB", str(db_file))
-    tried: list[int] = []
+    tried: list[tuple[int, bool]] = []
     stored = selfreport.submit_many
 
     def gives_way_once(database, reports, yielding=True):
-        tried.append(len(reports))
+        tried.append((len(reports), yielding))
         if len(tried) == 1:  # the organizer came while the batch was under way
             raise db.GaveWay(str(database))
         return stored(database, reports, yielding)
@@ -156,7 +157,7 @@ def test_a_batch_that_gave_way_to_the_console_is_stored_after_it(
 
     queue = Reports()
     assert asyncio.run(both()) == ["waiting", "stored"]
-    assert tried == [2, 2]
+    assert tried == [(2, True), (2, False)]
     with db.reading(db_file) as con:
         assert db.rows(con, "select ew_level, ns_level from results where round = 2") == \
             [(13, 9)]

@@ -4,7 +4,6 @@ JavaScript); reports arriving together are stored together."""
 from __future__ import annotations
 
 import threading
-from contextlib import nullcontext
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -64,7 +63,9 @@ class Reports:
     BATCH = 100
     GATHER = 0.25  # seconds a report waits for others to be stored with it (each storing
     # opens the database read-write and closes the readers' shared connection: ~0.1 s)
-    GIVE_WAY = 3  # times a batch gives way to the organizer's writes before it goes ahead
+    GIVE_WAY = 1  # times a batch under way gives way to the organizer's writes (then it
+    # still waits for them to start, but goes on once under way: each giving way costs the
+    # phones of the batch its whole work again, seconds in a busy hall)
 
     def __init__(self):
         self.waiting: list[tuple] = []
@@ -100,9 +101,10 @@ class Reports:
             if not batch:
                 continue
             try:  # the organizer's own writes go first: the phones' batch waits for them,
-                # and one under way gives way to them (a few times, so it is never starved)
-                with db.background() if gave_way < self.GIVE_WAY else nullcontext():
-                    outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch])
+                # and one under way gives way to them (GIVE_WAY times: never starved)
+                with db.background():
+                    outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch],
+                                                      yielding=gave_way < self.GIVE_WAY)
             except db.GaveWay:  # rolled back: stored again first, after the organizer's work
                 gave_way += 1
                 with self.lock:
