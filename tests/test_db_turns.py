@@ -176,8 +176,9 @@ def test_a_phones_batch_under_way_gives_way_to_the_console(sharing, event16, db_
     assert outcome == ["gave way"] and db.foreground_writers(db_file) == 0
     with db.reading(db_file) as con:
         assert db.rows(
-            con, "select team_no, team_name from teams where team_no in ('A1', 'A2') "
-                 "order by team_no") == [("A1", before), ("A2", "console")]
+            con,
+            "select team_no, team_name from teams where team_no in ('A1', 'A2') order by team_no",
+        ) == [("A1", before), ("A2", "console")]
 
 
 def test_give_way_only_in_a_background_transaction_of_its_own(sharing, event16, db_file):
