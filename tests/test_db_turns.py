@@ -265,3 +265,48 @@ def test_the_console_writes_on_the_connection_a_phones_batch_leaves(
         assert db.rows(
             con, "select team_name from teams where team_no in ('A4', 'A5') order by team_no"
         ) == [("phones",), ("console",)]
+
+
+def test_a_phones_batch_gets_an_old_connection_while_pages_keep_reading(
+    sharing, monkeypatch, event16, db_file
+):
+    """The phones' batch, the file's turn in hand, waits for the readers of an old
+    connection to leave; while the console waits for its turn behind it, pages that keep
+    reading never keep the connection from being turned over (the hall's console once
+    waited for ever: the preview not within 60 s)."""
+    monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.0)  # every connection is old
+    monkeypatch.setattr(db, "BACKGROUND_WAIT", 0.0)  # (the batch goes on at once)
+    stop, done, console_waits = threading.Event(), [], threading.Event()
+
+    def pages() -> None:  # readers overlapping one another without a pause
+        while not stop.is_set():
+            with db.reading(db_file) as con:
+                db.scalar(con, "select count(*) from teams")
+                stop.wait(0.05)
+
+    def console() -> None:
+        with db.first(db_file):  # counted: the console waits for its turn
+            console_waits.set()
+            stop.wait(20)
+
+    def phones() -> None:
+        with db.background():
+            _rename(db_file, "A6", "batch")
+        done.append("batch")
+
+    readers = [threading.Thread(target=pages) for _ in range(3)]
+    helper = threading.Thread(target=console)
+    try:
+        helper.start()
+        assert console_waits.wait(10)
+        for reader in readers:
+            reader.start()
+            threading.Event().wait(0.02)
+        batch = threading.Thread(target=phones)
+        batch.start()
+        batch.join(15)
+        assert done == ["batch"], "the batch never got the connection"
+    finally:
+        stop.set()
+        for thread in [*readers, helper]:
+            thread.join(30)

@@ -387,10 +387,12 @@ class _Shared:
                 now = time.monotonic()
                 if joins and self.con is not None:
                     break  # (the file's turn would otherwise wait for this thread for ever)
-                if self.con is not None and self._writing() and not writer:
+                if self.con is not None and self.writer is not None and not writer:
                     break  # a reader joins while this process writes: the connection is
                     # turned over only after the write all the same, and a reader kept out
-                    # would wait for the whole write (a phones' batch: seconds under load)
+                    # would wait for the whole write (a phones' batch: seconds under load).
+                    # Only while a writer holds it: a writer waiting for the readers to leave
+                    # (the phones' batch, the file's turn in hand) would wait for ever
                 if self.con is not None and now - self.opened > self.OPEN_SECONDS:
                     if self.users == 0:
                         self._close()
@@ -442,9 +444,9 @@ class _Shared:
 
     def _writing(self, mine: bool = False) -> bool:
         """A writer of this process holds the connection, or a foreground one (the console)
-        waits for its turn (`mine`: one of them is the foreground writer leaving): it is not
-        turned over now — the console would open the file again right after (0.2–0.8 s in
-        a busy hall) — but once they are done."""
+        waits for its turn (`mine`: one of them is the foreground writer leaving): the
+        connection is not closed as its last user leaves — the console would open the file
+        again right after (0.2–0.8 s in a busy hall) — but by the next user or when idle."""
         return self.writer is not None or _FOREGROUND.get(self.key, 0) > int(mine)
 
     def _close_if_idle(self) -> None:
