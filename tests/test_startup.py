@@ -28,10 +28,12 @@ def test_rounds_imports_nothing_it_does_not_use(cli, event16, db_file):
 
 # what neither a round's ingest nor the standings use: the validation's pandera (a clean sheet
 # is found clean by one polars query), the pairing engine, the site's writers, the history,
-# OpenCC (a header written in simplified Chinese is known as written)
+# OpenCC (a header written in simplified Chinese is known as written), the other sheet kinds'
+# checks and the Tractor sheets
 UNUSED = (*HEAVY, "pandera", "pipeline.pairing.swiss", "pipeline.pairing.matching",
           "pipeline.publishing.publish", "pipeline.history.identity", "pipeline.history.ratings",
-          "pipeline.operations.serve", "opencc")
+          "pipeline.operations.serve", "opencc", "pipeline.tractor.sheets",
+          "pipeline.ranking.deals", "pipeline.intake.sheets.kinds.entries")
 
 
 def _loaded(db_file, argv: list[str], heavy: tuple[str, ...] = UNUSED) -> list[str]:
