@@ -10,8 +10,19 @@ import importlib
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 
-NAMES = ("entries", "players", "results", "deals", "penalties", "fouls", "quiz", "carry",
-         "matches", "tractor_deals", "point_penalties")
+NAMES = (
+    "entries",
+    "players",
+    "results",
+    "deals",
+    "penalties",
+    "fouls",
+    "quiz",
+    "carry",
+    "matches",
+    "tractor_deals",
+    "point_penalties",
+)
 
 
 class _Kinds(Mapping[str, ModuleType]):
