@@ -103,3 +103,26 @@ def test_wins_draws_losses_add_up(cli, event16, tmp_path):
     # every decided game gives 3 points, every drawn game 1 to each side; one penalty point
     # 24 tables: 7 drawn (R1 t3 t7, R2 t2 t5, R3 t1 t4 t8), 17 decided
     assert sum(int(r["match_points"]) for r in rows) == 3 * 17 + 2 * 7 - 1
+
+
+def test_penalty_of_a_round_without_a_game_counts(cli, event16, tmp_path):
+    """A penalty of a round in which the team has no game (yet) still counts (team_totals'
+    orphan penalties): A15's table is not reported, its penalty point is taken all the same."""
+    reported = [row for row in ROUND_1 if row[1] != 8 and "A15" not in row[2:4]]
+    assert cli("ingest", "--event", event16,
+               write_csv(tmp_path / "r1.csv", [RESULT_HEADER, *reported])).code == 0
+
+    def standings() -> dict[str, dict]:
+        run = cli("standings", "--event", event16, "--format", "csv")
+        return {r["team_no"]: r for r in read_csv_output(run.out)}
+
+    before = standings()
+    penalty = write_csv(tmp_path / "pen.csv", [["轮次", "队号", "扣分项目", "扣分", "原因"],
+                                               [1, "A15", "积分", 1, "迟到 late"],
+                                               [1, "A1", "积分", 1, "违规 foul"]])
+    assert cli("ingest", "--event", event16, penalty).code == 0
+    after = standings()
+    assert (before["A15"]["played"], before["A15"]["match_points"]) == ("0", "0")
+    assert (after["A15"]["played"], after["A15"]["match_points"]) == ("0", "-1")
+    assert after["A1"]["played"] == "1"  # a penalty beside a game: taken from its round
+    assert int(after["A1"]["match_points"]) == int(before["A1"]["match_points"]) - 1

@@ -27,10 +27,13 @@ def test_rounds_imports_nothing_it_does_not_use(cli, event16, db_file):
 
 
 # what neither a round's ingest nor the standings use: the validation's pandera (a clean sheet
-# is found clean by one polars query), the pairing engine, the site's writers, the history
+# is found clean by one polars query), the pairing engine, the site's writers, the history,
+# OpenCC (a header written in simplified Chinese is known as written), the other sheet kinds'
+# checks and the Tractor sheets
 UNUSED = (*HEAVY, "pandera", "pipeline.pairing.swiss", "pipeline.pairing.matching",
           "pipeline.publishing.publish", "pipeline.history.identity", "pipeline.history.ratings",
-          "pipeline.operations.serve")
+          "pipeline.operations.serve", "opencc", "pipeline.tractor.sheets",
+          "pipeline.ranking.deals", "pipeline.intake.sheets.kinds.entries")
 
 
 def _loaded(db_file, argv: list[str], heavy: tuple[str, ...] = UNUSED) -> list[str]:
@@ -66,3 +69,13 @@ def test_pair_and_its_xlsx_import_nothing_they_do_not_use(event16, db_file, tmp_
                                  str(out)], (*HEAVY, "numba", "openpyxl"))
     assert exported == ["LOADED 0 []"], exported
     assert out.stat().st_size > 0
+
+
+def test_known_headers_are_their_own_simplified_spelling():
+    """A header some kind knows as written is matched without OpenCC (KNOWN_HEADERS): exact
+    only while each is already simplified, as this checks."""
+    from pipeline.base.chinese import simplified
+    from pipeline.intake.sheets import headers
+
+    assert headers.KNOWN_HEADERS
+    assert [h for h in headers.KNOWN_HEADERS if simplified(h) != h] == []

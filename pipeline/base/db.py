@@ -28,7 +28,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,9 @@ import polars as pl
 from pipeline.base.errors import BusyError, PaisaiError, disk_problem
 
 DEFAULT_DB = Path("data/paisai.duckdb")
+# the package's SQL: a plain folder beside the code (importlib.resources costs every command
+# its import and gives nothing more here: the package is never zipped)
+SQL_FOLDER = Path(__file__).resolve().parent.parent / "sql"
 
 
 def db_path(given: str | os.PathLike | None = None) -> Path:
@@ -50,7 +52,7 @@ def sql(name: str) -> str:
     """The text of `pipeline/sql/NAME.sql`, its comments left out: DuckDB's Python layer
     finds a query's parameters by walking a text that is not all ASCII character by
     character (0.1 s for the ranking's layers, whose comments quote 累进分, 对手分…)."""
-    text = (resources.files("pipeline") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
+    text = (SQL_FOLDER / f"{name}.sql").read_text(encoding="utf-8")
     return without_comments(text)
 
 
@@ -68,15 +70,21 @@ def without_comments(text: str) -> str:
 
 
 @cache
+def _migration_files() -> list[str]:
+    return sorted(n for n in os.listdir(SQL_FOLDER / "migrations") if n.endswith(".sql"))
+
+
+@cache
 def migrations() -> list[tuple[int, str]]:
-    folder = resources.files("pipeline") / "sql" / "migrations"
-    found = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
+    folder = SQL_FOLDER / "migrations"
     return [(int(name.split("_", 1)[0]), (folder / name).read_text(encoding="utf-8"))
-            for name in found]
+            for name in _migration_files()]
 
 
 def latest_version() -> int:
-    return max(version for version, _ in migrations())
+    """The newest migration's number, from the files' names (every command asks: none of
+    the migrations is read unless the file needs it)."""
+    return max(int(name.split("_", 1)[0]) for name in _migration_files())
 
 
 ACTING: contextvars.ContextVar[str | None] = contextvars.ContextVar("acting", default=None)

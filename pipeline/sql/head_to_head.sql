@@ -18,13 +18,13 @@ games as (
 
 group_0 as (
     -- teams equal on every key before head_to_head form one group (only when the keys
-    -- have head_to_head: else every team's head_to_head is 0 and nothing is grouped)
+    -- have head_to_head: else every team's head_to_head is 0 and nothing is grouped); with
+    -- head_to_head first, no key comes before it: no group (null), as ever
     select v.event_id, v.team_no,
-           list(v.value order by v.position) filter (where v.position < h.position) as tie_key
+           case when h.position > 1 then v.key_list[1:h.position - 1] end as tie_key
     from key_values as v
     cross join h2h_position as h
     where 'head_to_head' in $ranking_keys
-    group by v.event_id, v.team_no
 ),
 
 credit_1 as (

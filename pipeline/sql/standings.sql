@@ -8,16 +8,14 @@
 with
 
 sort_keys as (
+    -- each key's value in the keys' order; head-to-head stands for its three levels
     select
         v.event_id, v.team_no,
-        flatten(list(
-            case when v.key_name = 'head_to_head' then [-h.h2h_1, -h.h2h_2, -h.h2h_3]
-                 else [v.value] end
-            order by v.position
-        )) as sort_key
+        flatten(list_transform(list_zip($ranking_keys, v.key_list), lambda k: case
+            when k[1] = 'head_to_head' then [-h.h2h_1, -h.h2h_2, -h.h2h_3]
+            else [k[2]] end)) as sort_key
     from key_values as v
     left join head_to_head as h using (event_id, team_no)
-    group by v.event_id, v.team_no
 ),
 
 final as (

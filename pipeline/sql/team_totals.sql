@@ -51,9 +51,9 @@ orphan_penalties as (
            sum(p.amount) filter (where p.target = 'levels')::bigint as levels
     from penalties as p
     where p.event_id in (select unnest($event_ids)) and p.round <= $max_round
-      and not exists (select 1 from team_rounds as tr
-                      where tr.event_id = p.event_id and tr.round = p.round
-                        and tr.team_no = p.team_no)
+      and not exists (select 1 from stg_results as g
+                      where g.event_id = p.event_id and g.round = p.round
+                        and (g.ew_team = p.team_no or (not g.is_bye and g.ns_team = p.team_no)))
     group by p.event_id, p.team_no
 ),
 

@@ -212,6 +212,11 @@ _LOOKUP = {
 }
 
 
+# every header some kind knows as written: already simplified (a test checks that each is
+# its own simplified spelling), so OpenCC is asked only about a header none of them knows
+KNOWN_HEADERS = frozenset(header for lookup in _LOOKUP.values() for header in lookup)
+
+
 @dataclass(frozen=True)
 class HeaderMatch:
     """A header row recognised as one kind: code name → column position and header text."""
@@ -231,7 +236,7 @@ def match_kind(cells: list[object], kind: str) -> HeaderMatch | None:
     for index, cell in enumerate(cells):
         header = normalize_header(cell)
         code = lookup.get(header)
-        if code is None and header and not header.isascii():
+        if code is None and header and not header.isascii() and header not in KNOWN_HEADERS:
             code = lookup.get(simplified(header))  # 東西級數 as traditional halls write it
         if code is None:
             continue
