@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -295,18 +296,21 @@ def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, rulese
                            else 1)
     from pipeline.base.progress import progress
     from pipeline.history import ratings, stats
+    from pipeline.history.ranks_ahead import RanksAhead
 
-    events.create(con, event_id, name, ruleset, date)
-    reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
-               for read in entries_first]
-    if refresh:  # the history reads it ready, not later (issue 52):
-        # this event's finish, and every other event's whose cached finish is stale (an
-        # archive written by other tools or an earlier version: all of them, ranked in the
-        # same pass as this one, not in batches after it)
-        now = stats.rank_fingerprints(con)
-        stale = stats.stale_of(con, now)
-        with progress("准备历史 preparing history", total=len(stale),
-                      show=len(stale) > stats.PROGRESS_AT) as step:
-            stats.refresh_event_ranks(con, stale, step, now)
-        ratings.refresh(con)  # and the ratings: refitted from this event's day on
+    # the history reads it ready, not later (issue 52): every other event's finish whose
+    # cache is stale (an archive written by other tools or an earlier version: all of
+    # them) is ranked in a thread from the start, beside the sheets and the rating fit
+    with RanksAhead(con) if refresh else nullcontext() as ahead:
+        events.create(con, event_id, name, ruleset, date)
+        reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
+                   for read in entries_first]
+        if refresh:
+            ratings.refresh(con)  # the ratings: refitted from this event's day on
+            # this event's finish, and those ranked ahead (others: ranked now)
+            now = stats.rank_fingerprints(con)
+            stale = stats.stale_of(con, now)
+            with progress("准备历史 preparing history", total=len(stale),
+                          show=len(stale) > stats.PROGRESS_AT) as step:
+                stats.refresh_event_ranks(con, stale, step, now, ahead)
     return reports
