@@ -130,15 +130,6 @@ def _ranks_current(ratings_too: bool = False) -> None:
         ratings.refresh(con)  # its own bar, after the finishes'
 
 
-def history_ready() -> None:
-    """Everything the history's next read needs, built now (after an import): the player
-    map, every event's cached finish (an archive written by other tools or an earlier
-    version: ranked here, with a progress bar) and the rating list."""
-
-    _identities_current()
-    _ranks_current(ratings_too=True)
-
-
 def _identities_current() -> None:
     """A database whose player map was built by older rules is rebuilt once (a short write)."""
     from pipeline.history import identity

@@ -291,11 +291,13 @@ def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, rulese
                 ) -> list[IngestReport]:
     """`import_event` inside the caller's transaction (`history sync` stores its record of
     the bundle with it). `refresh=False` leaves the history's ranks and ratings to the
-    caller (one refresh after many events)."""
+    caller (one refresh after many events); with it, everything the history's next read
+    needs is built here, in the same transaction (the player map, every stale finish, the
+    ratings): nothing is left for a check after it (issue 52)."""
     entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
                            else 1)
     from pipeline.base.progress import progress
-    from pipeline.history import ratings, stats
+    from pipeline.history import identity, ratings, stats
     from pipeline.history.ranks_ahead import RanksAhead
 
     # the history reads it ready, not later (issue 52): every other event's finish whose
@@ -306,6 +308,8 @@ def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, rulese
         reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
                    for read in entries_first]
         if refresh:
+            if not identity.is_current(con):  # a map of older rules, and no entries here
+                identity.refresh(con)
             ratings.refresh(con)  # the ratings: refitted from this event's day on
             # this event's finish, and those ranked ahead (others: ranked now)
             now = stats.rank_fingerprints(con)
