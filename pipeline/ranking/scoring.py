@@ -183,7 +183,7 @@ def final_rank_frame(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, i
     groups: dict[str, tuple[str, dict, list[str]]] = {}
     for event, max_round in ranked:
         keys = published_keys(event, max_round)
-        query = ranking_query(keys, "event_id, rank, team_order")
+        query = final_rank_query(keys)
         params = bind(query, _params(event, max_round, keys))
         shared = repr(sorted((k, v) for k, v in params.items() if k != "event_ids"))
         groups.setdefault(shared, (query, params, []))[2].append(event.event_id)
@@ -191,6 +191,31 @@ def final_rank_frame(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, i
                       {**params, "event_ids": event_ids})
              for query, params, event_ids in groups.values()]
     return pl.concat(found) if found else pl.DataFrame(schema=FINAL_RANK_SCHEMA)
+
+
+BY_KEY_COLUMNS = 8  # final_ranks.sql's key1 … key8
+
+
+def by_key_columns(keys: list[str]) -> bool:
+    """Whether final_ranks.sql ranks by these keys (a column a key): at most BY_KEY_COLUMNS
+    of them, none head-to-head (three values).
+
+    >>> by_key_columns(["match_points", "level_diff_score", "team_no"])
+    True
+    >>> by_key_columns(["level_points", "head_to_head", "net_levels", "team_no"])
+    False
+    """
+    return len(keys) <= BY_KEY_COLUMNS and "head_to_head" not in keys
+
+
+def final_rank_query(keys: list[str]) -> str:
+    """The ranks alone (event_id, team_no, rank) of `standings`' ranking by `keys`:
+    final_ranks.sql where it ranks by these keys, else standings.sql's."""
+    if not by_key_columns(keys):
+        return ranking_query(keys, "event_id, rank, team_order")
+    layers = [layer for layer in ranking_layers(keys)
+              if (layer if isinstance(layer, str) else layer[0]) != "head_to_head"]
+    return compose(layers, "final_ranks", "event_id, rank")
 
 
 def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> str:
