@@ -298,19 +298,22 @@ def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, rulese
                            else 1)
     from pipeline.base.progress import progress
     from pipeline.history import identity, ratings, stats
+    from pipeline.history.fits_ahead import FitsAhead
     from pipeline.history.ranks_ahead import RanksAhead
 
     # the history reads it ready, not later (issue 52): every other event's finish whose
     # cache is stale (an archive written by other tools or an earlier version: all of
-    # them) is ranked in a thread from the start, beside the sheets and the rating fit
-    with RanksAhead(con) if refresh else nullcontext() as ahead:
+    # them) is ranked in a thread from the start, beside the sheets and the rating fit; a
+    # missing rating fit is fitted ahead the same way up to this event's day
+    with RanksAhead(con) if refresh else nullcontext() as ahead, \
+            FitsAhead(con) if refresh else nullcontext() as fits:
         events.create(con, event_id, name, ruleset, date)
         reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
                    for read in entries_first]
         if refresh:
             if not identity.is_current(con):  # a map of older rules, and no entries here
                 identity.refresh(con)
-            ratings.refresh(con)  # the ratings: refitted from this event's day on
+            ratings.refresh(con, ahead=fits)  # refitted from this event's day on
             # this event's finish, and those ranked ahead (others: ranked now)
             now = stats.rank_fingerprints(con)
             stale = stats.stale_of(con, now)
