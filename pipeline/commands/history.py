@@ -121,13 +121,16 @@ def _ranks_current(ratings_too: bool = False) -> None:
                           show=len(stale) > stats.PROGRESS_AT) as step:
                 stats.keep_ranks_current(database(), step, stale)
         return
-    with db.writing(database()) as con:
+    from pipeline.history.ranks_ahead import RanksAhead
+
+    # the finishes ranked in a thread on a second connection while this one refits the
+    # ratings: DuckDB and numpy side by side on two cores (issue 52)
+    with db.writing(database()) as con, RanksAhead(con) as ahead:
+        ratings.refresh(con)  # its own bar, before the finishes'
         with progress("准备历史 preparing history", total=len(stale),
                       show=len(stale) > stats.PROGRESS_AT) as step:
-            for start in range(0, len(stale), stats.RANK_BATCH):  # the bar moves by batch
-                now = stats.rank_fingerprints(con, stale[start:start + stats.RANK_BATCH])
-                stats.refresh_event_ranks(con, stats.stale_of(con, now), step, now)
-        ratings.refresh(con)  # its own bar, after the finishes'
+            now = stats.rank_fingerprints(con, stale)
+            stats.refresh_event_ranks(con, stats.stale_of(con, now), step, now, ahead)
 
 
 def _identities_current() -> None:
