@@ -25,6 +25,7 @@ import polars as pl
 
 from pipeline.base import db
 from pipeline.history.evidence import UNCLEAR
+from pipeline.history.rating_model import Games
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Fitted:
     points: dict  # bucket → its day
     players: pl.Series  # the fits' player ids, by index
     fitted: dict[dt.date, np.ndarray]
+    games: Games  # the games read
 
 
 class FitsAhead:
@@ -70,11 +72,42 @@ class FitsAhead:
                 if self._stop.is_set():
                     return
                 start = fitted[day] = Fit(every, day, start).r
-            self._found = Fitted(now, f"{model};{grain}", points, every.player_ids, fitted)
+            self._found = Fitted(now, f"{model};{grain}", points, every.player_ids, fitted, every)
         except Exception:  # nothing fitted ahead: the transaction fits every point itself
             self._found = None
         finally:
             self._cursor.close()
+
+    def games(self, con: duckdb.DuckDBPyConnection, now: pl.DataFrame) -> Games | None:
+        """The games read ahead with the transaction's new events' appended, when those are
+        all it changed (`now`: its fingerprints) and come after every other in a fit's
+        order; else None (the transaction reads every game itself)."""
+        from pipeline.history.rating_games import extended
+
+        self._thread.join()
+        found = self._found
+        if found is None:
+            return None
+        key = ["event_id", "fingerprint"]
+        before = found.fingerprints.select(key)
+        if before.join(now.select(key), on=key, how="anti").height:
+            return None  # an event changed or gone since
+        new = now.join(before, on="event_id", how="anti")["event_id"].to_list()
+        if not new:
+            return found.games
+        order = db.frame(
+            con,
+            "select event_id, coalesce(event_date, created_at::date) as day, "
+            "created_at, event_id in (select unnest($new::varchar[])) as new "
+            "from events",
+            {"new": new},
+        )
+        key = ["day", "created_at", "event_id"]
+        old_rows = order.filter(~pl.col("new")).sort(key).select(key).rows()
+        new_rows = order.filter(pl.col("new")).sort(key).select(key).rows()
+        if old_rows and new_rows[0] <= old_rows[-1]:
+            return None  # an earlier event: its games are not last
+        return extended(con, found.games, new)
 
     def reused(
         self, now: pl.DataFrame, state: str, points: dict, players: pl.Series, bucket

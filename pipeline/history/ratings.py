@@ -126,7 +126,11 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False,
         return db.scalar(con, "select count(*) from results where forfeit is null "
                               "and ew_level is not null and ns_level is not null")
     new_events = None if full else appended(con, now)
-    if new_events is None:  # every game read again
+    read = ahead.games(con, now) if ahead is not None and new_events is None and not full \
+        else None  # read ahead on another connection, this transaction's events appended
+    if read is not None:
+        every, cached = read, (0, 0)
+    elif new_events is None:  # every game read again
         every, cached = read_games(con), (0, 0)
     else:  # the games the last fit read, and the new events' after them
         every = cached_games(con, new_events)
