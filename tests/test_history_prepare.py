@@ -24,6 +24,11 @@ def _stale_history(path) -> None:
 def test_history_page_prepares_in_the_background(tmp_path, monkeypatch):
     database = tmp_path / "old.duckdb"
     _stale_history(database)
+    # 40 small events rank in a blink (final_ranks.sql): the background's work made long, as
+    # a thousand events' is, so the page is seen while it runs
+    ranking = stats.keep_ranks_current
+    monkeypatch.setattr(stats, "keep_ranks_current",
+                        lambda *args, **kwargs: (time.sleep(3), ranking(*args, **kwargs)))
     page = run_page(monkeypatch, database, "history")
     assert not page.exception
     said = " ".join(i.value for i in page.info)
@@ -64,3 +69,60 @@ def test_import_event_leaves_everything_the_next_read_needs(tmp_path, paisai, db
     assert stats.stale_rank_count(db_file) == 0
     with db.reading(db_file) as con:
         assert db.scalar(con, "select count(distinct event_id) from event_ranks") == 41
+
+
+def _fits(database) -> tuple[dict, dict]:
+    with db.reading(database) as con:
+        listed = {p: (mu, o, g) for p, mu, o, g in db.rows(
+            con, "select player_id, mu, ordinal, games from ratings")}
+        history = {(p, e): (mu, o) for p, e, mu, o in db.rows(
+            con, "select player_id, event_id, mu, ordinal from rating_history")}
+    return listed, history
+
+
+def test_a_stale_import_fits_the_history_ahead_as_a_recompute_does(tmp_path, paisai,
+                                                                    db_file, monkeypatch):
+    """Issue 52: an archive with no stored fit (written by other tools) gets its rating
+    history fitted ahead, on a second connection in a thread, up to the imported event's
+    day: the import itself fits only from that day on, and ends where a full recompute
+    ends (every rating and history point within 10⁻⁹ levels, every shown rating equal)."""
+    import shutil
+    import threading
+
+    from bench.history import event_folder
+    from pipeline.history import ratings
+    from pipeline.intake.ingest import import_into, read_sources
+
+    _stale_history(db_file)
+    with db.reading(db_file) as con:
+        assert not db.scalar(con, "select count(*) from rating_state")  # no stored fit
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db_file, copy)
+    sheets = event_folder(tmp_path / "next", 400, teams=8, rounds=3, seed=5)
+    done = paisai("import-event", "--id", "next", "--name", "下一场", "--ruleset",
+                  "suzhou-2025", "--date", "2030-01-05", sheets)
+    assert done.code == 0, done.err
+    listed, history = _fits(db_file)
+    with db.writing(db_file) as con:
+        ratings.recompute(con)  # every point from the first game, in this thread alone
+    relisted, rehistory = _fits(db_file)
+    assert listed.keys() == relisted.keys() and history.keys() == rehistory.keys()
+    assert max(abs(listed[p][0] - relisted[p][0]) for p in listed) < 1e-9
+    assert max(abs(history[k][0] - rehistory[k][0]) for k in history) < 1e-9
+    assert all(listed[p][1:] == relisted[p][1:] for p in listed)
+    assert all(history[k][1] == rehistory[k][1] for k in history)
+    # the same import in process: the transaction's own thread fits two points (the new
+    # event's and the list's day before it), the 28 days before it were fitted ahead
+    here = []
+    fit = ratings.Fit
+
+    def counted(*args, **kwargs):
+        if threading.current_thread() is threading.main_thread():
+            here.append(args[1])
+        return fit(*args, **kwargs)
+
+    monkeypatch.setattr(ratings, "Fit", counted)
+    with db.writing(copy) as con:
+        import_into(con, "next", "下一场", "suzhou-2025", "2030-01-05", read_sources(sheets))
+    assert len(here) == 2, here
+    assert _fits(copy) == (listed, history)

@@ -255,6 +255,10 @@ def test_set_based_ranks_equal_the_live_ranking_of_every_event(db_file):
     assert live.group_by("event_id", "rank").len()["len"].max() > 1
     passes = Counter((e.ruleset.name, r) for e, r in swiss)
     assert len(passes) > 10 and max(passes.values()) >= 3  # passes of several events
+    # both ways of ranking a pass: final_ranks.sql (a column a key) and standings.sql's
+    # (a chain with head-to-head)
+    assert {scoring.by_key_columns(scoring.published_keys(e, r)) for e, r in swiss} == {
+        True, False}
     with db.reading(db_file) as con:
         kinds = db.rows(
             con,

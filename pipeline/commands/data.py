@@ -154,7 +154,8 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
         with progress("读取 reading", total=None) as step:
             reads = read_sources(Path(source), on_file=step)
         # one transaction: all of it stored, or nothing; the history's preparation in it
-        # (a stale archive's finishes, the ratings) shows its own bars after the reading's
+        # (a stale archive's finishes, the ratings) shows its own bars after the reading's:
+        # the next read finds everything ready, with no check of its own (issue 52)
         with db.writing(database()) as con:
             reports = import_into(con, event_id, name, ruleset, date, reads)
     except SheetErrors as errors:
@@ -172,9 +173,6 @@ def import_event(event_id: str, name: str, ruleset: str, date: str | None, sourc
     for report in reports:
         for stored in report.stored:
             out(f"{report.file}: {KIND_LABELS[stored.kind]} 新增 new {stored.new}\n")
-    from pipeline.commands.history import history_ready
-
-    history_ready()  # an archive's other events too: the next read never waits (issue 52)
     from pipeline.base import oplog
     oplog.write(database(), event_id, "imported", f"{name} ({ruleset}) from {Path(source).name}: "
                 + "; ".join(f"{s.kind} +{s.new}" for r in reports for s in r.stored))

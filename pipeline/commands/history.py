@@ -121,22 +121,16 @@ def _ranks_current(ratings_too: bool = False) -> None:
                           show=len(stale) > stats.PROGRESS_AT) as step:
                 stats.keep_ranks_current(database(), step, stale)
         return
-    with db.writing(database()) as con:
+    from pipeline.history.ranks_ahead import RanksAhead
+
+    # the finishes ranked in a thread on a second connection while this one refits the
+    # ratings: DuckDB and numpy side by side on two cores (issue 52)
+    with db.writing(database()) as con, RanksAhead(con) as ahead:
+        ratings.refresh(con)  # its own bar, before the finishes'
         with progress("准备历史 preparing history", total=len(stale),
                       show=len(stale) > stats.PROGRESS_AT) as step:
-            for start in range(0, len(stale), stats.RANK_BATCH):  # the bar moves by batch
-                now = stats.rank_fingerprints(con, stale[start:start + stats.RANK_BATCH])
-                stats.refresh_event_ranks(con, stats.stale_of(con, now), step, now)
-        ratings.refresh(con)  # its own bar, after the finishes'
-
-
-def history_ready() -> None:
-    """Everything the history's next read needs, built now (after an import): the player
-    map, every event's cached finish (an archive written by other tools or an earlier
-    version: ranked here, with a progress bar) and the rating list."""
-
-    _identities_current()
-    _ranks_current(ratings_too=True)
+            now = stats.rank_fingerprints(con, stale)
+            stats.refresh_event_ranks(con, stats.stale_of(con, now), step, now, ahead)
 
 
 def _identities_current() -> None:

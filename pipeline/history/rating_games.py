@@ -81,6 +81,22 @@ def cached_games(con: duckdb.DuckDBPyConnection, new_events: list[str]) -> Games
               "sign": np.frombuffer(arrays[2], dtype="<i1")}
     known = db.frame(con, 'select "index", player_id, anonymous from rating_player_cache '
                           'order by "index"')
+    return _extended(con, kept, cached, known, new_events)
+
+
+def extended(con: duckdb.DuckDBPyConnection, read: Games, new_events: list[str]) -> Games:
+    """The games of `read` (read before, on another connection: `FitsAhead`) with those of
+    `new_events` appended (events after every one of them in a fit's order), as
+    `cached_games` appends them to the cache's."""
+    kept = read.frame.select("event_id", "day", "margin")
+    known = pl.DataFrame({"index": np.arange(read.player_ids.len(), dtype=np.int64),
+                          "player_id": read.player_ids, "anonymous": read.anonymous})
+    seats = {"game": read.g, "index": read.p, "sign": read.s}
+    return _extended(con, kept, seats, known, new_events)
+
+
+def _extended(con: duckdb.DuckDBPyConnection, kept: pl.DataFrame, cached: dict,
+              known: pl.DataFrame, new_events: list[str]) -> Games:
     played = db.frame(con, db.sql("rating_games"), {"events": new_events})
     seated = db.frame(con, db.sql("rating_seats"), {"unclear": UNCLEAR, "events": new_events}
                       ).drop("index")

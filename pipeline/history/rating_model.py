@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import polars as pl
@@ -139,13 +140,23 @@ class Fit:
         self.weight = self._xt(self.w, signed=False)  # each player's weight of games
         x0 = np.zeros(self.m) if start is None else np.where(self.games > 0, start, 0.0)
         self.r = self._solve(x0) if n else x0
+
+    # σ and the last games only where they are read (the list, a profile), not at each of a
+    # history's points, which keep the ratings alone (issue 52: a tenth of a refit's steps)
+    @cached_property
+    def sigma(self) -> np.ndarray:
+        """Each player's uncertainty: the games' residual spread / √(prior + weight)."""
         predicted = self._x(self.r)
         spread = float(np.sqrt(_dot(self.w, (self.y - predicted) ** 2)
                                / max(float(self.w.sum()), 1e-9)))
-        self.sigma = spread / np.sqrt(self.prior + self.weight)
+        return spread / np.sqrt(self.prior + self.weight)
+
+    @cached_property
+    def last_game(self) -> np.ndarray:
+        """The index of each player's last game, −1: none yet."""
         last_game = np.full(self.m, -1, dtype=np.int64)
         np.maximum.at(last_game, self.p, self.g)
-        self.last_game = last_game  # the index of each player's last game, −1: none yet
+        return last_game
 
     def _x(self, r: np.ndarray) -> np.ndarray:
         """Each game's East-West strength minus North-South's."""
@@ -153,8 +164,8 @@ class Fit:
             return np.bincount(self.g, weights=self.s * r[self.p], minlength=self.n_games)
         seated = r.take(self.columns)
         k = len(self.columns) // 2
-        x = seated[0].copy()
-        for column in range(1, k):
+        x = seated[0] + seated[1] if k > 1 else seated[0].copy()  # as a copy, then +=
+        for column in range(2, k):
             x += seated[column]
         for column in range(k, 2 * k):
             x -= seated[column]
@@ -183,6 +194,7 @@ class Fit:
 
         diagonal = self.weight + self.prior
         b = self._xt(self.w * self.y)
+        x = x.copy()  # updated in place below: never the caller's start
         residual = b - apply(x)
         z = residual / diagonal
         direction = z.copy()
@@ -195,11 +207,13 @@ class Fit:
             self.steps += 1
             step = apply(direction)
             alpha = size / _dot(direction, step)
-            x = x + alpha * direction
-            residual = residual - alpha * step
-            z = residual / diagonal
+            x += alpha * direction  # in place: the same sums, no new arrays a step
+            step *= alpha
+            residual -= step
+            np.divide(residual, diagonal, out=z)
             new_size = _dot(residual, z)
-            direction = z + (new_size / size) * direction
+            direction *= new_size / size
+            direction += z
             size = new_size
         return x
 

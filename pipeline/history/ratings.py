@@ -11,6 +11,7 @@ most, from the first changed event on.
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 import duckdb
 import numpy as np
@@ -29,6 +30,9 @@ from pipeline.history.rating_games import (
     store_settings,
 )
 from pipeline.history.rating_model import BASE, SCALE, Fit, Games, Settings, day_number
+
+if TYPE_CHECKING:
+    from pipeline.history.fits_ahead import FitsAhead
 
 __all__ = ["BASE", "SCALE", "Fit", "Games", "Settings", "read_games", "settings",
            "store_settings"]
@@ -107,12 +111,14 @@ def recompute(con: duckdb.DuckDBPyConnection) -> int:
     return refresh(con, full=True)
 
 
-def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
+def refresh(con: duckdb.DuckDBPyConnection, full: bool = False,
+            ahead: FitsAhead | None = None) -> int:
     """Keep `ratings` (the list as of the latest game, with the rating the day before it)
     and `rating_history` (each player's rating after each event: the fit as of the event's
     history point, see `history_points`) current. Refits the points from the first event that
-    changed on, each fit starting from the one before; `full`: from the first game. Returns
-    the games rated."""
+    changed on, each fit starting from the one before; `full`: from the first game. `ahead`:
+    the committed database's points fitted beforehand (`FitsAhead`), taken where nothing they
+    read has changed since, when every point is to be fitted. Returns the games rated."""
     now, changed_days = _changed(con)
     stored_state = db.scalar(con, "select max(fingerprint) from rating_state")
     model = settings(con).model()
@@ -120,7 +126,11 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
         return db.scalar(con, "select count(*) from results where forfeit is null "
                               "and ew_level is not null and ns_level is not null")
     new_events = None if full else appended(con, now)
-    if new_events is None:  # every game read again
+    read = ahead.games(con, now) if ahead is not None and new_events is None and not full \
+        else None  # read ahead on another connection, this transaction's events appended
+    if read is not None:
+        every, cached = read, (0, 0)
+    elif new_events is None:  # every game read again
         every, cached = read_games(con), (0, 0)
     else:  # the games the last fit read, and the new events' after them
         every = cached_games(con, new_events)
@@ -135,13 +145,17 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False) -> int:
         return played.height
     else:
         first = _bucket(min(changed_days), grain)
-    refit = [(b, d) for b, d in sorted(points.items()) if first is None or b >= first]
-    start = None
+    fitted: dict[dt.date, np.ndarray] = {}
+    if first is None and ahead is not None and not full:
+        fitted = ahead.reused(now, state, points, every.player_ids,
+                              lambda day: _bucket(day, grain))
+    refit = [(b, d) for b, d in sorted(points.items())
+             if (first is None or b >= first) and d not in fitted]
+    start = fitted[max(fitted)] if fitted else None  # the last point fitted ahead
     if first is not None:  # a warm start: the stored list
         known = db.frame(con, "select player_id, mu from ratings")
         start = pl.DataFrame({"player_id": every.player_ids}).join(
             known, on="player_id", how="left", maintain_order="left")["mu"].fill_null(0.0).to_numpy()
-    fitted: dict[dt.date, np.ndarray] = {}
     current = None
     with progress("评分 fitting the ratings", total=len(refit), show=len(refit) > 3) as step:
         for _, day in refit:  # a whole archive's history: a bar, point by point

@@ -5,12 +5,16 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 import polars as pl
 
 from pipeline.base import db, events
 from pipeline.ranking import scoring
+
+if TYPE_CHECKING:
+    from pipeline.history.ranks_ahead import RanksAhead
 
 
 def _games() -> str:
@@ -255,25 +259,41 @@ def stale_of(con: duckdb.DuckDBPyConnection, now: dict[str, str]) -> list[str]:
     return sorted(e for e, fingerprint in now.items() if stored.get(e) != fingerprint)
 
 
+def latest_rounds(con: duckdb.DuckDBPyConnection, event_ids: list[str]) -> dict[str, int]:
+    """Each event's latest round with a result (an event with none is not there)."""
+    return {e: int(r) for e, r in db.rows(
+        con, "select event_id, max(round) from results where event_id in "
+             "(select unnest($ids)) group by event_id", {"ids": event_ids}) if r is not None}
+
+
 def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
                         step: Callable[[str], None] = lambda event_id: None,
-                        fingerprints: dict[str, str] | None = None) -> None:
+                        fingerprints: dict[str, str] | None = None,
+                        ahead: RanksAhead | None = None) -> None:
     """Rewrite the cached latest ranking of the given events (Swiss events only; a Tractor
     bracket has no overall ranking) and note what it was computed from (the given events'
     fingerprints, read in this transaction: `fingerprints` when the caller has them).
     The events are ranked set-based (`scoring.final_ranks`: one pass for all the events
-    of one ruleset and round, not a query each), `step` called with each once ranked."""
+    of one ruleset and round, not a query each), `step` called with each once ranked.
+    `ahead`: ranks computed beforehand on another connection (`RanksAhead`), taken for each
+    event whose fingerprint then was the one it has now."""
     if not event_ids:
         return
     if fingerprints is None:
         fingerprints = rank_fingerprints(con, event_ids)
-    latest = dict(db.rows(con, "select event_id, max(round) from results where event_id in "
-                               "(select unnest($ids)) group by event_id", {"ids": event_ids}))
-    loaded = events.load_many(con, event_ids)
-    swiss = [(e, int(latest.get(e.event_id) or 0)) for e in loaded if e.ruleset.is_swiss]
-    ranks = pl.DataFrame(scoring.final_ranks(con, swiss), orient="row",
-                         schema={"event_id": pl.String, "team_no": pl.String,
-                                 "rank": pl.Int64})
+    done = pl.DataFrame(schema=scoring.FINAL_RANK_SCHEMA)
+    if ahead is not None:
+        ahead.wait()
+        same = [e for e in event_ids if e in ahead.fingerprints
+                and ahead.fingerprints[e] == fingerprints.get(e)]
+        done = ahead.ranks.filter(pl.col("event_id").is_in(same))
+        event_ids_left = sorted(set(event_ids) - set(same))
+    else:
+        event_ids_left = event_ids
+    latest = latest_rounds(con, event_ids_left)
+    loaded = events.load_many(con, event_ids_left) if event_ids_left else []
+    swiss = [(e, latest.get(e.event_id, 0)) for e in loaded if e.ruleset.is_swiss]
+    ranks = pl.concat([done, scoring.final_rank_frame(con, swiss)])
     con.execute("delete from event_ranks where event_id in (select unnest($ids))",
                 {"ids": event_ids})
     db.register(con, "new_ranks", ranks)

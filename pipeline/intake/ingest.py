@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -305,23 +306,33 @@ def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, rulese
                 ) -> list[IngestReport]:
     """`import_event` inside the caller's transaction (`history sync` stores its record of
     the bundle with it). `refresh=False` leaves the history's ranks and ratings to the
-    caller (one refresh after many events)."""
+    caller (one refresh after many events); with it, everything the history's next read
+    needs is built here, in the same transaction (the player map, every stale finish, the
+    ratings): nothing is left for a check after it (issue 52)."""
     entries_first = sorted(reads, key=lambda r: 0 if any(s.kind == "entries" for s in r.sheets)
                            else 1)
     from pipeline.base.progress import progress
-    from pipeline.history import ratings, stats
+    from pipeline.history import identity, ratings, stats
+    from pipeline.history.fits_ahead import FitsAhead
+    from pipeline.history.ranks_ahead import RanksAhead
 
-    events.create(con, event_id, name, ruleset, date)
-    reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
-               for read in entries_first]
-    if refresh:  # the history reads it ready, not later (issue 52):
-        # this event's finish, and every other event's whose cached finish is stale (an
-        # archive written by other tools or an earlier version: all of them, ranked in the
-        # same pass as this one, not in batches after it)
-        now = stats.rank_fingerprints(con)
-        stale = stats.stale_of(con, now)
-        with progress("准备历史 preparing history", total=len(stale),
-                      show=len(stale) > stats.PROGRESS_AT) as step:
-            stats.refresh_event_ranks(con, stale, step, now)
-        ratings.refresh(con)  # and the ratings: refitted from this event's day on
+    # the history reads it ready, not later (issue 52): every other event's finish whose
+    # cache is stale (an archive written by other tools or an earlier version: all of
+    # them) is ranked in a thread from the start, beside the sheets and the rating fit; a
+    # missing rating fit is fitted ahead the same way up to this event's day
+    with RanksAhead(con) if refresh else nullcontext() as ahead, \
+            FitsAhead(con) if refresh else nullcontext() as fits:
+        events.create(con, event_id, name, ruleset, date)
+        reports = [IngestReport(read.file, apply(con, event_id, read, read.file), read.skipped)
+                   for read in entries_first]
+        if refresh:
+            if not identity.is_current(con):  # a map of older rules, and no entries here
+                identity.refresh(con)
+            ratings.refresh(con, ahead=fits)  # refitted from this event's day on
+            # this event's finish, and those ranked ahead (others: ranked now)
+            now = stats.rank_fingerprints(con)
+            stale = stats.stale_of(con, now)
+            with progress("准备历史 preparing history", total=len(stale),
+                          show=len(stale) > stats.PROGRESS_AT) as step:
+                stats.refresh_event_ranks(con, stale, step, now, ahead)
     return reports

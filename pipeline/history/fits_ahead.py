@@ -1,0 +1,159 @@
+"""A stale archive's rating history fitted ahead (issue 52): when the stored fit is missing
+(an archive written by other tools or an earlier version), every history point must be
+fitted. The points before the imported event's do not depend on it: they are fitted on a
+second connection to the same database (the file as last committed), in a thread, while
+the import's transaction stores its sheets and brings its player map up (DuckDB and polars
+do that work without Python's lock, so the two go side by side on two cores).
+
+`ratings.refresh` then takes, of these fits, the points before the first event whose
+ratings read something else in the transaction (`rating_fingerprints.sql`: its results,
+who sat where), the same grain and settings, and fits the rest itself from the last of them.
+A fit taken from here is the same games' fit with the players numbered as the transaction
+numbers them: the same sums player by player, and the same to within the fits' stopping
+point (their dot products add the players in another order)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from dataclasses import dataclass
+from types import TracebackType
+
+import duckdb
+import numpy as np
+import polars as pl
+
+from pipeline.base import db
+from pipeline.history.evidence import UNCLEAR
+from pipeline.history.rating_model import Games
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """The history points' fits of the committed database."""
+
+    fingerprints: pl.DataFrame  # event_id, day, fingerprint (rating_fingerprints.sql)
+    state: str  # the model and grain (rating_state's form)
+    points: dict  # bucket → its day
+    players: pl.Series  # the fits' player ids, by index
+    fitted: dict[dt.date, np.ndarray]
+    games: Games  # the games read
+
+
+class FitsAhead:
+    """The history points of the committed database fitted in a thread from its creation,
+    when its stored fit is missing or of other settings (else nothing: the stored fit is
+    refitted from the changed event on). Use it as a context manager: leaving it (an error
+    too) stops the fits at their next point and closes the connection."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self._found: Fitted | None = None
+        self._stop = threading.Event()
+        self._cursor = con.cursor()  # its own transaction: the committed database
+        self._thread = threading.Thread(target=self._fit, name="fits-ahead", daemon=True)
+        self._thread.start()
+
+    def _fit(self) -> None:
+        from pipeline.history.ratings import Fit, history_points, read_games, settings
+
+        try:
+            model = settings(self._cursor).model()
+            stored = db.scalar(self._cursor, "select max(fingerprint) from rating_state")
+            if (stored or "").startswith(model + ";"):
+                return  # a stored fit: refitted from the changed event on, not from here
+            now = db.frame(self._cursor, db.sql("rating_fingerprints"), {"unclear": UNCLEAR})
+            every = read_games(self._cursor)
+            if not every.frame.height:
+                return
+            grain, points = history_points(every.frame["day"].unique().sort().to_list())
+            fitted: dict[dt.date, np.ndarray] = {}
+            start = None
+            for _, day in sorted(points.items()):
+                if self._stop.is_set():
+                    return
+                start = fitted[day] = Fit(every, day, start).r
+            self._found = Fitted(now, f"{model};{grain}", points, every.player_ids, fitted, every)
+        except Exception:  # nothing fitted ahead: the transaction fits every point itself
+            self._found = None
+        finally:
+            self._cursor.close()
+
+    def games(self, con: duckdb.DuckDBPyConnection, now: pl.DataFrame) -> Games | None:
+        """The games read ahead with the transaction's new events' appended, when those are
+        all it changed (`now`: its fingerprints) and come after every other in a fit's
+        order; else None (the transaction reads every game itself)."""
+        from pipeline.history.rating_games import extended
+
+        self._thread.join()
+        found = self._found
+        if found is None:
+            return None
+        key = ["event_id", "fingerprint"]
+        before = found.fingerprints.select(key)
+        if before.join(now.select(key), on=key, how="anti").height:
+            return None  # an event changed or gone since
+        new = now.join(before, on="event_id", how="anti")["event_id"].to_list()
+        if not new:
+            return found.games
+        order = db.frame(
+            con,
+            "select event_id, coalesce(event_date, created_at::date) as day, "
+            "created_at, event_id in (select unnest($new::varchar[])) as new "
+            "from events",
+            {"new": new},
+        )
+        key = ["day", "created_at", "event_id"]
+        old_rows = order.filter(~pl.col("new")).sort(key).select(key).rows()
+        new_rows = order.filter(pl.col("new")).sort(key).select(key).rows()
+        if old_rows and new_rows[0] <= old_rows[-1]:
+            return None  # an earlier event: its games are not last
+        return extended(con, found.games, new)
+
+    def reused(
+        self, now: pl.DataFrame, state: str, points: dict, players: pl.Series, bucket
+    ) -> dict[dt.date, np.ndarray]:
+        """The fits ahead the transaction can take ({day: ratings by `players`' index}):
+        the points before the bucket of the first event whose fingerprint differs (`now`:
+        the transaction's), when the model, grain and those points are the same; {} else."""
+        self._thread.join()
+        found = self._found
+        if found is None or found.state != state:
+            return {}
+        key = ["event_id", "day", "fingerprint"]
+        differ = pl.concat(
+            [
+                now.select(key).join(found.fingerprints.select(key), on=key, how="anti"),
+                found.fingerprints.select(key).join(now.select(key), on=key, how="anti"),
+            ]
+        )
+        first = min((bucket(d) for d in differ["day"].to_list()), default=None)
+        taken = [(b, d) for b, d in sorted(found.points.items()) if first is None or b < first]
+        if any(points.get(b) != d for b, d in taken):
+            return {}
+        at = pl.DataFrame({"player_id": players}).with_row_index("index")
+        moved = pl.DataFrame({"player_id": found.players}).join(
+            at, on="player_id", how="left", maintain_order="left"
+        )["index"]
+        known = moved.is_not_null().to_numpy()
+        target = moved.fill_null(0).to_numpy().astype(np.int64)[known]
+        reused = {}
+        for _, day in taken:
+            ratings = found.fitted[day]
+            if np.any(ratings[~known]):  # a rated player the transaction has not: not these
+                return {}
+            mapped = np.zeros(players.len())
+            mapped[target] = ratings[known]
+            reused[day] = mapped
+        return reused
+
+    def __enter__(self) -> FitsAhead:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join()
