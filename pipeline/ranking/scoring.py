@@ -193,7 +193,7 @@ def final_rank_frame(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, i
     return pl.concat(found) if found else pl.DataFrame(schema=FINAL_RANK_SCHEMA)
 
 
-BY_KEY_COLUMNS = 8  # final_ranks.sql's key1 … key8
+BY_KEY_COLUMNS = 8  # final_ranks.sql sorts by key_list[1] … key_list[8]
 
 
 def by_key_columns(keys: list[str]) -> bool:
