@@ -11,6 +11,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -157,16 +158,8 @@ def paisai_here(cli):
     process costs ~1–1.5 s of CPU to start, with boto3 for a store)."""
 
     def run(*args: str, env: dict | None = None) -> Run:
-        saved = {name: os.environ.get(name) for name in env or {}}
-        os.environ.update(env or {})
-        try:
+        with patch.dict(os.environ, env or {}):
             return cli(*args)
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
 
     return run
 

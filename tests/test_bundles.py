@@ -17,6 +17,7 @@ import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from unittest.mock import patch
 
 import polars as pl
 import pytest
@@ -53,18 +54,10 @@ def within(database: Path, *args) -> subprocess.CompletedProcess:
     """`paisai ARGS` through the same `main` in this process, its exit code and words kept
     as a process's: where a test is about what a command did or said, not about its process
     (a process each costs ~1 s of CPU; `run` keeps a process where the process matters)."""
-    saved = {name: os.environ.get(name) for name in ENV}
-    os.environ.update(ENV)
     argv = [*map(str, args), "--db", str(database)]
-    try:
-        with redirect_stdout(io.StringIO()) as said, redirect_stderr(io.StringIO()) as told:
-            code = main(argv)
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    with patch.dict(os.environ, ENV), redirect_stdout(io.StringIO()) as said, \
+            redirect_stderr(io.StringIO()) as told:
+        code = main(argv)
     return subprocess.CompletedProcess(["paisai", *argv], code, said.getvalue(),
                                        told.getvalue())
 

@@ -15,7 +15,7 @@ import polars as pl
 from pipeline.base import db, events
 from pipeline.base.ruleset import load_preset, preset_names
 from pipeline.history import stats
-from pipeline.ranking import scoring
+from pipeline.ranking import finishes, scoring
 
 OWN = {  # rulesets of our own: the keys no preset uses
     "own-fide": """name = "own-fide"
@@ -245,7 +245,7 @@ def test_set_based_ranks_equal_the_live_ranking_of_every_event(db_file):
         swiss = [events.load(con, e) for e in made]
         swiss = [(e, scoring.latest_round(con, e.event_id)) for e in swiss if e.ruleset.is_swiss]
         shared = pl.DataFrame(
-            scoring.final_ranks(con, swiss),
+            finishes.final_ranks(con, swiss),
             orient="row",
             schema={"event_id": pl.String, "team_no": pl.String, "rank": pl.Int64},
         ).sort("event_id", "team_no")
@@ -257,7 +257,7 @@ def test_set_based_ranks_equal_the_live_ranking_of_every_event(db_file):
     assert len(passes) > 10 and max(passes.values()) >= 3  # passes of several events
     # both ways of ranking a pass: final_ranks.sql (a column a key) and standings.sql's
     # (a chain with head-to-head)
-    assert {scoring.by_key_columns(scoring.published_keys(e, r)) for e, r in swiss} == {
+    assert {finishes.by_key_columns(scoring.published_keys(e, r)) for e, r in swiss} == {
         True, False}
     with db.reading(db_file) as con:
         kinds = db.rows(

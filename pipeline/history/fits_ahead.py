@@ -17,13 +17,13 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from dataclasses import dataclass
-from types import TracebackType
 
 import duckdb
 import numpy as np
 import polars as pl
 
 from pipeline.base import db
+from pipeline.history.ahead import Ahead
 from pipeline.history.evidence import UNCLEAR
 from pipeline.history.rating_model import Games
 
@@ -40,21 +40,23 @@ class Fitted:
     games: Games  # the games read
 
 
-class FitsAhead:
+class FitsAhead(Ahead):
     """The history points of the committed database fitted in a thread from its creation,
     when its stored fit is missing or of other settings (else nothing: the stored fit is
     refitted from the changed event on). Use it as a context manager: leaving it (an error
     too) stops the fits at their next point and closes the connection."""
 
+    name = "fits-ahead"
+
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self._found: Fitted | None = None
         self._stop = threading.Event()
-        self._cursor = con.cursor()  # its own transaction: the committed database
-        self._thread = threading.Thread(target=self._fit, name="fits-ahead", daemon=True)
-        self._thread.start()
+        super().__init__(con)
 
-    def _fit(self) -> None:
-        from pipeline.history.ratings import Fit, history_points, read_games, settings
+    def _work(self) -> None:
+        from pipeline.history.rating_games import read_games, settings
+        from pipeline.history.rating_model import Fit
+        from pipeline.history.rating_points import history_points
 
         try:
             model = settings(self._cursor).model()
@@ -75,8 +77,6 @@ class FitsAhead:
             self._found = Fitted(now, f"{model};{grain}", points, every.player_ids, fitted, every)
         except Exception:  # nothing fitted ahead: the transaction fits every point itself
             self._found = None
-        finally:
-            self._cursor.close()
 
     def games(self, con: duckdb.DuckDBPyConnection, now: pl.DataFrame) -> Games | None:
         """The games read ahead with the transaction's new events' appended, when those are
@@ -146,14 +146,5 @@ class FitsAhead:
             reused[day] = mapped
         return reused
 
-    def __enter__(self) -> FitsAhead:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self._stop.set()
-        self._thread.join()
+    def stop(self, failed: bool) -> None:
+        self._stop.set()  # the fits end at their next point

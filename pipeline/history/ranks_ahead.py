@@ -10,30 +10,28 @@ ranks the others itself."""
 
 from __future__ import annotations
 
-import threading
-from types import TracebackType
-
 import duckdb
 import polars as pl
 
 from pipeline.base import events
-from pipeline.ranking import scoring
+from pipeline.history.ahead import Ahead
+from pipeline.ranking.finishes import FINAL_RANK_SCHEMA, final_rank_frame
 
 
-class RanksAhead:
+class RanksAhead(Ahead):
     """The stale finishes of the committed database, ranked in a thread from its creation:
     `fingerprints` (event → what its ranks were computed from) and `ranks` (event_id,
     team_no, rank), read once `wait` returns. Use it as a context manager: leaving it
     (an error too) stops the ranking and closes its connection."""
 
+    name = "ranks-ahead"
+
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self.fingerprints: dict[str, str] = {}
-        self.ranks = pl.DataFrame(schema=scoring.FINAL_RANK_SCHEMA)
-        self._cursor = con.cursor()  # its own transaction: the committed database
-        self._thread = threading.Thread(target=self._rank, name="ranks-ahead", daemon=True)
-        self._thread.start()
+        self.ranks = pl.DataFrame(schema=FINAL_RANK_SCHEMA)
+        super().__init__(con)
 
-    def _rank(self) -> None:
+    def _work(self) -> None:
         from pipeline.history import stats
 
         try:
@@ -47,29 +45,14 @@ class RanksAhead:
                 for e in events.load_many(self._cursor, stale)
                 if e.ruleset.is_swiss
             ]
-            ranks = scoring.final_rank_frame(self._cursor, swiss)
+            ranks = final_rank_frame(self._cursor, swiss)
             self.ranks, self.fingerprints = ranks, {e: now[e] for e in stale}
         except Exception:  # nothing ranked ahead: the transaction ranks them all itself
             self.fingerprints = {}
-        finally:
-            self._cursor.close()
 
-    def wait(self) -> RanksAhead:
-        self._thread.join()
-        return self
-
-    def __enter__(self) -> RanksAhead:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if kind is not None and self._thread.is_alive():
+    def stop(self, failed: bool) -> None:
+        if failed and self._thread.is_alive():
             try:
                 self._cursor.interrupt()
             except duckdb.Error:
                 pass
-        self._thread.join()

@@ -4,7 +4,7 @@
 The list is ordered by the rating itself (1500 + 100 × levels a game, an integer), players
 with fewer than MIN_GAMES games or MIN_EVENTS events are marked provisional, those with no
 event in the INACTIVE_MONTHS before the list inactive; the change is against the list as of
-the day before the latest event. The per-event history is fitted at HISTORY_POINTS days at
+the day before the latest event. The per-event history is fitted at rating_points.HISTORY_POINTS days at
 most, from the first changed event on.
 """
 
@@ -30,6 +30,7 @@ from pipeline.history.rating_games import (
     store_settings,
 )
 from pipeline.history.rating_model import BASE, SCALE, Fit, Games, Settings, day_number
+from pipeline.history.rating_points import bucket, history_points
 
 if TYPE_CHECKING:
     from pipeline.history.fits_ahead import FitsAhead
@@ -40,7 +41,6 @@ __all__ = ["BASE", "SCALE", "Fit", "Games", "Settings", "read_games", "settings"
 MIN_GAMES = 10  # fewer games: provisional
 MIN_EVENTS = 4  # or fewer events: provisional (ten games in two events say little)
 INACTIVE_MONTHS = 12  # no event in this many months before the list: marked inactive
-HISTORY_POINTS = 40  # a history of more event days is refitted at this many, evenly spread
 
 
 def fit(con: duckdb.DuckDBPyConnection, as_of: dt.date | None = None) -> Fit:
@@ -58,27 +58,6 @@ def current(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 # -- the stored list and history, kept current ----------------------------------------------
-
-GRAINS = ("day", "month", "quarter", "year")  # the finest with ≤ HISTORY_POINTS points is used
-
-
-def _bucket(day: dt.date, grain: str) -> tuple:
-    return {"day": (day,), "month": (day.year, day.month),
-            "quarter": (day.year, (day.month - 1) // 3), "year": (day.year,)}[grain]
-
-
-def history_points(days: list[dt.date]) -> tuple[str, dict[tuple, dt.date]]:
-    """The days the history is fitted at: the last event day of each day, month, quarter or
-    year, the finest of these with at most HISTORY_POINTS of them. A grain's points only
-    change where events are added, so the history before a change is kept."""
-    for grain in GRAINS:
-        points: dict[tuple, dt.date] = {}
-        for day in sorted(days):
-            points[_bucket(day, grain)] = day
-        if len(points) <= HISTORY_POINTS or grain == GRAINS[-1]:
-            return grain, points
-    raise AssertionError("unreachable")
-
 
 def _changed(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, list[dt.date]]:
     """The events' fingerprints now, and the days of events new, changed or gone since the
@@ -144,11 +123,11 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False,
     elif not changed_days:
         return played.height
     else:
-        first = _bucket(min(changed_days), grain)
+        first = bucket(min(changed_days), grain)
     fitted: dict[dt.date, np.ndarray] = {}
     if first is None and ahead is not None and not full:
         fitted = ahead.reused(now, state, points, every.player_ids,
-                              lambda day: _bucket(day, grain))
+                              lambda day: bucket(day, grain))
     refit = [(b, d) for b, d in sorted(points.items())
              if (first is None or b >= first) and d not in fitted]
     start = fitted[max(fitted)] if fitted else None  # the last point fitted ahead
@@ -163,7 +142,7 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False,
             current = Fit(every, day, start)
             start = fitted[day] = current.r
     kept_events = [e for e, d in now.select("event_id", "day").iter_rows()
-                   if first is not None and _bucket(d, grain) < first]
+                   if first is not None and bucket(d, grain) < first]
     con.execute("delete from rating_history where event_id not in "
                 "(select unnest($kept::varchar[]))", {"kept": kept_events})
     if played.height:
@@ -185,7 +164,7 @@ def _store_history(con, every: Games, grain: str, points: dict, fitted: dict,
     """Each player's rating after each refitted event: the fit at the event's point. Only
     the games from the first refitted day on are read (the refitted days are the latest)."""
     refit_days = [d for d in every.frame["day"].unique().to_list()
-                  if points[_bucket(d, grain)] in fitted]
+                  if points[bucket(d, grain)] in fitted]
     if not refit_days:
         return
     first_game = int(np.searchsorted(every.day, day_number(min(refit_days)), side="left"))
@@ -204,7 +183,7 @@ def _store_history(con, every: Games, grain: str, points: dict, fitted: dict,
     order = sorted(fitted)
     days, at = np.unique(every.day[first_game:][game], return_inverse=True)
     epoch = dt.date(1970, 1, 1)
-    code_of = np.array([order.index(points[_bucket(d, grain)]) if points[_bucket(d, grain)]
+    code_of = np.array([order.index(points[bucket(d, grain)]) if points[bucket(d, grain)]
                         in fitted else -1 for d in
                         (epoch + dt.timedelta(days=int(n)) for n in days)], dtype=np.int64)
     code = code_of[at] if days.size else np.zeros(0, dtype=np.int64)

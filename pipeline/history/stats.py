@@ -12,9 +12,10 @@ import polars as pl
 
 from pipeline.base import db, events
 from pipeline.ranking import scoring
+from pipeline.ranking.finishes import FINAL_RANK_SCHEMA, final_rank_frame
 
-if TYPE_CHECKING:
-    from pipeline.history.ranks_ahead import RanksAhead
+if TYPE_CHECKING:  # the base: ranks_ahead itself reads this module's fingerprints
+    from pipeline.history.ahead import Ahead
 
 
 def _games() -> str:
@@ -269,7 +270,7 @@ def latest_rounds(con: duckdb.DuckDBPyConnection, event_ids: list[str]) -> dict[
 def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
                         step: Callable[[str], None] = lambda event_id: None,
                         fingerprints: dict[str, str] | None = None,
-                        ahead: RanksAhead | None = None) -> None:
+                        ahead: Ahead | None = None) -> None:
     """Rewrite the cached latest ranking of the given events (Swiss events only; a Tractor
     bracket has no overall ranking) and note what it was computed from (the given events'
     fingerprints, read in this transaction: `fingerprints` when the caller has them).
@@ -281,7 +282,7 @@ def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
         return
     if fingerprints is None:
         fingerprints = rank_fingerprints(con, event_ids)
-    done = pl.DataFrame(schema=scoring.FINAL_RANK_SCHEMA)
+    done = pl.DataFrame(schema=FINAL_RANK_SCHEMA)
     if ahead is not None:
         ahead.wait()
         same = [e for e in event_ids if e in ahead.fingerprints
@@ -293,7 +294,7 @@ def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
     latest = latest_rounds(con, event_ids_left)
     loaded = events.load_many(con, event_ids_left) if event_ids_left else []
     swiss = [(e, latest.get(e.event_id, 0)) for e in loaded if e.ruleset.is_swiss]
-    ranks = pl.concat([done, scoring.final_rank_frame(con, swiss)])
+    ranks = pl.concat([done, final_rank_frame(con, swiss)])
     con.execute("delete from event_ranks where event_id in (select unnest($ids))",
                 {"ids": event_ids})
     db.register(con, "new_ranks", ranks)

@@ -40,7 +40,7 @@ OPPONENT_KEYS = frozenset({"buchholz", "buchholz_cut1", "median_buchholz", "sonn
                            "opponents_level_diff"})
 RANKING_FILES = ("stg_results", "team_rounds", "h2h_games", "team_totals", "lots",
                  "opponent_keys", "opponent_keys_none", "key_values", "head_to_head",
-                 "head_to_head_none", "standings")
+                 "head_to_head_none", "standings", "final_ranks")
 
 
 def ranking_layers(keys: list[str]) -> list[str | tuple[str, str]]:
@@ -72,7 +72,7 @@ def latest_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
     return int(found or 0)
 
 
-def _params(event: Event, max_round: int, keys: list[str]) -> dict:
+def ranking_params(event: Event, max_round: int, keys: list[str]) -> dict:
     return {
         "event_ids": [event.event_id],  # the layers rank a set of events: this one
         "max_round": max_round,
@@ -95,13 +95,13 @@ def h2h_games(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> p
     """Every game between two teams with its head-to-head credit, as the ranking counts it
     (`h2h_games.sql`, the one definition `standings.sql` sums)."""
     query = compose(["stg_results", "team_rounds"], "h2h_games", "round, team_no")
-    return db.frame(con, query, bind(query, _params(event, max_round, []))).drop("event_id")
+    return db.frame(con, query, bind(query, ranking_params(event, max_round, []))).drop("event_id")
 
 
 def team_rounds(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> pl.DataFrame:
     """One row per team per round up to max_round, with the round's points."""
     query = compose(["stg_results"], "team_rounds", "round, team_no")
-    return db.frame(con, query, bind(query, _params(event, max_round, []))).drop("event_id")
+    return db.frame(con, query, bind(query, ranking_params(event, max_round, []))).drop("event_id")
 
 
 def standings(
@@ -140,7 +140,7 @@ def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
         query = ranking_query(keys, "rank, team_order")
         query = query.replace("with ", "with results as (select * from main.results union "
                               "all by name select * from provisional_results),\n", 1)
-        ranking = db.frame(con, query, bind(query, _params(event, round_no, keys))
+        ranking = db.frame(con, query, bind(query, ranking_params(event, round_no, keys))
                            ).drop("event_id")
     finally:
         con.unregister("provisional_results")
@@ -161,61 +161,7 @@ def published_keys(event: Event, max_round: int) -> list[str]:
 def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
           keys: list[str]) -> pl.DataFrame:
     query = ranking_query(keys, "rank, team_order")
-    return db.frame(con, query, bind(query, _params(event, max_round, keys))).drop("event_id")
-
-
-def final_ranks(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, int]]
-                ) -> list[tuple[str, str, int]]:
-    """(event_id, team_no, rank) of many Swiss events, each after its round given: the same
-    layers as `standings`, one pass over all the events that share the ranking's parameters
-    (ruleset settings, round, keys) instead of one query per event — the history's cache
-    of finishes (a live event is ranked by `standings`)."""
-    return final_rank_frame(con, ranked).rows()
-
-
-FINAL_RANK_SCHEMA = {"event_id": pl.String, "team_no": pl.String, "rank": pl.Int64}
-
-
-def final_rank_frame(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, int]]
-                     ) -> pl.DataFrame:
-    """`final_ranks` as a frame (event_id, team_no, rank), read through Arrow: no Python
-    tuple made per team, so a thread ranking an archive holds Python's lock the less."""
-    groups: dict[str, tuple[str, dict, list[str]]] = {}
-    for event, max_round in ranked:
-        keys = published_keys(event, max_round)
-        query = final_rank_query(keys)
-        params = bind(query, _params(event, max_round, keys))
-        shared = repr(sorted((k, v) for k, v in params.items() if k != "event_ids"))
-        groups.setdefault(shared, (query, params, []))[2].append(event.event_id)
-    found = [db.frame(con, f"select event_id, team_no, rank::bigint as rank from ({query})",
-                      {**params, "event_ids": event_ids})
-             for query, params, event_ids in groups.values()]
-    return pl.concat(found) if found else pl.DataFrame(schema=FINAL_RANK_SCHEMA)
-
-
-BY_KEY_COLUMNS = 8  # final_ranks.sql sorts by key_list[1] … key_list[8]
-
-
-def by_key_columns(keys: list[str]) -> bool:
-    """Whether final_ranks.sql ranks by these keys (a column a key): at most BY_KEY_COLUMNS
-    of them, none head-to-head (three values).
-
-    >>> by_key_columns(["match_points", "level_diff_score", "team_no"])
-    True
-    >>> by_key_columns(["level_points", "head_to_head", "net_levels", "team_no"])
-    False
-    """
-    return len(keys) <= BY_KEY_COLUMNS and "head_to_head" not in keys
-
-
-def final_rank_query(keys: list[str]) -> str:
-    """The ranks alone (event_id, team_no, rank) of `standings`' ranking by `keys`:
-    final_ranks.sql where it ranks by these keys, else standings.sql's."""
-    if not by_key_columns(keys):
-        return ranking_query(keys, "event_id, rank, team_order")
-    layers = [layer for layer in ranking_layers(keys)
-              if (layer if isinstance(layer, str) else layer[0]) != "head_to_head"]
-    return compose(layers, "final_ranks", "event_id, rank")
+    return db.frame(con, query, bind(query, ranking_params(event, max_round, keys))).drop("event_id")
 
 
 def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> str:
