@@ -24,8 +24,18 @@ import json
 import os
 import random
 import time
+import urllib.error
+import urllib.request
 
+# Streamlit's protocol imported here, before any phone starts: imported by the first Streamlit
+# phone's task, its modules (all of streamlit, ~0.4 s of CPU) held up every phone of this process —
+# gevent's phones share one thread —, and the plain phones' requests in flight at that moment
+# were timed ~0.4 s slower by the bench, not by the server (a server profile showed its event
+# loop idle meanwhile: the requests had not been sent)
+import websocket
 from locust import HttpUser, User, between, task
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from bench.agents import DESKTOP_AGENT, PHONE_AGENT
 
@@ -106,8 +116,6 @@ class StreamlitPhone(User):
     abstract = CHANNEL != "streamlit"
 
     def on_start(self) -> None:
-        import websocket
-
         self.number = next(NUMBERS)
         self.page_name = "live" if self.number % 2 else "pairings"
         self.desktop = self.number % DESKTOP_EVERY == DESKTOP_EVERY - 1
@@ -135,8 +143,6 @@ class StreamlitPhone(User):
         self._run("first page", started)
 
     def _get(self, path: str, follow: bool):
-        import urllib.request
-
         class Stay(urllib.request.HTTPRedirectHandler):
             def redirect_request(self, *args, **kwargs):
                 return None
@@ -150,8 +156,6 @@ class StreamlitPhone(User):
 
     def _redirect(self, path: str) -> str | None:
         """Where the server sends a phone opening `path`, None when it serves the page."""
-        import urllib.error
-
         try:
             self._get(path, follow=False).read()
         except urllib.error.HTTPError as answer:
@@ -186,9 +190,6 @@ class StreamlitPhone(User):
 
     def _run(self, name: str, started: float) -> None:
         """Ask for the page's script to run and wait until it has drawn the page."""
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
         again = BackMsg()
         again.rerun_script.query_string = f"event={EVENT}"
         again.rerun_script.page_name = self.page_name
