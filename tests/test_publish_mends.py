@@ -244,3 +244,30 @@ def test_a_large_sites_old_version_is_removed_after_the_swap_by_a_process_of_its
         time.sleep(0.1)
     assert not started[0].exists()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".site")) == []
+
+
+def test_the_remover_process_is_waited_for(tmp_path, monkeypatch):
+    """A long-lived process (the hall's server publishes in-process) keeps no zombie: the
+    remover removes the folder and is waited for by a thread of its own."""
+    import subprocess
+
+    from pipeline.publishing import publish
+
+    made = []
+    real = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(publish.subprocess, "Popen", popen)
+    old = tmp_path / "old"
+    (old / "teams").mkdir(parents=True)
+    (old / "teams" / "A1.html").write_text("old", encoding="utf-8")
+    publish.remove_later(old)
+    assert len(made) == 1
+    deadline = time.monotonic() + 30
+    while (old.exists() or made[0].returncode is None) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not old.exists()
+    assert made[0].returncode == 0  # reaped by the waiting thread (this test never waits)

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -142,11 +143,14 @@ LARGE_SITE = 5_000
 
 
 def remove_later(folder: Path) -> None:
-    """Remove `folder` in a process of its own that outlives this one."""
-    subprocess.Popen(
+    """Remove `folder` in a process of its own that outlives this one. A thread waits for it
+    (daemon: a command's exit never waits), so that in a long-lived process — the hall's
+    server publishes in-process — the finished remover leaves no zombie behind."""
+    remover = subprocess.Popen(
         [sys.executable, "-c", "import shutil, sys; shutil.rmtree(sys.argv[1], True)",
          str(folder)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, start_new_session=True)
+    threading.Thread(target=remover.wait, daemon=True, name="remove-later").start()
 
 
 class _Site:
