@@ -69,6 +69,9 @@ def test_import_event_leaves_everything_the_next_read_needs(tmp_path, paisai, db
     assert stats.stale_rank_count(db_file) == 0
     with db.reading(db_file) as con:
         assert db.scalar(con, "select count(distinct event_id) from event_ranks") == 41
+        # the history is written without a player index to build and checkpoint (039)
+        assert not db.scalar(con, "select count(*) from duckdb_indexes() "
+                                  "where table_name = 'rating_history'")
 
 
 def _fits(database) -> tuple[dict, dict]:
@@ -126,3 +129,48 @@ def test_a_stale_import_fits_the_history_ahead_as_a_recompute_does(tmp_path, pai
         import_into(con, "next", "下一场", "suzhou-2025", "2030-01-05", read_sources(sheets))
     assert len(here) == 2, here
     assert _fits(copy) == (listed, history)
+
+
+def test_an_old_player_map_is_compared_seat_by_seat_only_where_teams_were_retyped(
+        tmp_path, paisai, db_file):
+    """Issue 52: a player map made by an earlier version (no fingerprints kept) is checked
+    once against the teams. Only the teams whose seats are not plainly its rows are read as
+    the map reads them (`identity_unplain_teams.sql`); the events found are those whose
+    teams other tools changed since, and the import then ends where a rebuild of every name
+    ends."""
+    from bench.history import event_folder
+    from pipeline.history import identity
+    from pipeline.history.changed_names import unlike_map
+
+    build(db_file, 30, 300, 8, 2)
+    with db.writing(db_file) as con:
+        con.execute("delete from identity_events")  # a map of an earlier version
+        assert unlike_map(con).is_empty()  # nothing changed since it was made
+        for sql in (  # what other tools wrote since
+                "update teams set player1 = player1 || '\u200b' where event_id = 'ev3' "
+                "and team_no = 'A1'",  # a zero-width space: read as the same name
+                "update teams set player2 = '新名字' where event_id = 'ev4' and team_no = 'A2'",
+                "update teams set member1 = 'js-7' where event_id = 'ev5' and team_no = 'A3'",
+                "update teams set affiliation = '新单位' where event_id = 'ev6' and "
+                "team_no = 'A4'",
+                "delete from teams where event_id = 'ev9' and team_no = 'A5'",
+                "update teams set player1 = '\u3000' || player1 || ' ' where event_id = 'ev11' "
+                "and team_no = 'A6'"):  # white space at the ends: the same name
+            con.execute(sql)
+        con.execute("delete from player_map where event_id = 'ev9' and team_no = 'A5' "
+                    "and slot = 2")  # a row gone too: ev9 differs either way
+        assert db.scalar(con, "select count(*) from (select distinct event_id from "
+                              f"({db.sql('identity_unplain_teams')}))") == 6
+        assert sorted(unlike_map(con)["event_id"].to_list()) == ["ev4", "ev5", "ev6", "ev9"]
+    sheets = event_folder(tmp_path / "next", 300, teams=8, rounds=2, seed=5)
+    done = paisai("import-event", "--id", "next", "--name", "下一场", "--ruleset",
+                  "suzhou-2025", "--date", "2030-01-05", sheets)
+    assert done.code == 0, done.err
+    query = ("select event_id, team_no, slot, name, affiliation, norm_name, player_id, "
+             "member_id, base_id, visit, note from player_map order by all")
+    with db.reading(db_file) as con:
+        imported = db.rows(con, query)
+        assert db.scalar(con, "select count(*) from identity_events") == 31
+    with db.writing(db_file) as con:
+        identity.refresh(con, full=True)
+        assert db.rows(con, query) == imported

@@ -37,19 +37,22 @@ class Fitted:
     points: dict  # bucket → its day
     players: pl.Series  # the fits' player ids, by index
     fitted: dict[dt.date, np.ndarray]
-    games: Games  # the games read
 
 
 class FitsAhead(Ahead):
     """The history points of the committed database fitted in a thread from its creation,
     when its stored fit is missing or of other settings (else nothing: the stored fit is
-    refitted from the changed event on). Use it as a context manager: leaving it (an error
-    too) stops the fits at their next point and closes the connection."""
+    refitted from the changed event on). The games it reads first are the transaction's as
+    soon as they are read (`games`), the fits once they are all done (`reused`). Use it as a
+    context manager: leaving it (an error too) stops the fits at their next point and
+    closes the connection."""
 
     name = "fits-ahead"
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self._found: Fitted | None = None
+        self._read: tuple[pl.DataFrame, Games] | None = None  # fingerprints, games read
+        self._games_read = threading.Event()  # set once they are (or never will be)
         self._stop = threading.Event()
         super().__init__(con)
 
@@ -65,6 +68,8 @@ class FitsAhead(Ahead):
                 return  # a stored fit: refitted from the changed event on, not from here
             now = db.frame(self._cursor, db.sql("rating_fingerprints"), {"unclear": UNCLEAR})
             every = read_games(self._cursor)
+            self._read = (now, every)
+            self._games_read.set()  # the transaction may take them while the points are fitted
             if not every.frame.height:
                 return
             grain, points = history_points(every.frame["day"].unique().sort().to_list())
@@ -74,9 +79,11 @@ class FitsAhead(Ahead):
                 if self._stop.is_set():
                     return
                 start = fitted[day] = Fit(every, day, start).r
-            self._found = Fitted(now, f"{model};{grain}", points, every.player_ids, fitted, every)
+            self._found = Fitted(now, f"{model};{grain}", points, every.player_ids, fitted)
         except Exception:  # nothing fitted ahead: the transaction fits every point itself
             self._found = None
+        finally:
+            self._games_read.set()
 
     def games(self, con: duckdb.DuckDBPyConnection, now: pl.DataFrame) -> Games | None:
         """The games read ahead with the transaction's new events' appended, when those are
@@ -84,17 +91,17 @@ class FitsAhead(Ahead):
         order; else None (the transaction reads every game itself)."""
         from pipeline.history.rating_games import extended
 
-        self._thread.join()
-        found = self._found
-        if found is None:
+        self._games_read.wait()  # not the fits: they go on meanwhile
+        if self._read is None:
             return None
+        fingerprints, read = self._read
         key = ["event_id", "fingerprint"]
-        before = found.fingerprints.select(key)
+        before = fingerprints.select(key)
         if before.join(now.select(key), on=key, how="anti").height:
             return None  # an event changed or gone since
         new = now.join(before, on="event_id", how="anti")["event_id"].to_list()
         if not new:
-            return found.games
+            return read
         order = db.frame(
             con,
             "select event_id, coalesce(event_date, created_at::date) as day, "
@@ -107,7 +114,7 @@ class FitsAhead(Ahead):
         new_rows = order.filter(pl.col("new")).sort(key).select(key).rows()
         if old_rows and new_rows[0] <= old_rows[-1]:
             return None  # an earlier event: its games are not last
-        return extended(con, found.games, new)
+        return extended(con, read, new)
 
     def reused(
         self, now: pl.DataFrame, state: str, points: dict, players: pl.Series, bucket
@@ -115,8 +122,7 @@ class FitsAhead(Ahead):
         """The fits ahead the transaction can take ({day: ratings by `players`' index}):
         the points before the bucket of the first event whose fingerprint differs (`now`:
         the transaction's), when the model, grain and those points are the same; {} else."""
-        self._thread.join()
-        found = self._found
+        found = self.wait()._found
         if found is None or found.state != state:
             return {}
         key = ["event_id", "day", "fingerprint"]

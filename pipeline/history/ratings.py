@@ -124,6 +124,13 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False,
         return played.height
     else:
         first = bucket(min(changed_days), grain)
+    # what the fits do not change is written first: with fits made ahead, while they end
+    kept_events = [e for e, d in now.select("event_id", "day").iter_rows()
+                   if first is not None and bucket(d, grain) < first]
+    con.execute("delete from rating_history where event_id not in "
+                "(select unnest($kept::varchar[]))", {"kept": kept_events})
+    rewrite(con, "rating_events", now.select("event_id", "day", "fingerprint"))
+    keep_games(con, every, *cached)
     fitted: dict[dt.date, np.ndarray] = {}
     if first is None and ahead is not None and not full:
         fitted = ahead.reused(now, state, points, every.player_ids,
@@ -141,10 +148,6 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False,
             step(day.isoformat())
             current = Fit(every, day, start)
             start = fitted[day] = current.r
-    kept_events = [e for e, d in now.select("event_id", "day").iter_rows()
-                   if first is not None and bucket(d, grain) < first]
-    con.execute("delete from rating_history where event_id not in "
-                "(select unnest($kept::varchar[]))", {"kept": kept_events})
     if played.height:
         _store_history(con, every, grain, points, fitted, first)
         if current is None or current.as_of != days[-1]:
@@ -152,8 +155,6 @@ def refresh(con: duckdb.DuckDBPyConnection, full: bool = False,
         _store_list(con, every, current)
     else:
         con.execute("delete from ratings")
-    rewrite(con, "rating_events", now.select("event_id", "day", "fingerprint"))
-    keep_games(con, every, *cached)
     con.execute("delete from rating_state")
     con.execute("insert into rating_state values (?)", [state])
     return played.height

@@ -14,8 +14,17 @@ from pipeline.base import db, events
 from pipeline.ranking import scoring
 from pipeline.ranking.finishes import FINAL_RANK_SCHEMA, final_rank_frame
 
-if TYPE_CHECKING:  # the base: ranks_ahead itself reads this module's fingerprints
-    from pipeline.history.ahead import Ahead
+if TYPE_CHECKING:
+    from typing import Protocol, Self
+
+    class RanksReadAhead(Protocol):
+        """What `refresh_event_ranks` reads of ranks made ahead (`RanksAhead`, which imports
+        this module for its fingerprints: named here by what it offers, not imported)."""
+
+        fingerprints: dict[str, str]
+        ranks: pl.DataFrame
+
+        def wait(self) -> Self: ...
 
 
 def _games() -> str:
@@ -270,7 +279,7 @@ def latest_rounds(con: duckdb.DuckDBPyConnection, event_ids: list[str]) -> dict[
 def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
                         step: Callable[[str], None] = lambda event_id: None,
                         fingerprints: dict[str, str] | None = None,
-                        ahead: Ahead | None = None) -> None:
+                        ahead: RanksReadAhead | None = None) -> None:
     """Rewrite the cached latest ranking of the given events (Swiss events only; a Tractor
     bracket has no overall ranking) and note what it was computed from (the given events'
     fingerprints, read in this transaction: `fingerprints` when the caller has them).
@@ -284,7 +293,7 @@ def refresh_event_ranks(con: duckdb.DuckDBPyConnection, event_ids: list[str],
         fingerprints = rank_fingerprints(con, event_ids)
     done = pl.DataFrame(schema=FINAL_RANK_SCHEMA)
     if ahead is not None:
-        ahead.wait()
+        ahead = ahead.wait()
         same = [e for e in event_ids if e in ahead.fingerprints
                 and ahead.fingerprints[e] == fingerprints.get(e)]
         done = ahead.ranks.filter(pl.col("event_id").is_in(same))

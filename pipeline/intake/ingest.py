@@ -328,11 +328,12 @@ def import_into(con: duckdb.DuckDBPyConnection, event_id: str, name: str, rulese
         if refresh:
             if not identity.is_current(con):  # a map of older rules, and no entries here
                 identity.refresh(con)
-            ratings.refresh(con, ahead=fits)  # refitted from this event's day on
-            # this event's finish, and those ranked ahead (others: ranked now)
+            # this event's finish, and those ranked ahead (others: ranked now): first, as
+            # the ranks ahead end before the fits ahead, which the ratings then wait for
             now = stats.rank_fingerprints(con)
             stale = stats.stale_of(con, now)
             with progress("准备历史 preparing history", total=len(stale),
                           show=len(stale) > stats.PROGRESS_AT) as step:
                 stats.refresh_event_ranks(con, stale, step, now, ahead)
+            ratings.refresh(con, ahead=fits)  # refitted from this event's day on
     return reports
