@@ -17,6 +17,7 @@ import gc
 # and what they made is frozen (never walked again); at exit whatever the command leaves is
 # frozen too: it is still freed by reference counting, and every connection and file is
 # closed by its own `with` before then.
+_COLLECTING = gc.isenabled()  # (a process that turned the collector off keeps it off)
 gc.disable()
 try:
     import os
@@ -29,7 +30,8 @@ try:
     from pipeline.cli_support import common, err
 finally:
     gc.freeze()
-    gc.enable()
+    if _COLLECTING:
+        gc.enable()
 atexit.register(gc.freeze)
 
 
@@ -45,13 +47,15 @@ class Areas(click.Group):
         from pipeline.commands import WHERE, area
 
         if name not in self.commands and name in WHERE:
-            gc.disable()  # the area's modules load as the CLI's own did (above)
+            collecting = gc.isenabled()  # the area's modules load as the CLI's own (above)
+            gc.disable()
             try:
                 for command in area(WHERE[name]).COMMANDS:
                     self.add_command(command)
             finally:
                 gc.freeze()
-                gc.enable()
+                if collecting:
+                    gc.enable()
         return self.commands.get(name)
 
 

@@ -94,3 +94,9 @@ def test_the_collector_pauses_only_while_the_commands_import(cli, event16, db_fi
                           env={**os.environ, "PAISAI_DB": str(db_file)}, timeout=120)
     said = [line for line in done.stdout.splitlines() if line.startswith(("ON", "AFTER"))]
     assert said == ["ON True True", "AFTER 0 1 True"], done.stdout[-2000:] + done.stderr[-2000:]
+    # a process that turned the collector off itself finds it off after a command
+    off = subprocess.run([sys.executable, "-c", "import gc\ngc.disable()\n" + probe],
+                         capture_output=True, text=True,
+                         env={**os.environ, "PAISAI_DB": str(db_file)}, timeout=120)
+    said = [line for line in off.stdout.splitlines() if line.startswith(("ON", "AFTER"))]
+    assert said == ["ON False True", "AFTER 0 1 False"], off.stdout[-2000:] + off.stderr[-2000:]
