@@ -41,6 +41,9 @@ def test_end_to_end_in_a_subprocess(paisai, tmp_path):
 def test_failures_have_messages_not_tracebacks(paisai):
     run = paisai("standings", "--event", "nope")
     assert run.code == 1 and "没有这个赛事" in run.err and "Traceback" not in run.err
+    # `rounds` looks the event up without its ruleset (issue 53): the same message and code
+    rounds = paisai("rounds", "--event", "nope")
+    assert (rounds.code, rounds.err) == (run.code, run.err)
     bad_id = paisai("event", "create", "--id", "Bad_ID", "--name", "x", "--ruleset",
                     "suzhou-2025")
     assert bad_id.code == 2 and "[a-z0-9-]+" in bad_id.err

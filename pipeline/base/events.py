@@ -93,11 +93,23 @@ def load(con: duckdb.DuckDBPyConnection, event_id: str) -> Event:
         [event_id],
     )
     if not found:
-        known = [r[0] for r in db.rows(con, "select event_id from events order by event_id")]
-        hint = f"; 已有 known: {', '.join(known)}" if known else ""
-        raise PaisaiError(f"没有这个赛事 no such event: {event_id}{hint}")
+        _missing(con, event_id)
     event_id, name, ruleset_name, toml_text, event_date = found[0]
     return Event(event_id, name, parse_ruleset(toml_text, ruleset_name), event_date)
+
+
+def known(con: duckdb.DuckDBPyConnection, event_id: str) -> str:
+    """`event_id` if the event exists, else the error `load` gives — for a command that
+    needs no more of the event (`paisai rounds`: its ruleset is not parsed)."""
+    if not db.rows(con, "select 1 from events where event_id = ?", [event_id]):
+        _missing(con, event_id)
+    return event_id
+
+
+def _missing(con: duckdb.DuckDBPyConnection, event_id: str) -> None:
+    known = [r[0] for r in db.rows(con, "select event_id from events order by event_id")]
+    hint = f"; 已有 known: {', '.join(known)}" if known else ""
+    raise PaisaiError(f"没有这个赛事 no such event: {event_id}{hint}")
 
 
 def load_many(con: duckdb.DuckDBPyConnection, event_ids: list[str]) -> list[Event]:

@@ -86,8 +86,7 @@ def explain(event: str, team_a: str, team_b: str, round_no: int | None, fmt: str
 @common
 def rounds(event: str, fmt: str) -> int:
     with db.reading(database()) as con:
-        found = events.load(con, event)
-        summary = db.frame(con, db.sql("rounds"), {"event_id": found.event_id})
+        summary = db.frame(con, db.sql("rounds"), {"event_id": events.known(con, event)})
     out(output.render(summary.select("round", "reported", "expected", "missing"), fmt))
     return 0
 
