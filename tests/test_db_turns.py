@@ -310,3 +310,59 @@ def test_a_phones_batch_gets_an_old_connection_while_pages_keep_reading(
         stop.set()
         for thread in [*readers, helper]:
             thread.join(30)
+
+
+def test_the_organizer_s_reads_join_an_old_connection_the_phones_still_read(
+    sharing, monkeypatch, event16, db_file
+):
+    """A read of the organizer's action under way (`db.first`: the console's run making a
+    file's preview) joins the shared connection however old, as the console's writes do,
+    while a phone's read is still under way; a page's read outside such an action waits for
+    the phones' reads to end (the connection turned over)."""
+    monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.0)  # every connection is old
+    entered, done, seen = threading.Event(), threading.Event(), []
+
+    def phone() -> None:
+        with db.reading(db_file):
+            entered.set()
+            seen.append(done.wait(10))  # the organizer's read ends while this one goes on
+
+    def organizer() -> None:
+        with db.first(db_file), db.reading(db_file) as con:
+            seen.append(db.scalar(con, "select count(*) from teams"))
+        done.set()
+
+    reader = threading.Thread(target=phone)
+    reader.start()
+    assert entered.wait(10)
+    console = threading.Thread(target=organizer, daemon=True)
+    console.start()
+    console.join(20)
+    reader.join(20)
+    assert seen == [16, True]
+    assert db.foreground_writers(db_file) == 0
+
+    entered.clear()
+    order: list[str] = []
+    leave = threading.Event()
+
+    def slow_phone() -> None:
+        with db.reading(db_file):
+            entered.set()
+            leave.wait(10)
+            order.append("phone left")
+
+    def page() -> None:
+        with db.reading(db_file):
+            order.append("page read")
+
+    reader = threading.Thread(target=slow_phone)
+    reader.start()
+    assert entered.wait(10)
+    other = threading.Thread(target=page, daemon=True)
+    other.start()
+    other.join(0.5)  # a page's read waits for the turnover
+    leave.set()
+    other.join(20)
+    reader.join(20)
+    assert order == ["phone left", "page read"]

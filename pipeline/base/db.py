@@ -229,16 +229,21 @@ def give_way(path: Path) -> None:
 @contextmanager
 def first(path: Path) -> Iterator[None]:
     """One foreground action of several transactions (the console's store: the change, then
-    what undo keeps of it): background writers wait from its start to its end, never
-    slipping in between its transactions (BACKGROUND_WAIT seconds at most)."""
+    what undo keeps of it; a page run making a file's preview): background writers wait from
+    its start to its end, never slipping in between its transactions (BACKGROUND_WAIT seconds
+    at most), and its own reads join the shared connection however old (`_Shared.cursor`)."""
     if BACKGROUND.get():
         yield
         return
     key = _key(path)
     _count(key, 1)
+    mine = getattr(_HOLDING, "first", {})  # file → this thread's actions under way
+    _HOLDING.first = mine
+    mine[key] = mine.get(key, 0) + 1
     try:
         yield
     finally:
+        mine[key] -= 1
         _count(key, -1)
 
 
@@ -388,7 +393,11 @@ class _Shared:
         nested = getattr(self.held, "count", 0) > 0  # this thread reads already: it joins
         # a foreground writer joins the connection however long it has been open (no other
         # process can have written meanwhile): it never waits for the phones' reads to end
-        joins = nested or (writer and not BACKGROUND.get())
+        # — and so does a read of the organizer's own action under way (`first`: the page
+        # run making a file's preview would otherwise wait for the phones' pages to leave,
+        # then for the file to be opened again, 0.2–0.6 s in a busy hall, between its reads)
+        organizer = getattr(_HOLDING, "first", {}).get(self.key, 0) > 0
+        joins = nested or (not BACKGROUND.get() and (writer or organizer))
         deadline = time.monotonic() + (_lock_timeout() if wait is None else wait)
         with self.turn:
             while True:
