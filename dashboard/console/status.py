@@ -4,6 +4,7 @@ the hall changes the event (a phone, the command line)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -33,6 +34,10 @@ PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
 
 
 FOLLOW_SECONDS = 3  # the hall's changes (phones, the command line) show within this
+HALL_REDRAW_SECONDS = 10  # while the hall keeps changing the event (a hall of phones
+# reporting: a batch every second or so), the console is redrawn for it at most this often:
+# a whole redraw beside 1,000 phones took 1–2 s to make and as long for the browser to draw,
+# and a file chosen meanwhile waited for both (issue 53: upload → preview)
 
 
 @st.fragment(run_every=FOLLOW_SECONDS)
@@ -51,14 +56,26 @@ def redraw_if_changed(event_id: str) -> None:
     pairing previewed — is never interrupted (with phones reporting every few seconds, the
     preview would be made again and again): the page catches up as soon as the work is
     stored or put away. Only from a timer's own run: a page run restarted from here would
-    lose the click it is answering."""
+    lose the click it is answering. While the hall keeps changing the event, at most every
+    HALL_REDRAW_SECONDS (`hall_redraw_due`)."""
     if _at_work() or not own_run():
+        return
+    now = time.monotonic()
+    if not hall_redraw_due(st.session_state.get("hall_redrawn_at"), now):
         return
     version = console_version(event_id)
     seen = st.session_state.setdefault("seen_version", version)
     if version != seen:
         st.session_state["seen_version"] = version
+        st.session_state["hall_redrawn_at"] = now
         st.rerun(scope="app")
+
+
+def hall_redraw_due(last: float | None, now: float) -> bool:
+    """The console may be redrawn for the hall now: never yet, or HALL_REDRAW_SECONDS since
+    the last time (`last`, `now`: time.monotonic()). A change after a quiet spell shows at
+    the next tick; one right after another waits its turn."""
+    return last is None or now - last >= HALL_REDRAW_SECONDS
 
 
 def _at_work() -> bool:

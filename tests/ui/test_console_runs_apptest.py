@@ -184,3 +184,16 @@ def test_a_run_with_a_chosen_file_goes_before_the_phones_batches(monkeypatch, tm
     assert next(m for m in at.metric if m.label == "已报/应报").value == "2/4"
     assert seen and all(writers == 0 for _, writers in seen)
     assert db.foreground_writers(database) == 0
+
+
+def test_the_hall_redraws_the_console_at_most_every_ten_seconds():
+    """Issue 53: a change of the hall after a quiet spell redraws the console at the next
+    tick; while the phones keep reporting, a redraw waits HALL_REDRAW_SECONDS after the last
+    one (a file chosen during a whole redraw waited for it)."""
+    from dashboard.console.status import HALL_REDRAW_SECONDS, hall_redraw_due
+
+    assert HALL_REDRAW_SECONDS == 10
+    assert hall_redraw_due(None, 5.0)
+    assert not hall_redraw_due(100.0, 101.0)
+    assert not hall_redraw_due(100.0, 109.9)
+    assert hall_redraw_due(100.0, 110.0)
