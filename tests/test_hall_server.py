@@ -120,6 +120,54 @@ def test_reports_arriving_together_are_stored_together(cli, event16, db_file, tm
     assert stored == [(1, 13, 9), (2, 13, 9)] and audited == 2
 
 
+def test_a_batch_that_gave_way_to_the_console_is_stored_after_it(
+    cli, event16, db_file, tmp_path, monkeypatch
+):
+    """Issue 53: a phones' batch rolled back to let the organizer write first (`db.GaveWay`)
+    is stored again after it, first in the queue, and then goes on to its end: each phone
+    gets its own outcome, once."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from conftest import RESULT_HEADER, write_csv
+
+    from dashboard.hall.report import Reports
+    from pipeline.day import selfreport
+    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
+                              for t in range(1, 9)]
+    assert cli("pair", "--event", "e").code == 0
+    assert cli("ingest", "--event", "e", write_csv(tmp_path / "r1.csv", rows)).code == 0
+    assert cli("pair", "--event", "e").code == 0
+    links = selfreport.links(db_file, "e", 2, "http://x").row(0, named=True)
+    sides = [selfreport.Report("e", 2, 1, links[f"{side}_url"].rsplit("sig=", 1)[1], "K", "9",
+                               side, links[f"{side}_code"]) for side in ("ew", "ns")]
+    monkeypatch.setenv("PAISAI_DB", str(db_file))
+    tried: list[tuple[int, bool]] = []
+    stored = selfreport.submit_many
+
+    def gives_way_once(database, reports, yielding=True):
+        tried.append((len(reports), yielding))
+        if len(tried) == 1:  # the organizer came while the batch was under way
+            raise db.GaveWay(str(database))
+        return stored(database, reports, yielding)
+
+    monkeypatch.setattr(selfreport, "submit_many", gives_way_once)
+
+    async def both() -> list:
+        queue = Reports()
+        return list(await asyncio.gather(*(queue.submit(r) for r in sides)))
+
+    # a loop of its own in a thread of its own: a browser test's Playwright may have left a
+    # loop running in this worker's main thread
+    with ThreadPoolExecutor(1) as apart:
+        assert apart.submit(asyncio.run, both()).result(timeout=120) == ["waiting", "stored"]
+    assert tried == [(2, True), (2, False)]
+    with db.reading(db_file) as con:
+        assert db.rows(con, "select ew_level, ns_level from results where round = 2") == \
+            [(13, 9)]
+        assert db.scalar(con, "select count(*) from pending_reports where round = 2") == 2
+
+
 def test_uvicorn_gets_streamlit_s_settings():
     """Under uvicorn Streamlit reads no STREAMLIT_* variables: the app sets them itself
     (the upload limit, no full garbage collection after every run of a page)."""

@@ -4,6 +4,10 @@ the hall changes the event (a phone, the command line)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import streamlit as st
 
 from dashboard.clockview import own_run
@@ -18,6 +22,7 @@ from dashboard.console.shared import (
     uploader_key,
 )
 from dashboard.i18n import colon, listed, t
+from pipeline.base import db
 
 NEXT_STEP = {"register": "next_register", "pair": "next_pair", "enter": "next_enter",
              "pair_next": "next_pair_next", "done": "next_done"}
@@ -29,6 +34,10 @@ PHASE_OF_STEP = {"register": "before", "pair": "pairing", "enter": "round",
 
 
 FOLLOW_SECONDS = 3  # the hall's changes (phones, the command line) show within this
+HALL_REDRAW_SECONDS = 10  # while the hall keeps changing the event (a hall of phones
+# reporting: a batch every second or so), the console is redrawn for it at most this often:
+# a whole redraw beside 1,000 phones took 1–2 s to make and as long for the browser to draw,
+# and a file chosen meanwhile waited for both (issue 53: upload → preview)
 
 
 @st.fragment(run_every=FOLLOW_SECONDS)
@@ -47,20 +56,49 @@ def redraw_if_changed(event_id: str) -> None:
     pairing previewed — is never interrupted (with phones reporting every few seconds, the
     preview would be made again and again): the page catches up as soon as the work is
     stored or put away. Only from a timer's own run: a page run restarted from here would
-    lose the click it is answering."""
+    lose the click it is answering. While the hall keeps changing the event, at most every
+    HALL_REDRAW_SECONDS (`hall_redraw_due`)."""
     if _at_work() or not own_run():
+        return
+    now = time.monotonic()
+    if not hall_redraw_due(st.session_state.get("hall_redrawn_at"), now):
         return
     version = console_version(event_id)
     seen = st.session_state.setdefault("seen_version", version)
     if version != seen:
         st.session_state["seen_version"] = version
+        st.session_state["hall_redrawn_at"] = now
         st.rerun(scope="app")
+
+
+def hall_redraw_due(last: float | None, now: float) -> bool:
+    """The console may be redrawn for the hall now: never yet, or HALL_REDRAW_SECONDS since
+    the last time (`last`, `now`: time.monotonic()). A change after a quiet spell shows at
+    the next tick; one right after another waits its turn."""
+    return last is None or now - last >= HALL_REDRAW_SECONDS
 
 
 def _at_work() -> bool:
     state = st.session_state
-    return any(state.get(uploader_key(kind)) for kind in ("entries", "round")) or \
-        "pairing_preview" in state or "late" in state
+    return _file_chosen() or "pairing_preview" in state or "late" in state
+
+
+def _file_chosen() -> bool:
+    return any(st.session_state.get(uploader_key(kind)) for kind in ("entries", "round"))
+
+
+@contextmanager
+def organizer_first(event_id: str | None) -> Iterator[None]:
+    """A page run with a sheet in the console's file box (chosen, previewed, waiting for
+    confirmation) goes before the phones: their report batches wait from the run's start to
+    its end, and one under way gives way (`db.first`, 5 s at most: never starved). Beside a
+    hall of phones the batches came every half second, and the run that makes the file's
+    preview read and tried it between them (issue 53: upload → preview ≤ 1.5 s)."""
+    if event_id is None or not _file_chosen():
+        yield
+        return
+    with db.first(database()):
+        yield
 
 
 def round_status(event_id: str, language: str, version: str | None = None) -> str:

@@ -313,22 +313,16 @@ SEATED = Once(16)  # (event, snapshot, the word for a bye) → Seated
 
 
 def seated(event, seen: Snapshot, bye: str) -> Seated:
-    """The snapshot's pairings rows and their exact search (`queries.find_table`'s exact
-    matches: any searched column, upper-cased, equal to the search upper-cased): a hall of
-    phones looking for their own table is a look-up each, not a frame filtered per page."""
+    """The snapshot's pairings rows and their exact search (`queries.exact_rows`, the one
+    `queries.find_table` searches): a hall of phones looking for their own table is a
+    look-up each, not a frame filtered per page."""
 
     def make() -> Seated:
-        from pipeline.day.queries import SEARCHED
         from pipeline.publishing.templating import row_html
 
         pairs = seen.pairs
         table = pairs.select(*SEATED_COLUMNS).with_columns(pl.col("ns_team").fill_null(bye))
         html = table.select(row_html(table.schema)).to_series().to_list()
-        values = pairs.select(*SEARCHED).with_row_index("row").unpivot(
-            index="row", on=list(SEARCHED)).select(
-            "row", pl.col("value").cast(pl.String).str.to_uppercase()).drop_nulls()
-        by_team = {value: sorted(rows) for value, rows in
-                   values.group_by("value").agg(pl.col("row").unique()).iter_rows()}
-        return Seated(html, by_team)
+        return Seated(html, queries.exact_rows(pairs))
 
     return SEATED.get((event.event_id, seen.version, bye), make)

@@ -63,6 +63,9 @@ class Reports:
     BATCH = 100
     GATHER = 0.25  # seconds a report waits for others to be stored with it (each storing
     # opens the database read-write and closes the readers' shared connection: ~0.1 s)
+    GIVE_WAY = 1  # times a batch under way gives way to the organizer's writes (then it
+    # still waits for them to start, but goes on once under way: each giving way costs the
+    # phones of the batch its whole work again, seconds in a busy hall)
 
     def __init__(self):
         self.waiting: list[tuple] = []
@@ -87,6 +90,7 @@ class Reports:
         import time
 
         from pipeline.day import selfreport
+        gave_way = 0  # times the batch at the head of the queue gave way
         while True:
             self.wake.wait(60)
             time.sleep(self.GATHER)  # the reports of the next moment join this one
@@ -96,11 +100,20 @@ class Reports:
                     self.wake.clear()
             if not batch:
                 continue
-            try:  # the organizer's own writes go first (the phones' batch waits for them)
+            try:  # the organizer's own writes go first: the phones' batch waits for them,
+                # and one under way gives way to them (GIVE_WAY times: never starved)
                 with db.background():
-                    outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch])
+                    outcomes = selfreport.submit_many(database(), [r for r, _, _ in batch],
+                                                      yielding=gave_way < self.GIVE_WAY)
+            except db.GaveWay:  # rolled back: stored again first, after the organizer's work
+                gave_way += 1
+                with self.lock:
+                    self.waiting[:0] = batch
+                    self.wake.set()
+                continue
             except Exception as exc:  # the database failed: every report of the batch says so
                 outcomes = [exc] * len(batch)
+            gave_way = 0
             for (_, loop, future), outcome in zip(batch, outcomes, strict=True):
                 loop.call_soon_threadsafe(_settle, future, outcome)
 

@@ -35,39 +35,41 @@ if role not in ROLE_PHASES:
 allowed = ROLE_PHASES[role]
 event_id = selected_event()
 demo_banner(event_id, language)
-console.flash()
-suggested = "before"
-version = None  # the event's state as this run reads it: asked once, shared by the sections
-if event_id is not None:
-    version = console.console_version(event_id)
-    suggested = console.round_status(event_id, language, version)
-    console.undo_last(event_id, language, version)
-if suggested not in allowed:
-    suggested = allowed[0]
-if st.session_state.get("phase") not in allowed:  # a new session, or after an action
-    st.session_state["phase"] = suggested
-phase = st.segmented_control(" ", allowed, format_func=lambda p: t(LABELS[p], language),
-                             key="phase", label_visibility="collapsed") or suggested
-if event_id is not None and phase != "round":  # the round's clock follows the hall itself
-    console.follow(event_id)
-if event_id is None and "before" not in allowed:
-    st.info(t("no_event_yet", language))
-elif phase == "before" or event_id is None:
-    console.create_event(language, expanded=event_id is None)
+# a run with a sheet in the file box goes before the phones' report batches (issue 53)
+with console.organizer_first(event_id):
+    console.flash()
+    suggested = "before"
+    version = None  # the event's state as this run reads it: asked once, shared by the sections
     if event_id is not None:
-        console.upload(event_id, language, entries=True, version=version)
-        console.registration_desk(event_id, language)
-elif phase == "pairing":
-    console.pair_next(event_id, language)
-    console.round_downloads(event_id, language)
-elif phase == "officials":
-    from dashboard.console.officials import officials_panel
+        version = console.console_version(event_id)
+        suggested = console.round_status(event_id, language, version)
+        console.undo_last(event_id, language, version)
+    if suggested not in allowed:
+        suggested = allowed[0]
+    if st.session_state.get("phase") not in allowed:  # a new session, or after an action
+        st.session_state["phase"] = suggested
+    phase = st.segmented_control(" ", allowed, format_func=lambda p: t(LABELS[p], language),
+                                 key="phase", label_visibility="collapsed") or suggested
+    if event_id is not None and phase != "round":  # the round's clock follows the hall itself
+        console.follow(event_id)
+    if event_id is None and "before" not in allowed:
+        st.info(t("no_event_yet", language))
+    elif phase == "before" or event_id is None:
+        console.create_event(language, expanded=event_id is None)
+        if event_id is not None:
+            console.upload(event_id, language, entries=True, version=version)
+            console.registration_desk(event_id, language)
+    elif phase == "pairing":
+        console.pair_next(event_id, language)
+        console.round_downloads(event_id, language)
+    elif phase == "officials":
+        from dashboard.console.officials import officials_panel
 
-    officials_panel(event_id, language, official or FIRST_ORGANIZER)
-elif phase == "round":
-    console.clock(event_id, language)
-    console.enter_table(event_id, language)
-    console.upload(event_id, language, entries=False, version=version)
-    console.self_report(event_id, language, version)
-else:
-    console.downloads(event_id, language)
+        officials_panel(event_id, language, official or FIRST_ORGANIZER)
+    elif phase == "round":
+        console.clock(event_id, language)
+        console.enter_table(event_id, language)
+        console.upload(event_id, language, entries=False, version=version)
+        console.self_report(event_id, language, version)
+    else:
+        console.downloads(event_id, language)

@@ -111,10 +111,16 @@ _PROCESS_LOCKS: dict[str, threading.RLock] = {}
 _GUARD = threading.Lock()
 
 
-def _process_lock(path: Path) -> threading.RLock:
+def _key(path: Path) -> str:
+    """The file's key in this process's tables (its resolved path: asked of the file system,
+    so once per transaction or read, never again inside it)."""
+    return str(path.resolve())
+
+
+def _process_lock(key: str) -> threading.RLock:
     """Within one process (the dashboard serves many sessions on threads) a file cannot be
-    open read-write and read-only at once, so connections to one file take turns."""
-    key = str(path.resolve())
+    open read-write and read-only at once, so connections to one file take turns (`key`:
+    the file's `_key`)."""
     with _GUARD:
         return _PROCESS_LOCKS.setdefault(key, threading.RLock())
 
@@ -181,6 +187,8 @@ def migrate(con: duckdb.DuckDBPyConnection) -> None:
 # stores the phones' work (their reports, a batch at a time) marks it `background()`: its
 # transactions wait while a foreground writer of the same file (the console, a command)
 # waits for the file or writes — BACKGROUND_WAIT seconds at most, so they are never starved.
+# One under way gives way (`give_way`) when a foreground writer comes: it is rolled back and
+# done again after it, so the console never waits for a batch either.
 BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("background", default=False)
 BACKGROUND_WAIT = 5.0
 _FIRST = threading.Condition()
@@ -198,19 +206,44 @@ def background() -> Iterator[None]:
         BACKGROUND.reset(token)
 
 
+class GaveWay(Exception):  # noqa: N818 (not an error: the work is done again later)
+    """A background transaction rolled back at `give_way`: a foreground writer of its file
+    goes first; the work is to be done again (nothing of it was kept)."""
+
+
+def give_way(path: Path) -> None:
+    """In a background transaction, at a point where its work may be dropped: GaveWay (the
+    transaction is then rolled back) when a foreground writer of the file waits or writes.
+    Elsewhere — a foreground transaction, a background one inside this thread's own
+    foreground transaction — it does nothing."""
+    if not BACKGROUND.get():
+        return
+    key = _key(path)
+    if getattr(_HOLDING, "outer", {}).get(key) != "background":
+        return
+    with _FIRST:
+        if _FOREGROUND.get(key):
+            raise GaveWay(key)
+
+
 @contextmanager
 def first(path: Path) -> Iterator[None]:
     """One foreground action of several transactions (the console's store: the change, then
-    what undo keeps of it): background writers wait from its start to its end, never
-    slipping in between its transactions (BACKGROUND_WAIT seconds at most)."""
+    what undo keeps of it; a page run making a file's preview): background writers wait from
+    its start to its end, never slipping in between its transactions (BACKGROUND_WAIT seconds
+    at most), and its own reads join the shared connection however old (`_Shared.cursor`)."""
     if BACKGROUND.get():
         yield
         return
-    key = str(path.resolve())
+    key = _key(path)
     _count(key, 1)
+    mine = getattr(_HOLDING, "first", {})  # file → this thread's actions under way
+    _HOLDING.first = mine
+    mine[key] = mine.get(key, 0) + 1
     try:
         yield
     finally:
+        mine[key] -= 1
         _count(key, -1)
 
 
@@ -224,29 +257,34 @@ def _count(key: str, change: int) -> None:
 def foreground_writers(path: Path) -> int:
     """How many foreground writers wait for the file or write to it now."""
     with _FIRST:
-        return _FOREGROUND.get(str(path.resolve()), 0)
+        return _FOREGROUND.get(_key(path), 0)
 
 
 @contextmanager
-def _turn(path: Path) -> Iterator[None]:
-    """The file's turn for one transaction of this thread: a foreground one is counted while
-    it waits and writes; a background one waits until none is (never inside this thread's
-    own transaction: it holds the file already)."""
-    key = str(path.resolve())
+def _turn(key: str) -> Iterator[None]:
+    """The file's turn for one transaction of this thread (`key`: the file's `_key`): a
+    foreground one is counted while it waits and writes; a background one waits until none
+    is (never inside this thread's own transaction: it holds the file already)."""
     held = getattr(_HOLDING, "depth", {})
     _HOLDING.depth = held
+    outer = getattr(_HOLDING, "outer", {})  # file → the kind of this thread's outermost one
+    _HOLDING.outer = outer
     counted = not BACKGROUND.get()
     if counted:
         _count(key, 1)
     elif not held.get(key):
         with _FIRST:
             _FIRST.wait_for(lambda: not _FOREGROUND.get(key), BACKGROUND_WAIT)
+    if not held.get(key):
+        outer[key] = "foreground" if counted else "background"
     held[key] = held.get(key, 0) + 1
     try:
-        with _process_lock(path):
+        with _process_lock(key):
             yield
     finally:
         held[key] -= 1
+        if not held[key]:
+            outer.pop(key, None)
         if counted:
             _count(key, -1)
 
@@ -258,8 +296,9 @@ def _transaction(path: Path, keep: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     except OSError as exc:
         raise PaisaiError(f"建不了数据库的文件夹 cannot make the database's folder "
                           f"{path.parent}: {disk_problem(exc) or exc.strerror}") from None
-    with _turn(path):
-        shared = _SHARED.get(str(path.resolve())) if _SHARING else None
+    key = _key(path)  # the file's path resolved once for the transaction
+    with _turn(key):
+        shared = _SHARED.get(key) if _SHARING else None
         if shared is None:
             yield from _transaction_locked(path, keep)
             return
@@ -333,6 +372,7 @@ class _Shared:
 
     def __init__(self, path: Path):
         self.path = path
+        self.key = _key(path)
         self.turn = threading.Condition()
         self.con: duckdb.DuckDBPyConnection | None = None
         self.opened = self.closed = self.last = 0.0
@@ -353,13 +393,23 @@ class _Shared:
         nested = getattr(self.held, "count", 0) > 0  # this thread reads already: it joins
         # a foreground writer joins the connection however long it has been open (no other
         # process can have written meanwhile): it never waits for the phones' reads to end
-        joins = nested or (writer and not BACKGROUND.get())
+        # — and so does a read of the organizer's own action under way (`first`: the page
+        # run making a file's preview would otherwise wait for the phones' pages to leave,
+        # then for the file to be opened again, 0.2–0.6 s in a busy hall, between its reads)
+        organizer = getattr(_HOLDING, "first", {}).get(self.key, 0) > 0
+        joins = nested or (not BACKGROUND.get() and (writer or organizer))
         deadline = time.monotonic() + (_lock_timeout() if wait is None else wait)
         with self.turn:
             while True:
                 now = time.monotonic()
                 if joins and self.con is not None:
                     break  # (the file's turn would otherwise wait for this thread for ever)
+                if self.con is not None and self.writer is not None and not writer:
+                    break  # a reader joins while this process writes: the connection is
+                    # turned over only after the write all the same, and a reader kept out
+                    # would wait for the whole write (a phones' batch: seconds under load).
+                    # Only while a writer holds it: a writer waiting for the readers to leave
+                    # (the phones' batch, the file's turn in hand) would wait for ever
                 if self.con is not None and now - self.opened > self.OPEN_SECONDS:
                     if self.users == 0:
                         self._close()
@@ -400,13 +450,21 @@ class _Shared:
             self.users -= 1
             self.last = time.monotonic()
             if self.users == 0:
-                if self.last - self.opened > self.OPEN_SECONDS:
+                mine = writer and not BACKGROUND.get()  # (this writer is counted still)
+                if self.last - self.opened > self.OPEN_SECONDS and not self._writing(mine):
                     self._close()
                 elif self.timer is None:
                     self.timer = threading.Timer(self.IDLE_SECONDS, self._close_if_idle)
                     self.timer.daemon = True
                     self.timer.start()
             self.turn.notify_all()
+
+    def _writing(self, mine: bool = False) -> bool:
+        """A writer of this process holds the connection, or a foreground one (the console)
+        waits for its turn (`mine`: one of them is the foreground writer leaving): the
+        connection is not closed as its last user leaves — the console would open the file
+        again right after (0.2–0.8 s in a busy hall) — but by the next user or when idle."""
+        return self.writer is not None or _FOREGROUND.get(self.key, 0) > int(mine)
 
     def _close_if_idle(self) -> None:
         with self.turn:
@@ -440,9 +498,12 @@ def share_readers() -> None:
 
 
 def _shared(path: Path) -> _Shared:
-    key = str(path.resolve())
+    key = _key(path)
     with _GUARD:
-        return _SHARED.setdefault(key, _Shared(path))
+        found = _SHARED.get(key)
+        if found is None:
+            found = _SHARED[key] = _Shared(path)
+        return found
 
 
 @contextmanager
@@ -467,7 +528,7 @@ def reading(path: Path, wait: float | None = None) -> Iterator[duckdb.DuckDBPyCo
         with reading(path) as con:
             yield con
         return
-    with _process_lock(path):
+    with _process_lock(_key(path)):
         con = _open(path, read_only=True, wait=wait)
         try:
             if _schema_version(con) < latest_version():

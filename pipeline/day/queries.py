@@ -239,6 +239,23 @@ SEARCHED = ("ew_team", "ns_team", "ew_name", "ns_name", "ew_player1", "ew_player
             "ns_player1", "ns_player2")
 
 
+def exact_rows(pairs: pl.DataFrame) -> dict[str, list[int]]:
+    """Where each searched value stands exactly: any searched column's value, upper-cased →
+    the rows (in order) holding it — `find_table`'s exact search, made once for a snapshot's
+    pairings (the phones' pages) or for one search.
+
+    >>> p = pl.DataFrame({c: [None, None] for c in SEARCHED}).with_columns(
+    ...     ew_team=pl.Series(["A1", "A2"]), ew_name=pl.Series(["a2", None]))
+    >>> exact_rows(p) == {"A1": [0], "A2": [0, 1]}
+    True
+    """
+    values = pairs.select(*SEARCHED).with_row_index("row").unpivot(
+        index="row", on=list(SEARCHED)).select(
+        "row", pl.col("value").cast(pl.String).str.to_uppercase()).drop_nulls()
+    return {value: sorted(rows) for value, rows in
+            values.group_by("value").agg(pl.col("row").unique()).iter_rows()}
+
+
 def find_table(pairs: pl.DataFrame, query: str) -> pl.DataFrame:
     """Tables of a team number, team name or player name: exact first, else part of a name.
 
@@ -250,8 +267,7 @@ def find_table(pairs: pl.DataFrame, query: str) -> pl.DataFrame:
     wanted = query.strip().upper()
     if not wanted:
         return pairs.head(0)
-    exact = pairs.filter(pl.any_horizontal(pl.col(c).cast(pl.String).str.to_uppercase() == wanted
-                                           for c in SEARCHED))
+    exact = pairs[exact_rows(pairs).get(wanted, [])]
     if exact.height or len(wanted) < 2:
         return exact
     names = [c for c in SEARCHED if not c.endswith("_team")]

@@ -254,23 +254,33 @@ def reopen(database: Path, event_id: str, round_no: int, table_no: int) -> None:
         oplog.write_on(con, event_id, "table reopened", f"round {round_no} table {table_no}")
 
 
-def submit_many(database: Path, reports: list[Report]) -> list[str | PaisaiError]:
+def submit_many(database: Path, reports: list[Report],
+                yielding: bool = True) -> list[str | PaisaiError]:
     """Reports arriving together stored in one transaction (a hall's last minutes: one
     opening of the file for many phones), each with its outcome as `submit` gives it, or
     the PaisaiError that refused it. When one is refused, none of the transaction is kept
-    and each is stored again on its own, so a refusal never takes another report with it."""
+    and each is stored again on its own, so a refusal never takes another report with it.
+    Stored in the background (`db.background`) and `yielding`, the batch gives way to the
+    organizer between its reports and before its results are stored: `db.GaveWay`, nothing
+    of it kept (never once a report of it is kept on its own)."""
     logged: list[tuple[str, str]] = []
     try:
         with db.writing(database) as con:
             agreed: dict[tuple[str, int, int], tuple] = {}
-            outcomes: list[str | PaisaiError] = [_submit(con, r, agreed) for r in reports]
+            outcomes: list[str | PaisaiError] = []
+            for report in reports:
+                if yielding:
+                    db.give_way(database)
+                outcomes.append(_submit(con, report, agreed))
+            if yielding:
+                db.give_way(database)
             logged = _store_agreed(con, agreed)
     except BusyError as exc:  # the file is held elsewhere: one wait for the whole batch
         return [exc] * len(reports)
     except PaisaiError as exc:
         if len(reports) == 1:
             return [exc]
-        return [submit_many(database, [report])[0] for report in reports]
+        return [submit_many(database, [report], yielding=False)[0] for report in reports]
     for event_id, line in logged:
         oplog.write(database, event_id, "self-report both sides", line)
     return outcomes

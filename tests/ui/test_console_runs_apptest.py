@@ -148,3 +148,52 @@ def test_the_event_picker_lists_the_events_as_the_listing_does(tmp_path):
         listing = events.listing(con)
     assert names.rows() == listing.select("event_id", "name").rows()
     assert names["event_id"].to_list()[:2] == ["b", "a"]
+
+
+def test_a_run_with_a_chosen_file_goes_before_the_phones_batches(monkeypatch, tmp_path):
+    """Issue 53: from the moment a sheet is in the file box, the console's page runs count as
+    the organizer's (`db.first`: the phones' report batches wait, one under way gives way),
+    from the status read at the top to the preview; without a file, and once the file is
+    stored, the runs leave the batches alone."""
+    from dashboard.console import registration, status
+
+    database, _ = _event(tmp_path)
+    seen: list[tuple[str, int]] = []
+
+    def counted(name, real):
+        def inner(*args, **kwargs):
+            seen.append((name, db.foreground_writers(database)))
+            return real(*args, **kwargs)
+
+        return inner
+
+    monkeypatch.setattr(status, "status_data", counted("status", status.status_data))
+    monkeypatch.setattr(registration, "preview_file", counted("preview", registration.preview_file))
+    at = _console(monkeypatch, database)
+    assert seen and all(writers == 0 for _, writers in seen)
+    seen.clear()
+    sheet = _sheet([[1, 1, "A1", "A2", "10", "8"], [1, 2, "A3", "A4", "9", "K"]])
+    at.file_uploader[0].set_value(("第1轮.csv", sheet, "text/csv")).run()
+    assert not at.exception
+    assert [name for name, _ in seen] == ["status", "preview"]
+    assert all(writers >= 1 for _, writers in seen)
+    assert db.foreground_writers(database) == 0  # the run over: the batches go on
+    seen.clear()
+    next(b for b in at.button if b.label == "确认导入").click().run()
+    assert not at.exception
+    assert next(m for m in at.metric if m.label == "已报/应报").value == "2/4"
+    assert seen and all(writers == 0 for _, writers in seen)
+    assert db.foreground_writers(database) == 0
+
+
+def test_the_hall_redraws_the_console_at_most_every_ten_seconds():
+    """Issue 53: a change of the hall after a quiet spell redraws the console at the next
+    tick; while the phones keep reporting, a redraw waits HALL_REDRAW_SECONDS after the last
+    one (a file chosen during a whole redraw waited for it)."""
+    from dashboard.console.status import HALL_REDRAW_SECONDS, hall_redraw_due
+
+    assert HALL_REDRAW_SECONDS == 10
+    assert hall_redraw_due(None, 5.0)
+    assert not hall_redraw_due(100.0, 101.0)
+    assert not hall_redraw_due(100.0, 109.9)
+    assert hall_redraw_due(100.0, 110.0)
