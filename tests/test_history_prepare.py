@@ -69,7 +69,7 @@ def test_import_event_leaves_everything_the_next_read_needs(tmp_path, paisai, db
     assert stats.stale_rank_count(db_file) == 0
     with db.reading(db_file) as con:
         assert db.scalar(con, "select count(distinct event_id) from event_ranks") == 41
-        # the history is written without a player index to build and checkpoint (039)
+        # the history is written without a player index to build and checkpoint (038)
         assert not db.scalar(con, "select count(*) from duckdb_indexes() "
                                   "where table_name = 'rating_history'")
 
