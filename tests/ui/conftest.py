@@ -175,3 +175,22 @@ def sheet_phone(browser, url: str, code: str | None = None, wait: float = 30_000
         expect(page.locator("[data-testid=message]")).to_contain_text("验证码正确",
                                                                       timeout=wait)
     return page
+
+
+def reload(page, tries: int = 3) -> None:
+    """Reload a phone's page. The page may navigate by itself at the same moment — a sheet
+    reads itself again when the table's mark changes (follow.js: the other side just
+    answered), a plain page at its meta refresh —: Chromium then aborts one of the two
+    navigations (net::ERR_ABORTED, "frame was detached"). The page is loaded all the same
+    once the other one ends, so the reload waits for that load and is asked again."""
+    from playwright.sync_api import Error
+
+    for attempt in range(tries):
+        try:
+            page.reload()
+            return
+        except Error as exc:
+            if attempt == tries - 1 or not any(
+                    sign in str(exc) for sign in ("ERR_ABORTED", "frame was detached")):
+                raise
+            page.wait_for_load_state("load")

@@ -13,7 +13,7 @@ from conftest import write_csv
 from playwright.sync_api import expect
 
 from pipeline.cli import main
-from tests.ui.conftest import Server, guide_shot, sheet_phone, shot
+from tests.ui.conftest import Server, guide_shot, reload, sheet_phone, shot
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000
@@ -74,7 +74,7 @@ def test_a_tractor_match_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     checker.locator("[data-testid=answer-4]").get_by_role("button", name="有异议").click()
     expect(checker.locator("[data-testid=disputed]")).to_contain_text("第 4 盘有异议",
                                                                       timeout=WAIT)
-    recorder.reload()
+    reload(recorder)
     expect(recorder.locator("[data-testid=disputed]")).to_be_visible(timeout=WAIT)
     assert recorder.locator("[data-testid=enter]").count() == 0  # frozen until decided
     # the projector's bracket page shows the match in play, the dispute marked
@@ -88,7 +88,7 @@ def test_a_tractor_match_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     # reload reads the page again and sends no form (every form answered with a redirect)
     expect(recorder.locator("[data-testid=enter]")).to_contain_text("记录第 4 盘",
                                                                     timeout=WAIT)
-    recorder.reload()
+    reload(recorder)
     expect(recorder.locator("[data-testid=levels]")).to_contain_text("已记 3 盘", timeout=WAIT)
     _enter(recorder, 4, 45)  # entered again: B +3 → K
     _enter(recorder, 5, 100)  # B +2: K → 过A, game 1 to B
@@ -106,7 +106,7 @@ def test_a_tractor_match_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     expect(recorder.locator("[data-testid=over]")).to_contain_text("本场已结束", timeout=WAIT)
     shot(recorder, "match-sheet-recorder")
     guide_shot(recorder, "match-sheet-recorder", full_page=True)
-    checker.reload()
+    reload(checker)
     for number in (4, 5, 6, 7, 8):
         checker.locator(f"[data-testid=answer-{number}]").get_by_role(
             "button", name=f"确认 {number}").click()
@@ -115,7 +115,7 @@ def test_a_tractor_match_kept_deal_by_deal_on_two_phones(hall, browser, capsys):
     checker.get_by_role("button", name="确认本场结果").click()
     expect(checker.locator("[data-testid=message]")).to_contain_text("等待对方确认", timeout=WAIT)
     shot(checker, "match-sheet-checker")
-    recorder.reload()
+    reload(recorder)
     recorder.get_by_role("button", name="确认本场结果").click()
     expect(recorder.locator("[data-testid=message]")).to_contain_text("本场成绩已保存",
                                                                       timeout=WAIT)

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from pipeline.base import db
 from pipeline.cli import main
-from tests.ui.conftest import Server, guide_shot, shot
+from tests.ui.conftest import Server, guide_shot, reload, shot
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000
@@ -193,7 +193,7 @@ def test_a_referee_withdraws_a_mistake_and_decides_a_disagreement(hall, browser)
     referee.locator("[data-testid=report-ns]").get_by_role("button", name="按此保存").click()
     expect(referee.locator("[data-testid=message]")).to_contain_text("已按所选桌报保存",
                                                                      timeout=WAIT)
-    chief.reload()
+    reload(chief)
     expect(chief.locator("[data-testid=tables]")).not_to_contain_text("双方所报不一致",
                                                                       timeout=WAIT)
     with db.reading(server.database) as con:

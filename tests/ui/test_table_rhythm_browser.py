@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from pipeline.base import db
 from pipeline.cli import main
-from tests.ui.conftest import sheet_phone, shot
+from tests.ui.conftest import reload, sheet_phone, shot
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000
@@ -62,7 +62,7 @@ def test_south_never_enters_a_deal_twice_and_the_sheets_follow_the_table(jinling
     expect(_row_state(south, 5)).to_contain_text("已确认", timeout=WAIT)
     shot(east, "table-rhythm-east-west")
     # a reload reads the page again: it sends no form, nothing is entered twice
-    south.reload()
+    reload(south)
     expect(south.locator("[data-testid=levels]")).to_contain_text("已记 5 副", timeout=WAIT)
     with db.reading(jinling_hall.database) as con:
         assert db.rows(con, "select deal, winner_side, partner_finish, status from "

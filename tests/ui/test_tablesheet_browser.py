@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from pipeline.base import db
 from pipeline.cli import main
-from tests.ui.conftest import guide_shot, sheet_phone, shot
+from tests.ui.conftest import guide_shot, reload, sheet_phone, shot
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000
@@ -38,20 +38,20 @@ def test_a_table_kept_deal_by_deal_on_two_phones(jinling_hall, browser, capsys):
     east.locator("[data-testid=answer-5]").get_by_role("button", name="有异议").click()
     expect(east.locator("[data-testid=disputed]")).to_contain_text("第 5 副有异议",
                                                                    timeout=WAIT)
-    south.reload()
+    reload(south)
     expect(south.locator("[data-testid=disputed]")).to_be_visible(timeout=WAIT)
     assert south.locator("[data-testid=enter]").count() == 0  # frozen until decided
     tablestore.decide(jinling_hall.database, "e", 1, 1, 5, keep=True)  # the referee: as entered
     # time is up while deal 6 is in play: it is the last (deals.after_time = finish_deal)
     assert main(["clock", "start", "--event", "e", "--db", str(jinling_hall.database)]) == 0
     assert main(["clock", "stop", "--event", "e", "--db", str(jinling_hall.database)]) == 0
-    south.reload()
+    reload(south)
     _enter(south, 6, "ns", "2")  # NS wins at EW's A: EW's second failure, NS 2 → 5
     expect(south.locator("[data-testid=over]")).to_contain_text("时间到", timeout=WAIT)
     expect(south.locator("[data-testid=clock]")).to_contain_text("本轮已结束", timeout=WAIT)
     shot(south, "table-sheet-south")
     guide_shot(south, "table-sheet-south", full_page=True)
-    east.reload()
+    reload(east)
     for number in (1, 2, 3, 4, 6):
         east.locator(f"[data-testid=answer-{number}]").get_by_role(
             "button", name=f"确认 {number}").click()
@@ -71,7 +71,7 @@ def test_a_table_kept_deal_by_deal_on_two_phones(jinling_hall, browser, capsys):
     shot(projector, "table-sheet-projector")
     east.get_by_role("button", name="确认本桌结果").click()
     expect(east.locator("[data-testid=message]")).to_contain_text("等待对方确认", timeout=WAIT)
-    south.reload()
+    reload(south)
     south.get_by_role("button", name="确认本桌结果").click()
     expect(south.locator("[data-testid=message]")).to_contain_text("本桌成绩已保存",
                                                                    timeout=WAIT)
