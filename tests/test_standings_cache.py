@@ -12,8 +12,8 @@ from pipeline.ranking import scoring
 
 def _cached_rounds(database) -> list[int]:
     with db.reading(database) as con:
-        return [r[0] for r in db.rows(con, "select max_round from standings_cache where keys <> ?",
-                                      [scoring.RANKS_ONLY])]
+        return [r[0] for r in db.rows(con, "select max_round from standings_cache where keys "
+                                           "not in (?, ?)", [scoring.RANKS_ONLY, scoring.SUMS])]
 
 
 def _fresh(database, event_id: str) -> list[dict]:
@@ -76,8 +76,8 @@ def test_a_chain_without_head_to_head_or_opponent_keys_ranks_as_the_full_layers_
     opponents' layers (nothing of theirs planned or run); the frame is the one the full
     layers give, to every rank, value and sort key — those keys' columns read 0 as they do
     when the chain does not use them."""
-    full = ["stg_results", "team_rounds", "h2h_games", "team_totals", "lots", "opponent_keys",
-            "key_values", "head_to_head"]
+    full = ["stg_results", "team_rounds", "h2h_games", ("kept_sums", "kept_sums_none"),
+            "team_sums", "team_totals", "lots", "opponent_keys", "key_values", "head_to_head"]
     with db.reading(db_file) as con:
         event = events.load(con, event_with_results)
         for keys in (scoring.published_keys(event, 1), ["match_points", "net_levels", "lot"]):

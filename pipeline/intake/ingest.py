@@ -33,7 +33,7 @@ from pipeline.intake.sheets import layouts
 from pipeline.intake.sheets.headers import ALIASES
 from pipeline.intake.sheets.read import ROW, FileRead, RawSheet, read_file
 from pipeline.intake.validate import EventContext, check_sheets
-from pipeline.ranking import scoring
+from pipeline.ranking import sums
 
 
 def _tractor(name: str) -> Callable[..., object]:
@@ -167,7 +167,7 @@ def apply(
 
         identity.refresh(con)
     if rank and "results" in kinds:  # ranked once for the standings, projector, pairing
-        scoring.remember(con, event)
+        sums.remember(con, event)
     return stored
 
 

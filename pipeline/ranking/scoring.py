@@ -32,15 +32,15 @@ def compose(layers: list[str | tuple[str, str]], final: str, order_by: str) -> s
     given as (name, file) is that file under that name)."""
     named = [(layer, layer) if isinstance(layer, str) else layer for layer in [*layers, final]]
     ctes = ",\n".join(f"{name} as (\n{db.sql(file)}\n)" for name, file in named)
-    return f"with {ctes}\nselect * from {final} order by {order_by}"
+    return f"with {ctes}\nselect * from {final}" + (f" order by {order_by}" if order_by else "")
 
 
 # the keys read from the opponents' totals: their layer is composed only when one is ranked by
 OPPONENT_KEYS = frozenset({"buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger",
                            "opponents_level_diff"})
-RANKING_FILES = ("stg_results", "team_rounds", "h2h_games", "team_totals", "lots",
-                 "opponent_keys", "opponent_keys_none", "key_values", "head_to_head",
-                 "head_to_head_none", "standings", "final_ranks")
+RANKING_FILES = ("stg_results", "team_rounds", "h2h_games", "kept_sums_none", "team_sums",
+                 "team_totals", "lots", "opponent_keys", "opponent_keys_none", "key_values",
+                 "head_to_head", "head_to_head_none", "standings", "final_ranks")
 
 
 def ranking_layers(keys: list[str]) -> list[str | tuple[str, str]]:
@@ -55,7 +55,8 @@ def ranking_layers(keys: list[str]) -> list[str | tuple[str, str]]:
     'h2h_games'
     """
     h2h = "head_to_head" in keys
-    return ["stg_results", "team_rounds", *(["h2h_games"] if h2h else []), "team_totals",
+    return ["stg_results", "team_rounds", *(["h2h_games"] if h2h else []),
+            ("kept_sums", "kept_sums_none"), "team_sums", "team_totals",
             "lots", "opponent_keys" if OPPONENT_KEYS & set(keys) else
             ("opponent_keys", "opponent_keys_none"), "key_values",
             "head_to_head" if h2h else ("head_to_head", "head_to_head_none")]
@@ -75,6 +76,7 @@ def latest_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
 def ranking_params(event: Event, max_round: int, keys: list[str]) -> dict:
     return {
         "event_ids": [event.event_id],  # the layers rank a set of events: this one
+        "first_round": 1,  # every round (the latest alone: ranked from kept sums)
         "max_round": max_round,
         "ranking_keys": keys,
         **event.ruleset.sql_params,
@@ -169,7 +171,7 @@ def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -
     never serves a ranking an older one cached)."""
     found = db.scalar(con, fingerprint_query("standings_fingerprint"),
                       {"event_id": event.event_id, "max_round": max_round})
-    return f"{_ranking_code()};{found}"
+    return f"{ranking_code()};{found}"
 
 
 @cache
@@ -181,7 +183,7 @@ def fingerprint_query(name: str) -> str:
 
 
 @cache
-def _ranking_code() -> str:
+def ranking_code() -> str:
     """A digest of the SQL that ranks."""
     text = "".join(db.sql(n) for n in RANKING_FILES)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -189,7 +191,7 @@ def _ranking_code() -> str:
 
 def _cached(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
             keys: list[str]) -> pl.DataFrame | None:
-    """The ranking an ingest kept (`remember`), if nothing it reads has changed since."""
+    """The ranking an ingest kept (`sums.remember`), if nothing it reads has changed since."""
     found = db.rows(con, "select fingerprint, ranking from standings_cache where event_id = ? "
                          "and max_round = ? and keys = ?",
                     [event.event_id, max_round, ",".join(keys)])
@@ -199,48 +201,18 @@ def _cached(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
 
 
 RANKS_ONLY = ""  # standings_cache's `keys` of a round's ranks alone (team_no, rank)
-
-
-def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
-    """Rank the event after its latest round and keep the ranking for the readers that come
-    next (the standings, the projector, the pairing when it ranks by the same keys): one
-    ranking query for all of them. The round's ranks alone (team_no, rank) are kept besides,
-    and those of earlier rounds stay: the bump chart's rankings after each round are ranked
-    once, at the ingest of their round (`kept_ranks`). In the ingest's transaction."""
-    if not event.ruleset.is_swiss:
-        return
-    max_round = latest_round(con, event.event_id)
-    keys = published_keys(event, max_round)
-    ranking = _rank(con, event, max_round, keys)
-    fingerprint = _fingerprint(con, event, max_round)
-    con.execute(
-        "delete from standings_cache where event_id = ? and (max_round >= ? or keys <> ?)",
-        [event.event_id, max_round, RANKS_ONLY],
-    )
-    ranks = ranking.select("team_no", "rank")
-    con.execute(
-        "insert into standings_cache values (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)",
-        [event.event_id, max_round, ",".join(keys), fingerprint, _ipc(ranking),
-         event.event_id, max_round, RANKS_ONLY, fingerprint, _ipc(ranks)],
-    )
-
-
-def _ipc(frame: pl.DataFrame) -> bytes:
-    """The frame as kept in standings_cache: zstd, half lz4's size (100,000 teams' ranking
-    4.0 MB, not 7.6), for 0.03 s more to write — the ingest's commit writes every byte of
-    it at its checkpoint (about 0.03 s CPU a MB). A kept lz4 blob reads all the same."""
-    return frame.write_ipc(None, compression="zstd").getvalue()
+SUMS = "#sums"  # standings_cache's `keys` of the sums after a round (team_sums.sql)
 
 
 def kept_ranks(
     con: duckdb.DuckDBPyConnection, event: Event, fingerprints: dict[int, str]
 ) -> dict[int, pl.DataFrame]:
     """The ranks (team_no, rank) after each round of `fingerprints` ({round: its
-    standings_fingerprints_by_round.sql value}) that an ingest kept (`remember`), of the
+    standings_fingerprints_by_round.sql value}) that an ingest kept (`sums.remember`), of the
     rounds whose ranking reads today what it read then; a round missing has none."""
     if not fingerprints:
         return {}
-    code = _ranking_code()
+    code = ranking_code()
     found = db.rows(
         con,
         "select max_round, fingerprint, ranking from standings_cache where event_id = ? "

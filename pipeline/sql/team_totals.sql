@@ -1,6 +1,6 @@
 -- intermediate: one row per registered team of each event of $event_ids with its totals over
 -- the rounds up to $max_round (penalties, carried totals and the quiz included), its status
--- and its place in team-number order. Needs team_rounds. The ranking's keys read it.
+-- and its place in team-number order. Needs team_sums. The ranking's keys read it.
 with
 
 registered as (
@@ -23,40 +23,6 @@ registered as (
     where event_id in (select unnest($event_ids))
 ),
 
-totals as (
-    select
-        event_id, team_no,
-        count(*)::bigint as played,
-        count(*) filter (where outcome = 'win') as wins,
-        count(*) filter (where outcome = 'draw') as draws,
-        count(*) filter (where outcome = 'loss') as losses,
-        sum(match_points)::double as match_points,
-        sum(level_diff_score)::bigint as level_diff_score,
-        sum(vp)::bigint as vp,
-        sum(levels)::bigint as levels,
-        sum(net_levels)::bigint as net_levels,
-        sum(levels - $start_level) filter (where not is_bye)::bigint as levels_gained,
-        sum(games_won)::bigint as games_won,
-        -- 累进分: the running total after each round, summed
-        sum(match_points * ($max_round - round + 1))::double as progressive
-    from team_rounds
-    group by event_id, team_no
-),
-
-orphan_penalties as (
-    -- penalties of a round in which the team has no game (yet): they count all the same
-    select p.event_id, p.team_no,
-           sum(p.amount) filter (where p.target = 'match_points')::bigint as match_points,
-           sum(p.amount) filter (where p.target = 'level_diff_score')::bigint as level_diff_score,
-           sum(p.amount) filter (where p.target = 'levels')::bigint as levels
-    from penalties as p
-    where p.event_id in (select unnest($event_ids)) and p.round <= $max_round
-      and not exists (select 1 from stg_results as g
-                      where g.event_id = p.event_id and g.round = p.round
-                        and (g.ew_team = p.team_no or (not g.is_bye and g.ns_team = p.team_no)))
-    group by p.event_id, p.team_no
-),
-
 carried as (
     -- totals carried over from an earlier event or a carry-over sheet
     select event_id, team_no, match_points, level_diff_score, levels, net_levels,
@@ -77,12 +43,12 @@ joined as (
         coalesce(t.wins, 0) as wins,
         coalesce(t.draws, 0) as draws,
         coalesce(t.losses, 0) as losses,
-        round(coalesce(t.match_points, 0) - coalesce(o.match_points, 0)
+        round(coalesce(t.match_points, 0) - coalesce(t.orphan_match_points, 0)
               + coalesce(c.match_points, 0), 6) as match_points,
-        coalesce(t.level_diff_score, 0) - coalesce(o.level_diff_score, 0)
+        coalesce(t.level_diff_score, 0) - coalesce(t.orphan_level_diff_score, 0)
             + coalesce(c.level_diff_score, 0) as level_diff_score,
         coalesce(t.vp, 0) as vp,
-        coalesce(t.levels, 0) - coalesce(o.levels, 0) + coalesce(c.levels, 0) as levels,
+        coalesce(t.levels, 0) - coalesce(t.orphan_levels, 0) + coalesce(c.levels, 0) as levels,
         coalesce(t.net_levels, 0) + coalesce(c.net_levels, 0) as net_levels,
         coalesce(t.levels_gained, 0) + coalesce(c.levels_gained, 0) as levels_gained,
         coalesce(t.games_won, 0) as games_won,
@@ -91,8 +57,7 @@ joined as (
         q.quiz_score,
         q.quiz_seconds
     from registered as r
-    left join totals as t using (event_id, team_no)
-    left join orphan_penalties as o using (event_id, team_no)
+    left join team_sums as t using (event_id, team_no)
     left join carried as c using (event_id, team_no)
     left join quiz_scores as q using (event_id, team_no)
 )
