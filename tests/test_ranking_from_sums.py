@@ -146,3 +146,53 @@ def test_the_ranking_from_kept_sums_is_the_ranking_from_every_round(preset, team
                 assert (len(used) > before) == sums.from_sums(keys), (preset, keys)
         if preset == "hengquan-2025-guandan":  # head-to-head: every round read
             assert used == []
+
+
+def test_a_penalty_without_a_game_is_kept_with_the_sums(tmp_path, monkeypatch):
+    """A penalty of a round in which the team has no game (a withdrawn team's) stays in the
+    sums kept after its round (team_sums_kept.sql's orphan_* columns) and counts in the
+    ranking from them after the next round (kept_orphans.sql), as it does from every round."""
+    used: list[int] = []
+    real = sums.rank
+
+    def counted(con, event, max_round, keys, kept):
+        if kept is not None:
+            used.append(max_round)
+        return real(con, event, max_round, keys, kept)
+
+    monkeypatch.setattr(sums, "rank", counted)
+    rng = random.Random(7)
+    database = tmp_path / "t.duckdb"
+    _run(database, "event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025")
+    _run(database, "ingest", "--event", "e", write_csv(tmp_path / "t.csv", entries(6)))
+    for round_no in (1, 2, 3):
+        if round_no == 2:
+            _run(database, "withdraw", "A6", "--event", "e", "--after-round", 1)
+        _run(database, "pair", "--event", "e")
+        if round_no == 2:  # A6 has no game in round 2: its penalty counts all the same
+            penalty = [PENALTY_HEADER, [2, "A6", "积分", 1, "迟到"]]
+            _run(database, "ingest", "--event", "e", write_csv(tmp_path / "p.csv", penalty))
+        rows = _results(database, round_no, rng)
+        sheet = write_csv(tmp_path / f"r{round_no}.csv", [RESULT_HEADER, *rows])
+        _run(database, "ingest", "--event", "e", sheet)
+        kept, full, _ = _kept_and_full(database)
+        assert kept.equals(full) and kept.schema == full.schema, round_no
+    assert used == [3]  # the withdrawal changed the teams: round 2 ranked from every round
+    a6 = full.filter(pl.col("team_no") == "A6").row(0, named=True)
+    with db.reading(database) as con:
+        event = events.load(con, "e")
+        games = scoring.team_rounds(con, event, 3).filter(pl.col("team_no") == "A6")
+        kept_sums = sums.kept(con, event, 2, _print(con, 2))
+    assert games["round"].to_list() == [1] and a6["played"] == 1
+    assert a6["match_points"] == games["match_points"].sum() - 1
+    assert kept_sums is not None
+    assert kept_sums.filter(pl.col("team_no") == "A6")["orphan_match_points"].to_list() == [1]
+
+
+def _print(con, round_no: int) -> str | None:
+    found = dict(
+        db.rows(
+            con, scoring.fingerprint_query("standings_fingerprints_by_round"), {"event_id": "e"}
+        )
+    )
+    return found.get(round_no)

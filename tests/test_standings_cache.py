@@ -76,8 +76,8 @@ def test_a_chain_without_head_to_head_or_opponent_keys_ranks_as_the_full_layers_
     opponents' layers (nothing of theirs planned or run); the frame is the one the full
     layers give, to every rank, value and sort key — those keys' columns read 0 as they do
     when the chain does not use them."""
-    full = ["stg_results", "team_rounds", "h2h_games", ("kept_sums", "kept_sums_none"),
-            "team_sums", "team_totals", "lots", "opponent_keys", "key_values", "head_to_head"]
+    full = ["stg_results", "team_rounds", "h2h_games", "team_sums", "orphan_penalties",
+            "team_totals", "lots", "opponent_keys", "key_values", "head_to_head"]
     with db.reading(db_file) as con:
         event = events.load(con, event_with_results)
         for keys in (scoring.published_keys(event, 1), ["match_points", "net_levels", "lot"]):

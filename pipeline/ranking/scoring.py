@@ -38,9 +38,13 @@ def compose(layers: list[str | tuple[str, str]], final: str, order_by: str) -> s
 # the keys read from the opponents' totals: their layer is composed only when one is ranked by
 OPPONENT_KEYS = frozenset({"buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger",
                            "opponents_level_diff"})
-RANKING_FILES = ("stg_results", "team_rounds", "h2h_games", "kept_sums_none", "team_sums",
-                 "team_totals", "lots", "opponent_keys", "opponent_keys_none", "key_values",
-                 "head_to_head", "head_to_head_none", "standings", "final_ranks")
+RANKING_FILES = ("stg_results", "team_rounds", "h2h_games", "team_sums",
+                 "orphan_penalties", "team_totals", "lots", "opponent_keys",
+                 "opponent_keys_none", "key_values", "head_to_head", "head_to_head_none",
+                 "standings", "final_ranks",
+                 # the ranking at an ingest from kept sums (sums.py)
+                 "stg_results_since", "penalties_since", "kept_sums_none", "team_sums_kept",
+                 "kept_orphans")
 
 
 def ranking_layers(keys: list[str]) -> list[str | tuple[str, str]]:
@@ -56,7 +60,7 @@ def ranking_layers(keys: list[str]) -> list[str | tuple[str, str]]:
     """
     h2h = "head_to_head" in keys
     return ["stg_results", "team_rounds", *(["h2h_games"] if h2h else []),
-            ("kept_sums", "kept_sums_none"), "team_sums", "team_totals",
+            "team_sums", "orphan_penalties", "team_totals",
             "lots", "opponent_keys" if OPPONENT_KEYS & set(keys) else
             ("opponent_keys", "opponent_keys_none"), "key_values",
             "head_to_head" if h2h else ("head_to_head", "head_to_head_none")]
@@ -76,7 +80,6 @@ def latest_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
 def ranking_params(event: Event, max_round: int, keys: list[str]) -> dict:
     return {
         "event_ids": [event.event_id],  # the layers rank a set of events: this one
-        "first_round": 1,  # every round (the latest alone: ranked from kept sums)
         "max_round": max_round,
         "ranking_keys": keys,
         **event.ruleset.sql_params,

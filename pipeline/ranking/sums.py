@@ -1,8 +1,9 @@
 """The ranking from kept sums (issue 53): where every key of the chain is a team's own total,
 the ranking after round r is computed from the teams' sums after round r − 1, kept by that
-round's ingest (`remember`), and round r's results alone — `team_sums.sql` adds
-them up. The same frame as the ranking from every round (tests/test_ranking_from_sums.py);
-kept sums are read only while everything the ranking after round r − 1 read is unchanged."""
+round's ingest (`remember`), and round r's results alone — `team_sums_kept.sql` adds them
+up; a full ranking and the history read none of this path's layers. The same frame as the
+ranking from every round (tests/test_ranking_from_sums.py); kept sums are read only while
+everything the ranking after round r − 1 read is unchanged."""
 
 from __future__ import annotations
 
@@ -69,27 +70,36 @@ def rank(
     kept: pl.DataFrame | None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The ranking by `keys` (each a team's own total) and the teams' sums it stands on
-    (team_sums.sql): from `kept`, the sums after the round before, and this round's results
-    alone; without them, from every round. The same frame as `scoring._rank`."""
+    (team_sums_kept.sql): from `kept`, the sums after the round before, and this round's
+    results alone; without them, from every round. The same frame as `scoring._rank`. The
+    second aggregation (kept and new sums added) is this path's alone: a full ranking and
+    the history read team_sums as it is."""
     params = ranking_params(event, max_round, keys)
-    layers: list[str | tuple[str, str]] = ["stg_results", "team_rounds"]
+    params["first_round"] = 1 if kept is None else max_round
+    layers: list[str | tuple[str, str]] = [
+        ("stg_results_all", "stg_results"),
+        ("stg_results", "stg_results_since"),
+        ("penalties", "penalties_since"),
+        "team_rounds",
+        "team_sums",
+        "orphan_penalties",
+    ]
     if kept is None:
         layers.append(("kept_sums", "kept_sums_none"))
     else:
-        params["first_round"] = max_round
         db.register(con, "kept_sums", kept)
     try:
-        query = compose(layers, "team_sums", "")
+        query = compose(layers, "team_sums_kept", "")
         sums = db.frame(con, query, bind(query, params))
     finally:
         if kept is not None:
             con.unregister("kept_sums")
     above = ranking_layers(keys)
-    above = above[above.index("team_sums") + 1 :]
+    above = [("orphan_penalties", "kept_orphans"), *above[above.index("team_totals") :]]
     db.register(con, "team_sums", sums)
     try:
         query = compose(above, "standings", "rank, team_order")
-        ranking = db.frame(con, query, bind(query, ranking_params(event, max_round, keys)))
+        ranking = db.frame(con, query, bind(query, params))
     finally:
         con.unregister("team_sums")
     return ranking.drop("event_id"), sums

@@ -1,7 +1,6 @@
--- staging: one row per table result of the events $event_ids in rounds $first_round (1: from
--- the first) to $max_round, byes included (one event live; many at once when the history
--- ranks its archive: every layer carries event_id and groups, joins and windows within it).
--- Renames and casts only.
+-- staging: one row per table result of the events $event_ids up to round $max_round, byes
+-- included (one event live; many at once when the history ranks its archive: every layer
+-- carries event_id and groups, joins and windows within it). Renames and casts only.
 with
 
 reported as (
@@ -10,7 +9,6 @@ reported as (
            null::double as bye_points
     from results
     where event_id in (select unnest($event_ids)) and round <= $max_round
-      and ($first_round <= 1 or round >= $first_round)
 ),
 
 byes as (
@@ -21,7 +19,6 @@ byes as (
            coalesce(bye_kind, 'allocated') as bye_kind, bye_points
     from pairings
     where event_id in (select unnest($event_ids)) and round <= $max_round and ns_team is null
-      and ($first_round <= 1 or round >= $first_round)
 ),
 
 final as (

@@ -1,6 +1,7 @@
 -- intermediate: one row per registered team of each event of $event_ids with its totals over
 -- the rounds up to $max_round (penalties, carried totals and the quiz included), its status
--- and its place in team-number order. Needs team_sums. The ranking's keys read it.
+-- and its place in team-number order. Needs team_sums and orphan_penalties. The ranking's
+-- keys read it.
 with
 
 registered as (
@@ -43,12 +44,12 @@ joined as (
         coalesce(t.wins, 0) as wins,
         coalesce(t.draws, 0) as draws,
         coalesce(t.losses, 0) as losses,
-        round(coalesce(t.match_points, 0) - coalesce(t.orphan_match_points, 0)
+        round(coalesce(t.match_points, 0) - coalesce(o.match_points, 0)
               + coalesce(c.match_points, 0), 6) as match_points,
-        coalesce(t.level_diff_score, 0) - coalesce(t.orphan_level_diff_score, 0)
+        coalesce(t.level_diff_score, 0) - coalesce(o.level_diff_score, 0)
             + coalesce(c.level_diff_score, 0) as level_diff_score,
         coalesce(t.vp, 0) as vp,
-        coalesce(t.levels, 0) - coalesce(t.orphan_levels, 0) + coalesce(c.levels, 0) as levels,
+        coalesce(t.levels, 0) - coalesce(o.levels, 0) + coalesce(c.levels, 0) as levels,
         coalesce(t.net_levels, 0) + coalesce(c.net_levels, 0) as net_levels,
         coalesce(t.levels_gained, 0) + coalesce(c.levels_gained, 0) as levels_gained,
         coalesce(t.games_won, 0) as games_won,
@@ -58,6 +59,7 @@ joined as (
         q.quiz_seconds
     from registered as r
     left join team_sums as t using (event_id, team_no)
+    left join orphan_penalties as o using (event_id, team_no)
     left join carried as c using (event_id, team_no)
     left join quiz_scores as q using (event_id, team_no)
 )
