@@ -7,8 +7,7 @@ final as (
     select event_id, team_no, orphan_match_points as match_points,
            orphan_level_diff_score as level_diff_score, orphan_levels as levels
     from team_sums
-    where orphan_match_points is not null or orphan_level_diff_score is not null
-       or orphan_levels is not null
+    where orphan_match_points <> 0 or orphan_level_diff_score <> 0 or orphan_levels <> 0
 )
 
 select * from final
