@@ -60,7 +60,7 @@ hall: install demo
 # two workers, a test file each at a time: the suite in about half the time on two cores
 test: install-dev browser-deps
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q -n 2 --dist loadfile --durations=25
 
 # The organizer's guide's pictures and templates, taken anew by the tests that make them.
 guide: install-dev browser-deps

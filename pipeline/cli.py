@@ -9,17 +9,29 @@ from __future__ import annotations
 
 import atexit
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-# Start-up (issue 53): the cyclic garbage collector walks every object the imports make
-# (polars', DuckDB's, click's), again and again while they import and once more at the
-# interpreter's exit — about 45 ms of a command that reads one row, more than DuckDB's open
-# of the file. The imports make no garbage to find, so the collector pauses while they run
-# and what they made is frozen (never walked again); at exit whatever the command leaves is
-# frozen too: it is still freed by reference counting, and every connection and file is
-# closed by its own `with` before then.
-_COLLECTING = gc.isenabled()  # (a process that turned the collector off keeps it off)
-gc.disable()
-try:
+
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """Start-up (issue 53): the cyclic garbage collector walks every object the imports make
+    (polars', DuckDB's, click's), again and again while they import and once more at the
+    interpreter's exit — about 45 ms of a command that reads one row, more than DuckDB's open
+    of the file. Imports make no garbage to find, so the collector pauses while they run and
+    what they made is frozen (never walked again); a process that turned the collector off
+    keeps it off."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
+with _uncollected():
     import os
     import sys
 
@@ -28,11 +40,6 @@ try:
     from pipeline.base import output
     from pipeline.base.errors import PaisaiError, SheetErrors, disk_problem
     from pipeline.cli_support import common, err
-finally:
-    gc.freeze()
-    if _COLLECTING:
-        gc.enable()
-atexit.register(gc.freeze)
 
 
 class Areas(click.Group):
@@ -47,15 +54,9 @@ class Areas(click.Group):
         from pipeline.commands import WHERE, area
 
         if name not in self.commands and name in WHERE:
-            collecting = gc.isenabled()  # the area's modules load as the CLI's own (above)
-            gc.disable()
-            try:
+            with _uncollected():  # the area's modules load as the CLI's own (above)
                 for command in area(WHERE[name]).COMMANDS:
                     self.add_command(command)
-            finally:
-                gc.freeze()
-                if collecting:
-                    gc.enable()
         return self.commands.get(name)
 
 
@@ -86,6 +87,8 @@ def _log_crash(argv: list[str], exc: Exception) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the process's own command: what it leaves is frozen at exit, not
+        atexit.register(gc.freeze)  # walked once more (every connection is closed by then)
     argv = list(sys.argv[1:] if argv is None else argv)
     root = paisai  # each command's module is imported when it is called
     debug = "--debug" in argv or os.environ.get("PAISAI_DEBUG") == "1"

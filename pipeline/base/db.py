@@ -244,12 +244,18 @@ def first(path: Path) -> Iterator[None]:
         yield
     finally:
         mine[key] -= 1
+        if not mine[key]:
+            del mine[key]
         _count(key, -1)
 
 
 def _count(key: str, change: int) -> None:
     with _FIRST:
-        _FOREGROUND[key] = _FOREGROUND.get(key, 0) + change
+        now = _FOREGROUND.get(key, 0) + change
+        if now:
+            _FOREGROUND[key] = now
+        else:  # none left: the file is forgotten (the hall's server sees many over a day)
+            del _FOREGROUND[key]
         if change < 0:
             _FIRST.notify_all()
 
