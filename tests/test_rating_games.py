@@ -109,3 +109,35 @@ def test_an_appended_event_s_seats_read_by_number_as_a_whole_read(tmp_path):
         appended = extended(con, before, ["ev3"])
     assert _sides(appended) == _sides(whole)
     assert appended.frame.height == whole.frame.height > before.frame.height
+
+
+def test_an_appended_event_s_teams_are_numbered_after_those_read(tmp_path):
+    """The teams of the games read ahead (a pairs' history: each side's two players) are
+    kept when an event is appended, its teams numbered after them; a fit reads each game's
+    two teams as it reads its four seats."""
+    import datetime as dt
+
+    import numpy as np
+
+    from pipeline.history.rating_model import Fit
+
+    database = tmp_path / "games.duckdb"
+    build(database, 6, 60, 8, 3)
+    with db.writing(database) as con:
+        con.execute("update events set event_date = '2030-01-05' where event_id = 'ev3'")
+        whole = read_games(con)
+        con.execute("create temp table kept as select * from results where event_id = 'ev3'")
+        con.execute("delete from results where event_id = 'ev3'")
+        before = read_games(con)
+        con.execute("insert into results select * from kept")
+        assert before.teams is not None
+        appended = extended(con, before, ["ev3"])
+    members, ew, ns = appended.__dict__["teams"]  # numbered before any fit asked
+    assert members.shape[1] > before.teams[0].shape[1] and ew.size == whole.frame.height
+    for teams in (appended.teams, whole.teams):
+        members, ew, ns = teams
+        seats = appended.p.reshape(-1, 4) if teams is appended.teams else whole.p.reshape(-1, 4)
+        assert (members[:, ew].T == seats[:, :2]).all() and (members[:, ns].T == seats[:, 2:]).all()
+    day = dt.date(2030, 1, 5)
+    a, b = Fit(appended, day), Fit(whole, day)
+    assert np.allclose(a.r, b.r, rtol=0, atol=1e-12)

@@ -1,4 +1,4 @@
-"""The rating fit's steps (issue 52): pairs' tables (two seats a side) read column by column
+"""The rating fit's steps (issue 52): pairs' tables (two seats a side) read team by team
 give the same fit as the seats read one by one, and any other table falls back to them."""
 
 from __future__ import annotations
@@ -51,14 +51,14 @@ def test_pairs_tables_column_by_column_fit_as_seat_by_seat(day):
     every = Games.of(_league(3))
     assert every.side == 2
     fast, plain = Fit(every, day), Fit(_seat_by_seat(every), day)
-    assert fast.columns is not None and plain.columns is None
+    assert fast.members is not None and plain.members is None
     assert fast.n_games == plain.n_games > 0
     assert np.allclose(fast.r, plain.r, rtol=0, atol=1e-12)
     assert np.allclose(fast.sigma, plain.sigma, rtol=0, atol=1e-12)
     assert (fast.games == plain.games).all() and (fast.last_game == plain.last_game).all()
     shown = ["player_id", "rating", "games", "last_played"]  # the ratings to the last bit
     assert fast.frame().select(shown).equals(plain.frame().select(shown))
-    warm = Fit(every, day, start=plain.r)  # a warm start reads the same columns
+    warm = Fit(every, day, start=plain.r)  # a warm start reads the same teams
     assert np.allclose(warm.r, plain.r, rtol=0, atol=1e-6)
 
 
@@ -67,7 +67,7 @@ def test_tables_of_other_sizes_are_read_seat_by_seat():
     every = Games.of(_league(5, sides=[2, 2, 3]))
     assert every.side == 0
     fit = Fit(every, dt.date(2024, 12, 31))
-    assert fit.columns is None
+    assert fit.members is None
     assert np.isfinite(fit.r).all() and fit.steps > 0
 
 

@@ -118,7 +118,11 @@ def extended(con: duckdb.DuckDBPyConnection, read: Games, new_events: list[str])
         }
     )
     seats = {"game": read.g, "index": read.p, "sign": read.s}
-    return _extended(con, kept, seats, known, new_events)
+    every = _extended(con, kept, seats, known, new_events)
+    before = read.__dict__.get("teams")  # the teams a fit of `read` numbered, if it has
+    if before is not None and every.side == read.side:
+        every.teams = every.teams_after(before, read.frame.height)  # the new games' after
+    return every
 
 
 def _extended(

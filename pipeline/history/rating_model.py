@@ -12,7 +12,8 @@ with w = ½^(age / half_life_days): older games count less, so a player who stop
 grows less certain (σ = the games' residual spread / √(prior_games + Σ w of their games)).
 The three numbers are the association's `Settings` (`paisai rating-settings`). Solved by
 conjugate gradients on the sparse system (each step two `bincount`s over the games' seats; a
-pairs' history, every table two a side, reads its four seat columns instead), so the whole
+pairs' history, every table two a side, sums each team's two ratings once and reads each
+game's two teams instead), so the whole
 history is refitted in seconds. The steps' dot products are `np.einsum`, not BLAS:
 OpenBLAS's threads, woken for every product between two `bincount`s, cost tens of
 milliseconds each on a loaded machine (measured, issue 52).
@@ -88,12 +89,41 @@ class Games:
         self.side = _uniform_side(self.g, self.s, frame.height)
 
     @cached_property
-    def seat_columns(self) -> np.ndarray | None:
-        """Pairs' tables (every game `side` seats a side): each seat column of the tables as
-        its own row, in game order (a fit reads its first columns); None otherwise."""
+    def teams(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Pairs' tables (every game `side` seats a side): the sides' teams, numbered in the
+        order they first play, as (their players: one row per seat, one column per team;
+        each game's East-West team; its North-South team); None otherwise. The games up to a
+        day then seat the teams first met in them, a prefix of the numbers."""
+        return self.teams_after(None, 0)
+
+    def teams_after(self, before: tuple | None, since: int):
+        """`teams` of these games, those of the games before `since` given (`before`: the
+        `teams` of a Games whose games these begin with): the later games' teams are
+        numbered after them, a team met again numbered anew (its players are the same)."""
         if not self.side:
             return None
-        return np.ascontiguousarray(self.p.reshape(self.frame.height, 2 * self.side).T)
+        k, players = self.side, self.player_ids.len()
+        seats = self.p[2 * k * since :].reshape(-1, k)  # game by game, East-West first
+        if k == 1:
+            key = seats[:, 0]
+        elif k == 2:
+            key = seats[:, 0] * players + seats[:, 1]
+        else:
+            key = np.unique(seats, axis=0, return_inverse=True)[1].reshape(-1)
+        _, first, found = np.unique(key, return_index=True, return_inverse=True)
+        number = np.empty_like(first)
+        number[np.argsort(first)] = np.arange(first.size)  # by their first game
+        members = seats[np.sort(first)].T
+        team = number[found.reshape(-1)]
+        if before is not None:
+            members = np.concatenate([before[0], members], axis=1)
+            team = team + before[0].shape[1]
+            return (
+                members,
+                np.concatenate([before[1], team[0::2]]),
+                np.concatenate([before[2], team[1::2]]),
+            )
+        return np.ascontiguousarray(members), team[0::2].copy(), team[1::2].copy()
 
     @cached_property
     def day_code(self) -> tuple[np.ndarray, np.ndarray]:
@@ -177,12 +207,19 @@ class Fit:
         self.active = np.flatnonzero(played)
         self.m_active = self.active.size
         local = np.cumsum(played) - 1
-        # pairs' tables (every game k seats a side): each seat column of the table as its own
-        # array, so a step reads each player's rating once per seat and sums the columns, with
-        # no signs multiplied (a third less CPU a step than seat by seat, measured, issue 52)
-        seat_columns = every.seat_columns
-        self.columns = local.take(seat_columns[:, :n]) if seat_columns is not None else None
-        self._local = local.take(self.p) if seat_columns is None else None
+        # pairs' tables (every game k seats a side): a step sums each team's ratings once, then
+        # each game's two teams' (a third less CPU a step than each seat column of the tables
+        # read for each game, half of seat by seat; measured, issue 52)
+        teams = every.teams
+        if teams is not None:
+            members, ew, ns = teams
+            count = int(max(ew[:n].max(), ns[:n].max())) + 1 if n else 0  # teams met by then
+            self.members = local.take(members[:, :count])
+            self.ew, self.ns = ew[:n], ns[:n]
+            self._local = None
+        else:
+            self.members = None
+            self._local = local.take(self.p)
         days, code = every.day_code
         self.w = (
             0.5 ** ((day_number(as_of) - days).astype(float) / every.settings.half_life_days)
@@ -216,32 +253,32 @@ class Fit:
 
     def _x(self, r: np.ndarray) -> np.ndarray:
         """Each game's East-West strength minus North-South's (`r`: the active players')."""
-        if self.columns is None:
+        if self.members is None:
             return np.bincount(self.g, weights=self.s * r[self._local], minlength=self.n_games)
-        seated = r.take(self.columns)
-        k = len(self.columns) // 2
-        x = seated[0] + seated[1] if k > 1 else seated[0].copy()  # as a copy, then +=
-        for column in range(2, k):
-            x += seated[column]
-        for column in range(k, 2 * k):
-            x -= seated[column]
+        strength = r.take(self.members[0])  # each team's
+        for seat in self.members[1:]:
+            strength += r.take(seat)
+        x = strength.take(self.ew)
+        x -= strength.take(self.ns)
         return x
 
     def _xt(self, v: np.ndarray, signed: bool = True) -> np.ndarray:
         """Each active player's sum of their games' values, signed by side (`signed`)."""
-        if self.columns is None:
+        if self.members is None:
             return np.bincount(
                 self._local,
                 weights=self.s * v[self.g] if signed else v[self.g],
                 minlength=self.m_active,
             )
-        k = len(self.columns) // 2
-        total = np.bincount(self.columns[0], v, self.m_active)
-        for column in range(1, 2 * k):
-            if column < k or not signed:
-                total += np.bincount(self.columns[column], v, self.m_active)
-            else:
-                total -= np.bincount(self.columns[column], v, self.m_active)
+        count = self.members.shape[1]
+        team = np.bincount(self.ew, v, count)  # each team's sum
+        if signed:
+            team -= np.bincount(self.ns, v, count)
+        else:
+            team += np.bincount(self.ns, v, count)
+        total = np.bincount(self.members[0], team, self.m_active)
+        for seat in self.members[1:]:
+            total += np.bincount(seat, team, self.m_active)
         return total
 
     def _solve(
