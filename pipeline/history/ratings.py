@@ -101,7 +101,8 @@ def refresh(
     history point, see `history_points`) current. Refits the points from the first event that
     changed on, each fit starting from the one before; `full`: from the first game. `ahead`:
     the committed database's points fitted beforehand (`FitsAhead`), taken where nothing they
-    read has changed since, when every point is to be fitted. Returns the games rated."""
+    read has changed since, when every point is to be fitted: each as soon as it is made, its
+    history written while the next is fitted. Returns the games rated."""
     now, changed_days = _changed(con)
     stored_state = db.scalar(con, "select max(fingerprint) from rating_state")
     model = settings(con).model()
