@@ -129,12 +129,13 @@ class FitsAhead(Ahead):
 
     def reused(
         self, now: pl.DataFrame, state: str, points: dict, players: pl.Series, bucket
-    ) -> Iterator[tuple[dt.date, np.ndarray]]:
-        """The fits ahead the transaction can take, (day, ratings by `players`' index) in the
-        points' order, each as soon as it is made: the points before the bucket of the first
-        event whose fingerprint differs (`now`: the transaction's), when the model, grain and
-        those points are the same, and every player of their games is one of `players`;
-        nothing else. The transaction fits the points after the last one itself, from it."""
+    ) -> Iterator[dict[dt.date, np.ndarray]]:
+        """The fits ahead the transaction can take, {day: ratings by `players`' index} in the
+        points' order, as soon as they are made (each time, those made since, at least one):
+        the points before the bucket of the first event whose fingerprint differs (`now`: the
+        transaction's), when the model, grain and those points are the same, and every player
+        of their games is one of `players`; nothing else. The transaction fits the points
+        after the last one itself, from it."""
         self._games_read.wait()
         plan = self._plan
         if plan is None or plan.state != state:
@@ -161,15 +162,20 @@ class FitsAhead(Ahead):
         if not known[games.p[:seats]].all():  # a player of those games the transaction has not
             return
         target = moved.fill_null(0).to_numpy().astype(np.int64)[known]
-        for _, day in taken:
+        days = [d for _, d in taken]
+        while days:
             with self._each:
-                self._each.wait_for(lambda day=day: day in self._fitted or self._ended)
-                ratings = self._fitted.get(day)
-            if ratings is None:  # the fits ended early: the transaction fits the rest
+                self._each.wait_for(lambda: days[0] in self._fitted or self._ended)
+                made = {}
+                while days and days[0] in self._fitted:
+                    day = days.pop(0)
+                    made[day] = self._fitted[day]
+            if not made:  # the fits ended early: the transaction fits the rest
                 return
-            mapped = np.zeros(players.len())
-            mapped[target] = ratings[known]
-            yield day, mapped
+            for day, ratings in made.items():
+                made[day] = np.zeros(players.len())
+                made[day][target] = ratings[known]
+            yield made
 
     def stop(self, failed: bool) -> None:
         self._stop.set()  # the fits end at their next point

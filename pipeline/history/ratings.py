@@ -101,8 +101,8 @@ def refresh(
     history point, see `history_points`) current. Refits the points from the first event that
     changed on, each fit starting from the one before; `full`: from the first game. `ahead`:
     the committed database's points fitted beforehand (`FitsAhead`), taken where nothing they
-    read has changed since, when every point is to be fitted: each as soon as it is made, its
-    history written while the next is fitted. Returns the games rated."""
+    read has changed since, when every point is to be fitted: as soon as they are made, their
+    history written while the next are fitted. Returns the games rated."""
     now, changed_days = _changed(con)
     stored_state = db.scalar(con, "select max(fingerprint) from rating_state")
     model = settings(con).model()
@@ -148,13 +148,13 @@ def refresh(
     point_of = {d: points[bucket(d, grain)] for d in days}  # each day's history point
     fitted: dict[dt.date, np.ndarray] = {}
     if first is None and ahead is not None and not full:
-        # each point fitted ahead as soon as it is made, its history rows written while the
-        # next is fitted (only the points after the last are left for the end)
-        for day, ratings in ahead.reused(
+        # the points fitted ahead as soon as they are made, their history rows written while
+        # the next are fitted (only the points after the last are left for the end)
+        for made in ahead.reused(
             now, state, points, every.player_ids, lambda day: bucket(day, grain)
         ):
-            fitted[day] = ratings
-            _store_history(con, every, point_of, {day: ratings})
+            fitted.update(made)
+            _store_history(con, every, point_of, made)
     refit = [
         (b, d)
         for b, d in sorted(points.items())
