@@ -8,7 +8,8 @@ do that work without Python's lock, so the two go side by side on two cores).
 `ratings.refresh` then takes, of these fits, the points before the first event whose
 ratings read something else in the transaction (`rating_fingerprints.sql`: its results,
 who sat where), the same grain and settings, and fits the rest itself from the last of them.
-A fit taken from here is the same games' fit with the players numbered as the transaction
+It takes each as soon as it is made and writes its history rows while the next is fitted,
+so that little is left to write once the last is made (issue 52). A fit taken from here is the same games' fit with the players numbered as the transaction
 numbers them: the same sums player by player, and the same to within the fits' stopping
 point (their dot products add the players in another order)."""
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import duckdb
@@ -25,34 +27,37 @@ import polars as pl
 from pipeline.base import db
 from pipeline.history.ahead import Ahead
 from pipeline.history.evidence import UNCLEAR
-from pipeline.history.rating_model import Games
+from pipeline.history.rating_model import Games, day_number
 
 
 @dataclass(frozen=True)
-class Fitted:
-    """The history points' fits of the committed database."""
+class Plan:
+    """What the committed database's history points are fitted from, known once its games
+    are read: the fits themselves follow one by one (`FitsAhead.reused`)."""
 
     fingerprints: pl.DataFrame  # event_id, day, fingerprint (rating_fingerprints.sql)
     state: str  # the model and grain (rating_state's form)
     points: dict  # bucket → its day
-    players: pl.Series  # the fits' player ids, by index
-    fitted: dict[dt.date, np.ndarray]
+    games: Games  # the games read
 
 
 class FitsAhead(Ahead):
     """The history points of the committed database fitted in a thread from its creation,
     when its stored fit is missing or of other settings (else nothing: the stored fit is
     refitted from the changed event on). The games it reads first are the transaction's as
-    soon as they are read (`games`), the fits once they are all done (`reused`). Use it as a
+    soon as they are read (`games`), the fits one by one as they are made (`reused`). Use it as a
     context manager: leaving it (an error too) stops the fits at their next point and
     closes the connection."""
 
     name = "fits-ahead"
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
-        self._found: Fitted | None = None
+        self._plan: Plan | None = None  # set with the games read
         self._read: tuple[pl.DataFrame, Games] | None = None  # fingerprints, games read
         self._games_read = threading.Event()  # set once they are (or never will be)
+        self._fitted: dict[dt.date, np.ndarray] = {}  # each point's fit, once made
+        self._each = threading.Condition()  # told of each fit, and of the end
+        self._ended = False
         self._stop = threading.Event()
         super().__init__(con)
 
@@ -69,21 +74,27 @@ class FitsAhead(Ahead):
             now = db.frame(self._cursor, db.sql("rating_fingerprints"), {"unclear": UNCLEAR})
             every = read_games(self._cursor)
             self._read = (now, every)
+            if every.frame.height:
+                grain, points = history_points(every.frame["day"].unique().sort().to_list())
+                self._plan = Plan(now, f"{model};{grain}", points, every)
             self._games_read.set()  # the transaction may take them while the points are fitted
-            if not every.frame.height:
+            if self._plan is None:
                 return
-            grain, points = history_points(every.frame["day"].unique().sort().to_list())
-            fitted: dict[dt.date, np.ndarray] = {}
             start = None
-            for _, day in sorted(points.items()):
+            for _, day in sorted(self._plan.points.items()):
                 if self._stop.is_set():
                     return
-                start = fitted[day] = Fit(every, day, start).r
-            self._found = Fitted(now, f"{model};{grain}", points, every.player_ids, fitted)
-        except Exception:  # nothing fitted ahead: the transaction fits every point itself
-            self._found = None
+                start = Fit(every, day, start).r
+                with self._each:
+                    self._fitted[day] = start
+                    self._each.notify_all()
+        except Exception:  # nothing more fitted ahead: the transaction fits the rest itself
+            pass
         finally:
             self._games_read.set()
+            with self._each:
+                self._ended = True
+                self._each.notify_all()
 
     def games(self, con: duckdb.DuckDBPyConnection, now: pl.DataFrame) -> Games | None:
         """The games read ahead with the transaction's new events' appended, when those are
@@ -118,39 +129,53 @@ class FitsAhead(Ahead):
 
     def reused(
         self, now: pl.DataFrame, state: str, points: dict, players: pl.Series, bucket
-    ) -> dict[dt.date, np.ndarray]:
-        """The fits ahead the transaction can take ({day: ratings by `players`' index}):
-        the points before the bucket of the first event whose fingerprint differs (`now`:
-        the transaction's), when the model, grain and those points are the same; {} else."""
-        found = self.wait()._found
-        if found is None or found.state != state:
-            return {}
+    ) -> Iterator[dict[dt.date, np.ndarray]]:
+        """The fits ahead the transaction can take, {day: ratings by `players`' index} in the
+        points' order, as soon as they are made (each time, those made since, at least one):
+        the points before the bucket of the first event whose fingerprint differs (`now`: the
+        transaction's), when the model, grain and those points are the same, and every player
+        of their games is one of `players`; nothing else. The transaction fits the points
+        after the last one itself, from it."""
+        self._games_read.wait()
+        plan = self._plan
+        if plan is None or plan.state != state:
+            return
         key = ["event_id", "day", "fingerprint"]
         differ = pl.concat(
             [
-                now.select(key).join(found.fingerprints.select(key), on=key, how="anti"),
-                found.fingerprints.select(key).join(now.select(key), on=key, how="anti"),
+                now.select(key).join(plan.fingerprints.select(key), on=key, how="anti"),
+                plan.fingerprints.select(key).join(now.select(key), on=key, how="anti"),
             ]
         )
         first = min((bucket(d) for d in differ["day"].to_list()), default=None)
-        taken = [(b, d) for b, d in sorted(found.points.items()) if first is None or b < first]
-        if any(points.get(b) != d for b, d in taken):
-            return {}
+        taken = [(b, d) for b, d in sorted(plan.points.items()) if first is None or b < first]
+        if not taken or any(points.get(b) != d for b, d in taken):
+            return
         at = pl.DataFrame({"player_id": players}).with_row_index("index")
-        moved = pl.DataFrame({"player_id": found.players}).join(
+        moved = pl.DataFrame({"player_id": plan.games.player_ids}).join(
             at, on="player_id", how="left", maintain_order="left"
         )["index"]
         known = moved.is_not_null().to_numpy()
+        games = plan.games
+        last = np.searchsorted(games.day, day_number(taken[-1][1]), side="right")
+        seats = int(np.searchsorted(games.g, last))
+        if not known[games.p[:seats]].all():  # a player of those games the transaction has not
+            return
         target = moved.fill_null(0).to_numpy().astype(np.int64)[known]
-        reused = {}
-        for _, day in taken:
-            ratings = found.fitted[day]
-            if np.any(ratings[~known]):  # a rated player the transaction has not: not these
-                return {}
-            mapped = np.zeros(players.len())
-            mapped[target] = ratings[known]
-            reused[day] = mapped
-        return reused
+        days = [d for _, d in taken]
+        while days:
+            with self._each:
+                self._each.wait_for(lambda: days[0] in self._fitted or self._ended)
+                made = {}
+                while days and days[0] in self._fitted:
+                    day = days.pop(0)
+                    made[day] = self._fitted[day]
+            if not made:  # the fits ended early: the transaction fits the rest
+                return
+            for day, ratings in made.items():
+                made[day] = np.zeros(players.len())
+                made[day][target] = ratings[known]
+            yield made
 
     def stop(self, failed: bool) -> None:
         self._stop.set()  # the fits end at their next point
