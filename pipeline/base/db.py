@@ -542,6 +542,11 @@ def share_readers() -> None:
     _SHARING = True
 
 
+def sharing() -> bool:
+    """Whether this process's threads share their connections (a server: `share_readers`)."""
+    return _SHARING
+
+
 def _shared(path: Path) -> _Shared:
     key = _key(path)
     with _GUARD:
