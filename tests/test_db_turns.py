@@ -5,6 +5,7 @@ end (the shared connection's rotation), on a real DuckDB file."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -246,6 +247,7 @@ def test_the_console_writes_on_the_connection_a_phones_batch_leaves(
     monkeypatch.setattr(db, "_open", counting)
     with db.reading(db_file):  # the shared connection made (the server's first page)
         pass
+    db.knock(db_file)  # another process asks for the file: the connection is due
     holding = threading.Event()
 
     def phones() -> None:
@@ -294,6 +296,7 @@ def test_a_phones_batch_gets_an_old_connection_while_pages_keep_reading(
             _rename(db_file, "A6", "batch")
         done.append("batch")
 
+    db.knock(db_file)  # another process asks for the file: the connection is due
     readers = [threading.Thread(target=pages) for _ in range(3)]
     helper = threading.Thread(target=console)
     try:
@@ -320,6 +323,7 @@ def test_the_organizer_s_reads_join_an_old_connection_the_phones_still_read(
     while a phone's read is still under way; a page's read outside such an action waits for
     the phones' reads to end (the connection turned over)."""
     monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.0)  # every connection is old
+    db.knock(db_file)  # and another process asks for the file: it is due
     entered, done, seen = threading.Event(), threading.Event(), []
 
     def phone() -> None:
@@ -343,6 +347,7 @@ def test_the_organizer_s_reads_join_an_old_connection_the_phones_still_read(
     assert db.foreground_writers(db_file) == 0
 
     entered.clear()
+    db.knock(db_file)  # (asked again: the first half's connection may have been turned over)
     order: list[str] = []
     leave = threading.Event()
 
@@ -366,3 +371,80 @@ def test_the_organizer_s_reads_join_an_old_connection_the_phones_still_read(
     other.join(20)
     reader.join(20)
     assert order == ["phone left", "page read"]
+
+
+def test_an_old_connection_is_kept_while_no_other_process_asks_for_the_file(
+    sharing, monkeypatch, event16, db_file
+):
+    """Nobody else asking for the file, a page's read joins the shared connection however
+    old, while a phone's read goes on (turning it over stalled every reader of a busy hall
+    0.2–0.6 s every 3 s): the file is opened once."""
+    monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.0)  # every connection is old
+    opened: list[bool] = []
+    original = db._open
+
+    def counting(path, read_only, wait=None):
+        opened.append(read_only)
+        return original(path, read_only, wait)
+
+    monkeypatch.setattr(db, "_open", counting)
+    db.knock_path(db_file).unlink(missing_ok=True)
+    entered, leave, order = threading.Event(), threading.Event(), []
+
+    def phone() -> None:
+        with db.reading(db_file):
+            entered.set()
+            leave.wait(10)
+            order.append("phone left")
+
+    reader = threading.Thread(target=phone)
+    reader.start()
+    assert entered.wait(10)
+    with db.reading(db_file) as con:  # joins at once: the phone is still reading
+        order.append(db.scalar(con, "select count(*) from teams"))
+    leave.set()
+    reader.join(20)
+    _rename(db_file, "A7", "kept")
+    assert order == [16, "phone left"]
+    assert len(opened) == 1, opened
+
+
+def test_a_command_that_finds_the_file_held_gets_it_from_a_busy_server(
+    sharing, monkeypatch, event16, db_file, tmp_path
+):
+    """A command run while a server's threads keep reading (a hall): it finds the file held,
+    knocks (`<file>.wait`), the server turns its connection over at its next read and the
+    command gets the file within the gap; the server then reads what it wrote."""
+    import os
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.2)
+    stop = threading.Event()
+
+    def pages() -> None:  # readers overlapping one another without a pause
+        while not stop.is_set():
+            with db.reading(db_file) as con:
+                db.scalar(con, "select count(*) from teams")
+                stop.wait(0.03)
+
+    readers = [threading.Thread(target=pages) for _ in range(3)]
+    for reader in readers:
+        reader.start()
+    try:
+        exe = Path(sys.executable).parent / "paisai"
+        done = subprocess.run(
+            [str(exe), "pair", "--event", "e", "--seed", "1", "--db", str(db_file)],
+            env={**os.environ, "PAISAI_LOCK_TIMEOUT": "20"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join(30)
+    assert done.returncode == 0, done.stderr
+    assert not db.knock_path(db_file).exists()  # answered: no note left behind
+    with db.reading(db_file) as con:
+        assert db.scalar(con, "select count(*) from pairings where round = 1") == 8

@@ -10,9 +10,11 @@ A server of many threads (the dashboard: the console, the projector, a hall of p
 `share_readers()`: its readers and writers then share one connection (a cursor each:
 queries running side by side, a write one transaction on its own cursor, the readers going
 on meanwhile with what was committed before it) instead of opening the file for every
-query (about 50 ms each on an event of 1,000 teams). The shared connection is never kept
-long: it is closed when it has been idle for 1.5 s or open for 3 s — so that another
-process (the CLI) finds the file free, and readers see what it wrote.
+query (about 50 ms each on an event of 1,000 teams). The shared connection is closed when
+it has been idle for 1.5 s, or — once open for 3 s — when another process asks for the file:
+a command that finds the file held says so beside it (`knock`: `<file>.wait`), the server
+turns its connection over for it, and then reads what it wrote. Nobody asking, a busy hall
+keeps its connection (turning it over cost every reader 0.2–0.6 s: closing, a gap, opening).
 
 The module is kept whole: the locks, the shared connection and the transactions are one design;
 every reader and writer of the project goes through the few helpers at its end.
@@ -129,19 +131,38 @@ def _lock_timeout() -> float:
     return float(os.environ.get("PAISAI_LOCK_TIMEOUT", "30"))
 
 
+def knock_path(path: Path) -> Path:
+    """The note beside the file that another process waits for it (`knock`)."""
+    return path.with_name(path.name + ".wait")
+
+
+def knock(path: Path) -> None:
+    """Say beside the file that this process waits for it: a server sharing its connection
+    to it (`share_readers`) turns the connection over at its next read, instead of keeping it
+    while nobody else asks. Removed by the server as it closes the file."""
+    try:
+        knock_path(path).touch()
+    except OSError:  # a folder this process cannot write to: the server's idle close only
+        pass
+
+
 def _open(path: Path, read_only: bool, wait: float | None = None) -> duckdb.DuckDBPyConnection:
     """The file opened, retried while another process holds it for `wait` seconds (default
     the lock timeout; 0: one try), then BusyError."""
     deadline = time.monotonic() + (_lock_timeout() if wait is None else wait)
     pause = 0.02
+    knocked = False
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            con = duckdb.connect(str(path), read_only=read_only)
         except duckdb.IOException as exc:
             said = disk_problem(exc)
             if said:
                 raise PaisaiError(f"打不开数据库 cannot open the database {path}: {said}") \
                     from None
+            if "lock" in str(exc).lower() and not _SHARING:
+                knock(path)  # (a server's own reopening never asks itself to close)
+                knocked = True
             if "lock" in str(exc).lower() and time.monotonic() > deadline:
                 raise BusyError(
                     f"数据库正被另一个程序使用，请稍后再试 the database {path} is in use by "
@@ -154,6 +175,13 @@ def _open(path: Path, read_only: bool, wait: float | None = None) -> duckdb.Duck
                 ) from None
             time.sleep(pause)  # short: a server's shared reader leaves gaps of 0.15 s
             pause = min(pause * 2, 0.05)
+            continue
+        if knocked:  # answered: the note is not left behind (another waiting says so again)
+            try:
+                knock_path(path).unlink(missing_ok=True)
+            except OSError:
+                pass
+        return con
 
 
 def _schema_version(con: duckdb.DuckDBPyConnection) -> int:
@@ -373,12 +401,14 @@ class _Shared:
     writer's transaction is a cursor of it, the readers' cursors go on beside it)."""
 
     IDLE_SECONDS = 1.5  # closed when no thread has read for this long
-    OPEN_SECONDS = 3.0  # or when it has been open this long (no new reader joins it then)
+    OPEN_SECONDS = 3.0  # or, once open this long, when another process asks for the file
+    # (`knock`: no new reader joins it then)
     GAP_SECONDS = 0.15  # and left closed this long: another process's writer gets its turn
 
     def __init__(self, path: Path):
         self.path = path
         self.key = _key(path)
+        self.knock = knock_path(path)
         self.turn = threading.Condition()
         self.con: duckdb.DuckDBPyConnection | None = None
         self.opened = self.closed = self.last = 0.0
@@ -416,7 +446,7 @@ class _Shared:
                     # would wait for the whole write (a phones' batch: seconds under load).
                     # Only while a writer holds it: a writer waiting for the readers to leave
                     # (the phones' batch, the file's turn in hand) would wait for ever
-                if self.con is not None and now - self.opened > self.OPEN_SECONDS:
+                if self.con is not None and self._due(now):
                     if self.users == 0:
                         self._close()
                     else:
@@ -457,13 +487,18 @@ class _Shared:
             self.last = time.monotonic()
             if self.users == 0:
                 mine = writer and not BACKGROUND.get()  # (this writer is counted still)
-                if self.last - self.opened > self.OPEN_SECONDS and not self._writing(mine):
+                if self._due(self.last) and not self._writing(mine):
                     self._close()
                 elif self.timer is None:
                     self.timer = threading.Timer(self.IDLE_SECONDS, self._close_if_idle)
                     self.timer.daemon = True
                     self.timer.start()
             self.turn.notify_all()
+
+    def _due(self, now: float) -> bool:
+        """The connection is to be turned over: open OPEN_SECONDS, and another process asks
+        for the file (its note beside it: one look at the file system, only once it is old)."""
+        return now - self.opened > self.OPEN_SECONDS and self.knock.exists()
 
     def _writing(self, mine: bool = False) -> bool:
         """A writer of this process holds the connection, or a foreground one (the console)
@@ -489,6 +524,10 @@ class _Shared:
             self.con.close()
             self.con = None
             self.closed = time.monotonic()
+            try:  # the file is free: whoever asked gets it within the gap
+                self.knock.unlink(missing_ok=True)
+            except OSError:
+                pass
 
 
 
@@ -501,6 +540,11 @@ def share_readers() -> None:
     server's threads), and its writers join it, one transaction at a time."""
     global _SHARING
     _SHARING = True
+
+
+def sharing() -> bool:
+    """Whether this process's threads share their connections (a server: `share_readers`)."""
+    return _SHARING
 
 
 def _shared(path: Path) -> _Shared:

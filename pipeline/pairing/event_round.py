@@ -5,6 +5,7 @@ module of the pairing package that opens the database."""
 from __future__ import annotations
 
 import secrets
+import threading
 
 import duckdb
 import polars as pl
@@ -59,6 +60,16 @@ def parse_byes(given: tuple[str, ...] | list[str]) -> dict[str, float | None]:
     return found
 
 
+# The pairings a server made last (issue 53): the console previews a round's pairing (a
+# transaction rolled back), then stores it — the pairing previewed, made once: ranking the
+# event again for the store cost the organizer 0.3–1.4 s beside a hall of phones. Kept by
+# the organizer's choices and by everything a pairing reads (`_made_key`); a command pairs
+# once per process and keeps nothing.
+_MADE: dict[tuple, tuple[int, Pairing, int | None, str]] = {}
+_MADE_LOCK = threading.Lock()
+MADE_KEPT = 8
+
+
 def pair(
     con: duckdb.DuckDBPyConnection, event: Event, round_no: int | None = None,
     seed: int | None = None, force: bool = False, separate_affiliations: bool = False,
@@ -68,7 +79,45 @@ def pair(
     `separate_affiliations` keeps teams of one unit apart in this round where possible (as
     the ruleset's `avoid_same_affiliation_rounds` does for its first rounds).
     `requested_byes` are teams that asked not to play this round (FIDE's requested byes):
-    left out of the pairing, each stored as a bye of its points (None: the draw points)."""
+    left out of the pairing, each stored as a bye of its points (None: the draw points).
+    In a server, a pairing made before with the same choices from the same stored event (the
+    console's preview) is stored as it was made, not made again."""
+    requested_byes = requested_byes or {}
+    choices = (event.event_id, round_no, force, separate_affiliations,
+               tuple(sorted(requested_byes.items())))
+    key = _made_key(con, event, choices) if db.sharing() else None
+    with _MADE_LOCK:
+        made = _MADE.get((*key, seed)) if key else None
+    if made is None:
+        made = _make(con, event, round_no, seed, force, separate_affiliations, requested_byes)
+        if key:
+            with _MADE_LOCK:  # under the seed drawn: storing it with that seed finds it
+                _MADE.pop((*key, made[2]), None)
+                _MADE[(*key, made[2])] = made
+                while len(_MADE) > MADE_KEPT:
+                    _MADE.pop(next(iter(_MADE)))
+    round_no, pairing, seed, system = made
+    _store(con, event.event_id, round_no, pairing, system, seed, force, requested_byes)
+    oplog.write_on(con, event.event_id, "paired", f"round {round_no}"
+                   + (f", draw seed {seed}" if seed is not None else ""))
+    return round_no, pairing, seed
+
+
+def _made_key(con: duckdb.DuckDBPyConnection, event: Event, choices: tuple) -> tuple:
+    """What a pairing is made from: the organizer's choices and everything the pairing
+    reads — the ranking's fingerprint (results, penalties, fouls, rulings, quiz, teams with
+    their withdrawals and check-in, carried totals, the lot, the ruleset) over every round's
+    results and pairings, so the byes and who met whom as well. One small query."""
+    found = db.scalar(con, scoring.fingerprint_query("standings_fingerprint"),
+                      {"event_id": event.event_id, "max_round": 1 << 30})
+    return (*choices, found)
+
+
+def _make(
+    con: duckdb.DuckDBPyConnection, event: Event, round_no: int | None, seed: int | None,
+    force: bool, separate_affiliations: bool, requested_byes: dict[str, float | None],
+) -> tuple[int, Pairing, int | None, str]:
+    """The pairing of the round, not stored: (round, pairing, seed, system as stored)."""
     event_id = event.event_id
     rules = event.ruleset.pairing
     if not event.ruleset.is_swiss:
@@ -86,7 +135,6 @@ def pair(
         raise UsageError(f"第 {round_no} 轮已有成绩，不能重新编排 round {round_no} has results "
                          "and cannot be paired again")
     teams = registration.playing(con, event_id, round_no)
-    requested_byes = requested_byes or {}
     unknown = [t for t in requested_byes if t not in teams]
     if unknown:
         raise UsageError(f"请求轮空的队不在本轮 not playing this round: {', '.join(unknown)}")
@@ -125,11 +173,8 @@ def pair(
             seat_counts=seat_counts,
         )
     pairing = team_match_tables(pairing, event.ruleset.team_size)
-    _store(con, event_id, round_no, pairing, rules["system"] if round_no > 1 or carried else
-           f"draw:{rules['draw']}", seed, force, requested_byes)
-    oplog.write_on(con, event_id, "paired", f"round {round_no}"
-                   + (f", draw seed {seed}" if seed is not None else ""))
-    return round_no, pairing, seed
+    system = rules["system"] if round_no > 1 or carried else f"draw:{rules['draw']}"
+    return round_no, pairing, seed, system
 
 
 def same_unit_tables(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int
