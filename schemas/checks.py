@@ -46,7 +46,8 @@ MESSAGES = {
 # so `А20` typed on a Russian layout is team A20, not a second team that looks the same.
 HOMOGLYPHS = dict(zip("АВЕКМНОРСТХУІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEKMHOPCTXYIJSABEZHIKMNOPTYX",
                       strict=True))
-INVISIBLE = r"[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]"  # zero-width characters
+# spaces and zero-width characters, removed in one pass
+BLANKS = r"[\s\u00ad\u200b-\u200f\u2060-\u2064\ufeff]+"
 
 
 def normalized(column: str) -> pl.Expr:
@@ -55,8 +56,7 @@ def normalized(column: str) -> pl.Expr:
     return (
         pl.col(column)
         .str.normalize("NFKC")
-        .str.replace_all(INVISIBLE, "")
-        .str.replace_all(r"\s+", "")
+        .str.replace_all(BLANKS, "")
         .str.to_uppercase()
         .str.replace_many(list(HOMOGLYPHS), list(HOMOGLYPHS.values()))
     )
