@@ -76,8 +76,9 @@ def _typed(sheet: RawSheet, frame: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
     """Cast text cells (a cell that does not cast becomes null: its problem is listed), and
     whether every cell passes the kind's cell rules (`schemas.cells`): one lazy query, so
     each cell is folded (`checks.normalized`) once for its checks and its cast alike."""
-    casts = [*KINDS[sheet.kind].casts(), pl.col(ROW)]
-    masks = cell_masks(sheet.kind, frame)
+    with ck.plain_columns(frame):
+        casts = [*KINDS[sheet.kind].casts(), pl.col(ROW)]
+        masks = cell_masks(sheet.kind, frame)
     if masks is None:
         typed, clean = frame.select(casts), False
     else:
