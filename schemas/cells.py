@@ -156,19 +156,33 @@ CELLS: dict[str, Sheet] = {
 }
 
 
+def cell_masks(kind: str, frame: pl.DataFrame) -> list[pl.Expr] | None:
+    """One boolean column per check of the kind's cells (a required cell given, a rule on a
+    column; named `_cell0`, `_cell1`, …): a row passes a check where its column is true. None
+    when a column is missing or not text (pandera then decides and names what is wrong).
+    Computed beside the casts in one lazy query, each cell is folded once for both."""
+    sheet = CELLS[kind]
+    if any(frame.schema.get(name) != pl.String for name in sheet.nullable):
+        return None
+    masks = [
+        pl.col(name).is_not_null() for name, nullable in sheet.nullable.items() if not nullable
+    ]
+    # a check whose answer is empty passes, as pandera's `ignore_na` has it
+    masks += [
+        checks.passes(rule, column).fill_null(True)
+        for rule in sheet.rules
+        for column in rule.columns
+    ]
+    return [mask.alias(f"_cell{i}") for i, mask in enumerate(masks)]
+
+
 def cells_pass(kind: str, frame: pl.DataFrame) -> bool:
     """True when every cell of the sheet passes its kind's rules: the same verdict as the
     pandera schema (`schemas.models`), in one polars query. A column missing or not text
     answers False: pandera then decides and names what is wrong."""
-    sheet = CELLS[kind]
-    if any(frame.schema.get(name) != pl.String for name in sheet.nullable):
+    masks = cell_masks(kind, frame)
+    if masks is None:
         return False
-    verdicts = [pl.col(name).is_not_null().all() for name, nullable in sheet.nullable.items()
-                if not nullable]
-    for rule in sheet.rules:
-        for column in rule.columns:
-            # a check whose answer is empty passes, as pandera's `ignore_na` has it
-            verdicts.append(checks.passes(rule, column).fill_null(True).all())
-    if not verdicts:
+    if not masks:
         return True
-    return all(frame.select(pl.all_horizontal(verdicts)).row(0))
+    return bool(frame.select(pl.all_horizontal(masks).all()).item())

@@ -18,7 +18,7 @@ from pipeline.intake.sheets.kinds import KINDS
 from pipeline.intake.sheets.kinds.base import FILE, SHEET, EventContext, Where
 from pipeline.intake.sheets.read import ROW, RawSheet
 from schemas import checks as ck
-from schemas.cells import cells_pass
+from schemas.cells import cell_masks, cells_pass
 
 
 @dataclass
@@ -39,8 +39,7 @@ def schema_passes(kind: str, frame: pl.DataFrame) -> bool:
 
 
 def _schema_problems(sheet: RawSheet, frame: pl.DataFrame, where: Where) -> list[Problem]:
-    if schema_passes(sheet.kind, frame):
-        return []
+    """Every cell failure of a sheet found not clean, named by pandera."""
     from schemas.models import pa, schema, without_pandas  # pandera: only then
 
     try:
@@ -73,11 +72,22 @@ def _complete(sheet: RawSheet) -> pl.DataFrame:
     return sheet.frame.with_columns(pl.lit(None, pl.String).alias(c) for c in missing)
 
 
-def _typed(sheet: RawSheet, frame: pl.DataFrame) -> pl.DataFrame:
-    """Cast text cells; a cell that does not cast becomes null (its problem is already listed)."""
-    return frame.select(*KINDS[sheet.kind].casts(), pl.col(ROW)).with_columns(
-        pl.lit(sheet.file).alias(FILE), pl.lit(sheet.sheet).alias(SHEET)
-    )
+def _typed(sheet: RawSheet, frame: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
+    """Cast text cells (a cell that does not cast becomes null: its problem is listed), and
+    whether every cell passes the kind's cell rules (`schemas.cells`): one lazy query, so
+    each cell is folded (`checks.normalized`) once for its checks and its cast alike."""
+    with ck.plain_columns(frame):
+        casts = [*KINDS[sheet.kind].casts(), pl.col(ROW)]
+        masks = cell_masks(sheet.kind, frame)
+    if masks is None:
+        typed, clean = frame.select(casts), False
+    else:
+        typed = frame.lazy().select(*casts, *masks).collect()
+        names = [mask.meta.output_name() for mask in masks]
+        clean = not names or bool(typed.select(pl.all_horizontal(names).all()).item())
+        typed = typed.drop(names)
+    typed = typed.with_columns(pl.lit(sheet.file).alias(FILE), pl.lit(sheet.sheet).alias(SHEET))
+    return typed, clean
 
 
 def check_sheets(sheets: list[RawSheet], context: EventContext) -> Checked:
@@ -88,8 +98,10 @@ def check_sheets(sheets: list[RawSheet], context: EventContext) -> Checked:
     typed_frames = []
     for sheet in sheets:
         frame = _complete(sheet)
-        problems += _schema_problems(sheet, frame, where)
-        typed_frames.append(_typed(sheet, frame))
+        typed, clean = _typed(sheet, frame)
+        if not clean:
+            problems += _schema_problems(sheet, frame, where)
+        typed_frames.append(typed)
     typed = pl.concat(typed_frames, how="vertical_relaxed")
     typed, more = KINDS[kind].check(typed, context, where)
     problems += more

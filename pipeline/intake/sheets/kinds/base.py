@@ -93,11 +93,11 @@ class Where:
 
 
 def unregistered(frame: pl.DataFrame, code: str, context: EventContext, where: Where):
-    registered = context.registered
-    failing = frame.filter(pl.col(code).is_not_null() & ~pl.col(code).is_in(registered))
-    names = context.names if failing.height else {}
-    for row in where.flagged(frame, pl.col(code).is_not_null() & ~pl.col(code).is_in(registered),
-                              code):
+    failing = frame.filter(pl.col(code).is_not_null() & ~pl.col(code).is_in(context.registered))
+    if failing.is_empty():
+        return
+    names = context.names
+    for row in where.flagged(failing, pl.lit(True), code):
         candidates = sorted(names.get(row[code], ()))
         if len(candidates) > 1:
             message = (f"这个名字对应多支队伍：{'、'.join(candidates)}，请填队号 the name matches "

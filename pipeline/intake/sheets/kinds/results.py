@@ -223,6 +223,10 @@ def _team_twice(typed: pl.DataFrame, context: EventContext, where: Where) -> lis
                                  .alias(FILE), pl.lit(None, pl.String).alias(SHEET),
                                  pl.lit(code).alias("code")))
     seats = pl.concat(sides).drop_nulls(["round", "team", "table_no"])
+    # a team seated once in its round clashes with nothing: only the others are looked at
+    seats = seats.filter(pl.len().over("round", "team") > 1)
+    if seats.is_empty():
+        return []
     opponents = pl.concat([
         frame.select("round", "table_no", pl.col(a).alias("team"), pl.col(b).alias("opponent"))
         for frame in (incoming, kept) for a, b in (("ew_team", "ns_team"), ("ns_team", "ew_team"))
