@@ -19,11 +19,11 @@ from playwright.sync_api import expect
 from pipeline.base import db
 from pipeline.day import selfreport
 from pipeline.ranking import rounds
-from tests.ui.conftest import Server, console
+from tests.ui.conftest import Server, console, idle
 
 pytestmark = pytest.mark.browser
 PASSWORD = "race-pw"
-CHOICES = 6
+CHOICES = 7
 
 # Chooses the file in the browser at the start of the page's next run (a fragment's, here):
 # the file input is given the file as a person's choice gives it, within the same task as the
@@ -73,23 +73,29 @@ def test_a_file_chosen_while_the_hall_redraws_the_console_is_never_lost(tmp_path
         waiting = page.get_by_text("待确认的桌报", exact=False).first
         expect(waiting).to_contain_text("待确认的桌报: 0", timeout=30_000)
         for n in range(CHOICES):
-            # the hall changes the event: one side of another table reports from its phone
+            # the hall changes the event: another table's two phones report results that
+            # disagree — a banner with its buttons grows on top of the console
             table = links.filter(pl.col("table") == pairs.row(n + 1, named=True)["table"]) \
                 .row(0, named=True)
-            said = _report(table["ew_url"], table["ew_code"], "K", "9")
-            assert "等待对方确认" in said, said
+            for side, ns in (("ew", "9"), ("ns", "10")):
+                said = _report(table[f"{side}_url"], table[f"{side}_code"], "K", ns)
+                assert "已提交" in said or "不一致" in said, said
             name = f"第2轮-{n + 1}.csv"
             state = page.evaluate(CHOOSE_AT_NEXT_RUN, [name, sheet])
             assert state == "running"  # chosen while a run of the console was under way
             expect(page.get_by_text(name, exact=True).first).to_be_visible(timeout=30_000)
-            expect(page.locator("table[data-testid=preview]")).to_have_count(n + 1,
-                                                                             timeout=30_000)
-            expect(page.get_by_role("button", name="确认导入")).to_be_visible(timeout=30_000)
+            expect(page.locator("table[data-testid=preview]")).to_have_count(1, timeout=30_000)
+            confirm = page.get_by_role("button", name="确认导入")
+            expect(confirm).to_be_visible(timeout=30_000)
             assert len(uploads) == n + 1, uploads
-        # and the status and the waiting reports followed the hall meanwhile, by themselves
-        expect(waiting).to_contain_text(f"待确认的桌报: {CHOICES}", timeout=30_000)
-        expect(page.locator("[data-testid=stMetric]").nth(2)).to_contain_text(str(CHOICES),
-                                                                              timeout=30_000)
+            # the status and the waiting reports follow the hall by themselves meanwhile
+            expect(waiting).to_contain_text(f"待确认的桌报: {2 * (n + 1)}", timeout=30_000)
+            idle(page)
+            confirm.click()  # stored: the file box is empty again for the next choice
+            expect(page.locator("body")).to_contain_text(f"已导入: {name}", timeout=30_000)
+            expect(page.locator("table[data-testid=preview]")).to_have_count(0, timeout=30_000)
+        expect(page.locator("[data-testid=stMetric]").nth(2)).to_contain_text(
+            str(2 * CHOICES), timeout=30_000)
     finally:
         context.close()
         server.stop()
