@@ -153,7 +153,7 @@ def round_status(event_id: str, language: str, version: str | None = None) -> st
         st.error(t("disagreements", language, n=len(disagreeing)) + colon(language) +
                  listed((f"{t('table', language)} {n}" for n in disagreeing), language))
         pending_rows(event_id, language, waiting, only_disagreeing=True, where="banner")
-    deal_disputes(event_id, language)
+    deal_disputes(event_id, language, version)
     site_status(event_id, language)
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")
