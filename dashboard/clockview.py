@@ -87,27 +87,28 @@ STILL_SECONDS = 3  # a clock that is not counting is asked this often (a start s
 
 
 def header(database, event_id: str, size: int = 56, language: str = "zh",
-           with_name: bool = False, on_tick=None) -> None:
+           with_name: bool = False, on_tick=None, keep_page: bool = False) -> None:
     """The round's clock, drawn again every second while it counts and every few seconds
     while it does not (a page that redraws every second for nothing loses an upload now and
     then: a file given while a timer's run is under way); when the clock starts or stops
-    counting, the page is drawn again at the new pace. `on_tick()` after each drawing (the
-    console asks there whether the hall changed the event)."""
+    counting, the page is drawn again at the new pace. `on_tick()` after each drawing.
+    `keep_page`: the pace changes within the clock's own timers, the page is never drawn
+    again for it (the console: its file box, issue 53 — a whole redraw as a file was chosen
+    lost the upload)."""
     with db.reading(database) as con:
         event = events.load(con, event_id)
-        # the page's own drawing shows what was read here; the timer's runs read anew
+        # the page's own drawing shows what was read here; the timers' runs read anew
         first = [(event, clockstore.status(con, event), clockstore.chime(con, event_id))]
     ticking = first[0][1].state in TICKING
 
-    @st.fragment(run_every=1 if ticking else STILL_SECONDS)
-    def countdown() -> None:
+    def read() -> tuple:
         if first:
-            event, status, on = first.pop()
-        else:
-            with db.reading(database) as con:
-                event = events.load(con, event_id)
-                status = clockstore.status(con, event)
-                on = clockstore.chime(con, event_id)
+            return first.pop()
+        with db.reading(database) as con:
+            event = events.load(con, event_id)
+            return event, clockstore.status(con, event), clockstore.chime(con, event_id)
+
+    def draw(event, status, on: bool) -> None:
         state = status.state
         if _event_over(str(database), event_id):
             state = "over"  # after the last round: no clock waiting or counting on
@@ -115,12 +116,49 @@ def header(database, event_id: str, size: int = 56, language: str = "zh",
                       event.ruleset.clock["reminder_message"], size, language,
                       event.name if with_name else ""))
         _chime_if_due(event_id, status.state, f"clock-{event_id}-{size}", on)
+
+    if keep_page:
+        _paced(read, draw, on_tick)
+        return
+
+    @st.fragment(run_every=1 if ticking else STILL_SECONDS)
+    def countdown() -> None:
+        event, status, on = read()
+        draw(event, status, on)
         if (status.state in TICKING) != ticking and own_run():
             st.rerun(scope="app")  # the timer's pace follows the clock
         if on_tick is not None:
             on_tick()
 
     countdown()
+
+
+def _paced(read, draw, on_tick=None) -> None:
+    """The clock at its pace without the page: a timer every STILL_SECONDS asks the clock's
+    state and, while it counts, holds a second timer that draws it every second (started
+    and stopped by the first one's runs: Streamlit drops a nested timer its parent no longer
+    draws). A start or a stop shows within STILL_SECONDS, as a start did before."""
+
+    @st.fragment(run_every=STILL_SECONDS)
+    def clock_paced() -> None:
+        event, status, on = read()
+        if status.state in TICKING:
+            handed = [(event, status, on)]
+
+            @st.fragment(run_every=1)
+            def clock_ticking() -> None:
+                found = handed.pop() if handed else read()
+                draw(*found)
+                if on_tick is not None:
+                    on_tick()
+
+            clock_ticking()
+        else:
+            draw(event, status, on)
+            if on_tick is not None:
+                on_tick()
+
+    clock_paced()
 
 
 def own_run() -> bool:

@@ -15,8 +15,9 @@ from dashboard.console.pairing import pair_next, round_downloads
 from dashboard.console.play import clock, enter_table, self_report
 from dashboard.console.registration import create_event, registration_desk, upload
 from dashboard.console.shared import console_version, flash, listens_for, undo_last
-from dashboard.console.status import follow, organizer_first, round_status
+from dashboard.console.status import follow, hall_status, organizer_first, round_status
 
 __all__ = ["clock", "console_version", "create_event", "downloads", "enter_table", "flash", "follow",
+           "hall_status",
            "listens_for", "organizer_first", "pair_next", "registration_desk", "round_downloads", "round_status",
            "self_report", "undo_last", "upload"]

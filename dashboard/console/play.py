@@ -3,8 +3,6 @@ phones' reports."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import streamlit as st
 
 from dashboard.common import database
@@ -18,7 +16,7 @@ from dashboard.console.shared import (
     republish,
     status_data,
 )
-from dashboard.console.status import redraw_if_changed
+from dashboard.console.status import FOLLOW_SECONDS, hall_version
 from dashboard.i18n import one_language, t
 from pipeline.base import db, events
 from pipeline.base.errors import PaisaiError, SheetErrors
@@ -34,9 +32,9 @@ def clock(event_id: str, language: str) -> None:
     st.subheader(t("clock", language))
     from dashboard import clockview
     from pipeline.day import clockstore
-    # the clock's timer also keeps the console up with the hall (one timer on the page)
-    clockview.header(database(), event_id, size=40, language=language,
-                     on_tick=partial(redraw_if_changed, event_id))
+    # its pace changes within its own timers: the page (the file box) is never drawn again
+    # for the clock, nor for the hall (the status and the waiting reports follow it)
+    clockview.header(database(), event_id, size=40, language=language, keep_page=True)
     cols = st.columns(6)
     actions = [("start", "clock_start", 0), ("pause", "clock_pause", 0),
                ("resume", "clock_resume", 0), ("add-minutes", "clock_plus", 1),
@@ -218,9 +216,12 @@ def self_report(event_id: str, language: str, version: str | None = None) -> Non
     pending_reports(event_id, language, version)
 
 
+@st.fragment(run_every=FOLLOW_SECONDS)
 def pending_reports(event_id: str, language: str, version: str | None = None) -> None:
     """The reports waiting for the organizer, disagreements first (read once per version
-    of the event)."""
-    version = console_version(event_id) if version is None else version
+    of the event): a part of the page that redraws itself when the hall changed the event
+    (`hall_version`), never the page."""
+    version = hall_version(event_id, "pending",
+                           console_version(event_id) if version is None else version)
     _, waiting = status_data(str(database()), event_id, version)
     pending_rows(event_id, language, waiting)

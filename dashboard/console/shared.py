@@ -198,6 +198,17 @@ def status_data(path: str, event_id: str, version: str):
             selfreport.pending(Path(path), event_id))
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def _disputed(path: str, event_id: str, version: str) -> tuple[list, list]:
+    """The disputed deals of the tables' and the matches' own sheets, read once per version
+    of the event (its sheets' part counts the disputed deals)."""
+    from pipeline.day import tablestore, tractorstore
+
+    with db.reading(Path(path)) as con:
+        return (list(tablestore.disputed(con, event_id)),
+                list(tractorstore.disputed(con, event_id)))
+
+
 def disagreeing_tables(waiting: pl.DataFrame) -> list[int]:
     """Tables whose two sides sent different results (waiting for the organizer)."""
     sides = waiting.filter(pl.col("side").is_not_null()).group_by("table_no").agg(
@@ -243,19 +254,21 @@ def pending_rows(event_id: str, language: str, waiting: pl.DataFrame,
                 done(f"{t('table', language)} {row['table_no']}: {t(key, language)} ✓")
 
 
-def deal_disputes(event_id: str, language: str) -> None:
+def deal_disputes(event_id: str, language: str, version: str | None = None) -> None:
     """The disputed deals of the tables' and the Tractor matches' own sheets (each sheet
     waits), each with its two decisions: kept as the recorder entered it, or taken off to be
-    entered again (in `paisai log`)."""
+    entered again (in `paisai log`). `version`: the console's version as this run read it
+    (the disputes read once per version: the status redraws itself every few seconds)."""
     from pipeline.day import tablestore, tractorstore
 
-    with db.reading(database()) as con:
-        found = [(t("deal_at", language, r=r, t=table, d=d), f"{r}-{table}-{d}",
-                  partial(tablestore.decide, database(), event_id, r, table, d))
-                 for r, table, d in tablestore.disputed(con, event_id)]
-        found += [(t("match_deal_at", language, s=s, m=m, d=d), f"{s}-{m}-{d}",
-                   partial(tractorstore.decide, database(), event_id, s, m, d))
-                  for s, m, d in tractorstore.disputed(con, event_id)]
+    version = console_version(event_id) if version is None else version
+    tables, matches = _disputed(str(database()), event_id, version)
+    found = [(t("deal_at", language, r=r, t=table, d=d), f"{r}-{table}-{d}",
+              partial(tablestore.decide, database(), event_id, r, table, d))
+             for r, table, d in tables]
+    found += [(t("match_deal_at", language, s=s, m=m, d=d), f"{s}-{m}-{d}",
+               partial(tractorstore.decide, database(), event_id, s, m, d))
+              for s, m, d in matches]
     if not found:
         return
     st.error(t("deal_disputes", language, tables=listed((said for said, _, _ in found),

@@ -1,6 +1,7 @@
 """Where the event stands, on top of every phase: the round, the tables reported, the
-next step, the disagreements with their buttons; and the timer that redraws the console when
-the hall changes the event (a phone, the command line)."""
+next step, the disagreements with their buttons — a part of the page that redraws itself
+when the hall changes the event (a phone, the command line); and the timer that redraws the
+whole console for the hall on the phases without a file box."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from dashboard.console.shared import (
     pending_rows,
     site_status,
     status_data,
+    undo_last,
     uploader_key,
 )
 from dashboard.i18n import colon, listed, t
@@ -41,10 +43,49 @@ HALL_REDRAW_SECONDS = 10  # while the hall keeps changing the event (a hall of p
 
 
 @st.fragment(run_every=FOLLOW_SECONDS)
+def hall_status(event_id: str, language: str, version: str) -> str:
+    """The round's status (`round_status`) and the undo offer (`undo_last`), a part of the
+    page that redraws itself every few seconds, from the cache until the hall changed the
+    event (`hall_version`): the rest of the page — the file box above all — is never drawn
+    again for the hall (issue 53: a whole redraw as a file was chosen lost the upload, and
+    cost the browser 0.7–2 s beside 1,000 phones). Returns the phase of the next step (the
+    page's own run uses it). `version`: the console's version as the page's run read it."""
+    version = hall_version(event_id, "status", version)
+    suggested = round_status(event_id, language, version)
+    undo_last(event_id, language, version)
+    return suggested
+
+
+def hall_version(event_id: str, part: str, version: str) -> str:
+    """The event's version a part of the console that follows the hall draws (`part`: its
+    name). In the page's run, the version the run read (`version`); in the part's own runs
+    (its timer, a click in it), the event's version now (one small query) when the hall
+    changed the event — while the hall keeps changing it, at most every HALL_REDRAW_SECONDS
+    (`hall_redraw_due`) — else the one it drew last (drawn again from the cache)."""
+    state = st.session_state
+    key = f"hall-version-{part}"
+    if not own_run():
+        state[key] = version
+        state["seen_version"] = version  # what the page shows (see `follow`)
+        return version
+    shown = state.get(key, version)
+    now = time.monotonic()
+    if not hall_redraw_due(state.get(f"{key}-at"), now):
+        return shown
+    current = console_version(event_id)
+    if current != shown:
+        state[key] = current
+        state[f"{key}-at"] = now
+    return current
+
+
+@st.fragment(run_every=FOLLOW_SECONDS)
 def follow(event_id: str) -> None:
     """Draw nothing; every few seconds ask whether the hall changed the event
-    (`redraw_if_changed`). On the round's phase the clock's own timer asks instead: one timer
-    on the page, not two (two made long console work flaky under load)."""
+    (`redraw_if_changed`) and redraw the whole console if so: on the phases without a file
+    box (pairing, officials, after), whose sections read the event themselves. The phases
+    with one (before, the round) are never redrawn as a whole by the hall: their status and
+    waiting reports redraw themselves (`hall_status`, `play.pending_reports`)."""
     redraw_if_changed(event_id)
 
 
@@ -52,11 +93,10 @@ def redraw_if_changed(event_id: str) -> None:
     """Ask the event's version (one small query) and redraw the console only when something
     outside it changed the event: a phone's report, a sheet or a pairing from the command
     line, another organizer's console. The console's own actions redraw it already, so they
-    are never redrawn twice; and the organizer at work — a file waiting for confirmation, a
-    pairing previewed — is never interrupted (with phones reporting every few seconds, the
-    preview would be made again and again): the page catches up as soon as the work is
-    stored or put away. Only from a timer's own run: a page run restarted from here would
-    lose the click it is answering. While the hall keeps changing the event, at most every
+    are never redrawn twice; and the organizer at work — a pairing previewed, a late arrival
+    waiting — is never interrupted: the page catches up as soon as the work is stored or put
+    away. Only from a timer's own run: a page run restarted from here would lose the click
+    it is answering. While the hall keeps changing the event, at most every
     HALL_REDRAW_SECONDS (`hall_redraw_due`)."""
     if _at_work() or not own_run():
         return
@@ -107,14 +147,13 @@ def round_status(event_id: str, language: str, version: str | None = None) -> st
     Returns the phase of the console that holds the next step. `version`: the console's
     version as this run read it (`console_version`; asked here when not given)."""
     version = console_version(event_id) if version is None else version
-    st.session_state["seen_version"] = version  # what this drawing shows (see `follow`)
     status, waiting = status_data(str(database()), event_id, version)
     disagreeing = disagreeing_tables(waiting)
     if disagreeing:
         st.error(t("disagreements", language, n=len(disagreeing)) + colon(language) +
                  listed((f"{t('table', language)} {n}" for n in disagreeing), language))
         pending_rows(event_id, language, waiting, only_disagreeing=True, where="banner")
-    deal_disputes(event_id, language)
+    deal_disputes(event_id, language, version)
     site_status(event_id, language)
     cols = st.columns(4)
     cols[0].metric(t("round", language), status.round or "—")

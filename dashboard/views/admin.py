@@ -42,15 +42,17 @@ with console.organizer_first(event_id):
     version = None  # the event's state as this run reads it: asked once, shared by the sections
     if event_id is not None:
         version = console.console_version(event_id)
-        suggested = console.round_status(event_id, language, version)
-        console.undo_last(event_id, language, version)
+        # the status and the undo offer redraw themselves for the hall (a fragment)
+        suggested = console.hall_status(event_id, language, version)
     if suggested not in allowed:
         suggested = allowed[0]
     if st.session_state.get("phase") not in allowed:  # a new session, or after an action
         st.session_state["phase"] = suggested
     phase = st.segmented_control(" ", allowed, format_func=lambda p: t(LABELS[p], language),
                                  key="phase", label_visibility="collapsed") or suggested
-    if event_id is not None and phase != "round":  # the round's clock follows the hall itself
+    # the phases with a file box are never redrawn as a whole for the hall (issue 53: a
+    # whole redraw as a file was chosen lost the upload); the others follow it whole
+    if event_id is not None and phase not in ("before", "round"):
         console.follow(event_id)
     if event_id is None and "before" not in allowed:
         st.info(t("no_event_yet", language))
