@@ -23,7 +23,7 @@ from tests.ui.conftest import Server, console, idle
 
 pytestmark = pytest.mark.browser
 PASSWORD = "race-pw"
-CHOICES = 7
+CHOICES = 3
 
 # Chooses the file in the browser at the start of the page's next run (a fragment's, here):
 # the file input is given the file as a person's choice gives it, within the same task as the
