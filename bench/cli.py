@@ -12,7 +12,8 @@ from pathlib import Path
 
 from bench.turnaround import prepare
 
-MAIN = "import sys; from pipeline.cli import main; sys.exit(main(sys.argv[1:]))"
+# as the installed command calls it: main() reads sys.argv (its exit as the command's)
+MAIN = "import sys; from pipeline.cli import main; sys.exit(main())"
 
 
 def _paisai(database: Path, *args: str) -> float:

@@ -27,7 +27,7 @@ from pipeline.publishing.publish import publish
 # step of 1,000 teams)
 MAIN = """import resource, sys
 from pipeline.cli import main
-code = main(sys.argv[1:])
+code = main()  # as the installed command calls it (its exit as the command's)
 try:
     with open("/proc/self/status") as status:
         peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
