@@ -323,7 +323,7 @@ def _check(path: Path, model: Model) -> None:
     assert withdrawn == model.suspended()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[
+@settings(max_examples=15, deadline=None, suppress_health_check=[
     HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(steps=st.lists(STEP, min_size=3, max_size=12))
 def test_rulings_appeals_votes_and_later_results_keep_the_invariant(template, tmp_path, steps):

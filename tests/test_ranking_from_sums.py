@@ -67,7 +67,7 @@ def _results(database: Path, round_no: int, rng: random.Random) -> list[list[obj
 
 
 @settings(
-    max_examples=10,
+    max_examples=6,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
