@@ -19,6 +19,19 @@ def sharing(monkeypatch):
     monkeypatch.setattr(db, "_SHARED", {})
 
 
+def _count_opens(monkeypatch) -> list[bool]:
+    """Every opening of the file from now on, read-only or not, in order."""
+    opened: list[bool] = []
+    original = db._open
+
+    def counting(path, read_only, wait=None):
+        opened.append(read_only)
+        return original(path, read_only, wait)
+
+    monkeypatch.setattr(db, "_open", counting)
+    return opened
+
+
 def _rename(db_file, team: str, name: str) -> None:
     with db.writing(db_file) as con:
         con.execute("update teams set team_name = ? where team_no = ?", [name, team])
@@ -237,14 +250,7 @@ def test_the_console_writes_on_the_connection_a_phones_batch_leaves(
     leaves it while the console waits for its turn: the console writes on it at once,
     without opening the file again (0.2–0.8 s in a busy hall)."""
     monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.0)  # every connection is old
-    opened: list[bool] = []
-    original = db._open
-
-    def counting(path, read_only, wait=None):
-        opened.append(read_only)
-        return original(path, read_only, wait)
-
-    monkeypatch.setattr(db, "_open", counting)
+    opened = _count_opens(monkeypatch)
     with db.reading(db_file):  # the shared connection made (the server's first page)
         pass
     db.knock(db_file)  # another process asks for the file: the connection is due
@@ -380,14 +386,7 @@ def test_an_old_connection_is_kept_while_no_other_process_asks_for_the_file(
     old, while a phone's read goes on (turning it over stalled every reader of a busy hall
     0.2–0.6 s every 3 s): the file is opened once."""
     monkeypatch.setattr(db._Shared, "OPEN_SECONDS", 0.0)  # every connection is old
-    opened: list[bool] = []
-    original = db._open
-
-    def counting(path, read_only, wait=None):
-        opened.append(read_only)
-        return original(path, read_only, wait)
-
-    monkeypatch.setattr(db, "_open", counting)
+    opened = _count_opens(monkeypatch)
     db.knock_path(db_file).unlink(missing_ok=True)
     entered, leave, order = threading.Event(), threading.Event(), []
 

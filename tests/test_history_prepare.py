@@ -21,6 +21,15 @@ def _stale_history(path) -> None:
     assert stats.stale_rank_count(path) == 40
 
 
+
+def _import_next(paisai, tmp_path, players: int, rounds: int, env: dict | None = None):
+    """`paisai import-event` of one more event ("next", 2030-01-05) made by the history bench."""
+    from bench.history import event_folder
+
+    sheets = event_folder(tmp_path / "next", players, teams=8, rounds=rounds, seed=5)
+    return paisai("import-event", "--id", "next", "--name", "下一场", "--ruleset",
+                  "suzhou-2025", "--date", "2030-01-05", sheets, **({"env": env} if env else {}))
+
 def test_history_page_prepares_in_the_background(tmp_path, monkeypatch):
     database = tmp_path / "old.duckdb"
     _stale_history(database)
@@ -61,23 +70,9 @@ def test_import_event_leaves_everything_the_next_read_needs(tmp_path, paisai, db
     """Issue 52: importing one more event into an archive whose cache is empty builds every
     event's finish then, in its transaction (the 40 others and its own in one pass, with a
     progress bar), so the next read waits for nothing."""
-    from bench.history import event_folder
 
     _stale_history(db_file)
-    sheets = event_folder(tmp_path / "next", 400, teams=8, rounds=3, seed=5)
-    done = paisai(
-        "import-event",
-        "--id",
-        "next",
-        "--name",
-        "下一场",
-        "--ruleset",
-        "suzhou-2025",
-        "--date",
-        "2030-01-05",
-        sheets,
-        env={"PAISAI_PROGRESS": "1"},
-    )
+    done = _import_next(paisai, tmp_path, 400, rounds=3, env={"PAISAI_PROGRESS": "1"})
     assert done.code == 0, done.err
     assert "准备历史 preparing history" in done.err and "41/41" in done.err  # and its own
     assert stats.stale_rank_count(db_file) == 0
@@ -114,7 +109,6 @@ def test_a_stale_import_fits_the_history_ahead_as_a_recompute_does(
     import shutil
     import threading
 
-    from bench.history import event_folder
     from pipeline.history import ratings
     from pipeline.intake.ingest import import_into, read_sources
 
@@ -123,19 +117,8 @@ def test_a_stale_import_fits_the_history_ahead_as_a_recompute_does(
         assert not db.scalar(con, "select count(*) from rating_state")  # no stored fit
     copy = tmp_path / "copy.duckdb"
     shutil.copy(db_file, copy)
-    sheets = event_folder(tmp_path / "next", 400, teams=8, rounds=3, seed=5)
-    done = paisai(
-        "import-event",
-        "--id",
-        "next",
-        "--name",
-        "下一场",
-        "--ruleset",
-        "suzhou-2025",
-        "--date",
-        "2030-01-05",
-        sheets,
-    )
+    done = _import_next(paisai, tmp_path, 400, rounds=3)
+    sheets = tmp_path / "next"  # the event just imported, read again below
     assert done.code == 0, done.err
     listed, history = _fits(db_file)
     with db.writing(db_file) as con:
@@ -213,7 +196,6 @@ def test_an_old_player_map_is_compared_seat_by_seat_only_where_teams_were_retype
     the map reads them (`identity_unplain_teams.sql`); the events found are those whose
     teams other tools changed since, and the import then ends where a rebuild of every name
     ends."""
-    from bench.history import event_folder
     from pipeline.history import identity
     from pipeline.history.changed_names import unlike_map
 
@@ -244,19 +226,7 @@ def test_an_old_player_map_is_compared_seat_by_seat_only_where_teams_were_retype
             == 6
         )
         assert sorted(unlike_map(con)["event_id"].to_list()) == ["ev4", "ev5", "ev6", "ev9"]
-    sheets = event_folder(tmp_path / "next", 300, teams=8, rounds=2, seed=5)
-    done = paisai(
-        "import-event",
-        "--id",
-        "next",
-        "--name",
-        "下一场",
-        "--ruleset",
-        "suzhou-2025",
-        "--date",
-        "2030-01-05",
-        sheets,
-    )
+    done = _import_next(paisai, tmp_path, 300, rounds=2)
     assert done.code == 0, done.err
     query = (
         "select event_id, team_no, slot, name, affiliation, norm_name, player_id, "
