@@ -121,6 +121,8 @@ TEXT: dict[str, dict[str, str]] = {
     "phase_between": {"zh": "轮间：编排、打印、发布", "en": "Between rounds: pair, print"},
     "phase_after": {"zh": "赛后：获奖、下载、备份", "en": "After: awards, downloads"},
     "missing_tables": {"zh": "未报：第 {tables} 桌", "en": "Not reported: tables {tables}"},
+    "missing_count": {"zh": "（共 {n} 桌）", "en": " ({n} tables)"},
+    "missing_who": {"zh": "未报的 {n} 桌各坐哪两队", "en": "Who sits at the {n} tables not reported"},
     "choose": {"zh": "请选择", "en": "Choose"},
     "site_updated": {"zh": "手机网站已更新", "en": "Phone site re-published"},
     "site_failed": {"zh": "手机网站更新失败", "en": "Phone site not re-published"},
@@ -384,6 +386,29 @@ def listed(items, lang: str, strong: bool = False) -> str:
     if lang == "zh":
         return ("；" if strong else "、").join(map(str, items))
     return ("; " if strong else ", ").join(map(str, items))
+
+
+def table_numbers(numbers, lang: str, spell_out: int = 12) -> str:
+    """Table numbers as an organizer reads them: each one while there are few (`spell_out`
+    at most), runs of consecutive tables as ranges past that — a 500-table round's first
+    minutes were five hundred numbers in a row.
+
+    >>> table_numbers([1, 2, 3], "zh"), table_numbers(range(1, 501), "zh")
+    ('1、2、3', '1–500')
+    >>> table_numbers([1, 2, 3, 5, *range(7, 20)], "en")
+    '1–3, 5, 7–19'
+    """
+    given = list(numbers)
+    if len(given) <= spell_out or not all(str(n).isdigit() for n in given):
+        return listed(given, lang)
+    numbers = sorted({int(n) for n in given})
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return listed((f"{a}" if a == b else f"{a}–{b}" for a, b in runs), lang)
 
 
 def colon(lang: str) -> str:

@@ -48,6 +48,7 @@ def clock(event_id: str, language: str) -> None:
                 st.error(one_language(str(exc), language))
     with db.reading(database()) as con:
         chime_on = clockstore.chime(con, event_id)
+        playing = clockstore.current_round(con, event_id)  # a late team is late for it
     wanted = st.toggle(t("chime", language), value=chime_on)
     if wanted != chime_on:
         with db.writing(database()) as con:
@@ -57,7 +58,8 @@ def clock(event_id: str, language: str) -> None:
         cols = st.columns(3)
         team = cols[0].text_input(t("team_no", language)).strip().upper()
         minutes = cols[1].number_input(t("late_minutes", language), min_value=0.0, value=5.0, step=1.0)
-        round_no = cols[2].number_input(t("round", language), min_value=1, value=1)
+        round_no = cols[2].number_input(t("round", language), min_value=1,
+                                        value=max(1, playing or 1))
         decide = st.form_submit_button(t("late_decide", language))
     if decide and team:
         with db.reading(database()) as con:

@@ -23,7 +23,7 @@ from dashboard.console.shared import (
     undo_last,
     uploader_key,
 )
-from dashboard.i18n import colon, listed, t
+from dashboard.i18n import colon, listed, t, table_numbers
 from pipeline.base import db
 
 NEXT_STEP = {"register": "next_register", "pair": "next_pair", "enter": "next_enter",
@@ -141,6 +141,22 @@ def organizer_first(event_id: str | None) -> Iterator[None]:
         yield
 
 
+def _missing(missing: list[tuple], language: str, spell_out: int = 12) -> None:
+    """The round's tables not reported yet, with who sits at each — in one line while they
+    are few; past `spell_out` (a large event's first minutes: 500 tables) their numbers as
+    ranges and how many, who sits where one click away."""
+    numbers = table_numbers((m[0] for m in missing), language, spell_out)
+    tables = listed((f"{t('table_at', language, n=table)} {ew}–{ns or t('bye', language)}"
+                     for table, ew, ns in missing), language, strong=True)
+    said = t("missing_tables", language, tables=numbers)
+    if len(missing) <= spell_out:
+        st.warning(f"{said}{colon(language)}{tables}")
+        return
+    st.warning(f"{said}{t('missing_count', language, n=len(missing))}")
+    with st.expander(t("missing_who", language, n=len(missing))):
+        st.markdown(tables)
+
+
 def round_status(event_id: str, language: str, version: str | None = None) -> str:
     """The console opens on the current round: where it stands and what comes next, and
     what waits for the organizer (disagreeing self-reports, a suspension) in a banner.
@@ -161,10 +177,7 @@ def round_status(event_id: str, language: str, version: str | None = None) -> st
     cols[2].metric(t("pending_reports", language), status.pending_reports)
     cols[3].metric(t("rounds_planned", language), status.rounds_planned or "—")
     if status.missing:
-        tables = listed((f"{t('table_at', language, n=table)} {ew}–{ns or t('bye', language)}"
-                         for table, ew, ns in status.missing), language, strong=True)
-        numbers = listed((m[0] for m in status.missing), language)
-        st.warning(f"{t('missing_tables', language, tables=numbers)}{colon(language)}{tables}")
+        _missing(status.missing, language)
     if status.suspended:
         st.warning(status.suspended)
     st.info(f"{t('next_step', language)}{colon(language)}{t(NEXT_STEP[status.next_step], language)}")

@@ -14,7 +14,7 @@ from dashboard.common import (
     public_page_event,
     rotate_if_due,
 )
-from dashboard.i18n import t
+from dashboard.i18n import t, table_numbers
 from pipeline.day import queries
 
 language = lang()
@@ -50,9 +50,8 @@ def tables() -> None:
         return
     st.title(t('round_pairing', language, n=round_no))
     missing = versioned.missing_tables(str(database()), event_id, results, round_no)
-    if missing:  # the question asked most in a hall
-        comma = "、" if language == "zh" else ", "
-        st.markdown(f"**{t('missing_tables', language, tables=comma.join(missing))}**")
+    if missing:  # the question asked most in a hall (ranges past a dozen tables)
+        st.markdown(f"**{t('missing_tables', language, tables=table_numbers(missing, language))}**")
     shown = versioned.pairings_table(str(database()), event_id, results, language,
                                      t("bye", language))
     start, count = 0, len(shown.rows)

@@ -224,6 +224,66 @@ def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, 
     assert any("未报：第 1、2、3、4 桌" in m.value for m in pairings.markdown)
 
 
+def test_many_tables_not_reported_read_as_ranges(monkeypatch, tmp_path):
+    """A large round's first minutes: the tables not reported read as ranges with their
+    count (not thirty numbers in a row), who sits at each one click away; a dozen or fewer
+    are spelled out with their teams, as above."""
+    from conftest import entries, write_csv
+
+    from pipeline.cli import main
+
+    database = tmp_path / "big.duckdb"
+    db = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025",
+                 *db]) == 0
+    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(60))),
+                 *db]) == 0
+    assert main(["pair", "--event", "e", *db]) == 0  # 30 tables
+    from pipeline.base import db as store
+
+    with store.reading(database) as con:
+        ew, ns = con.execute("select ew_team, ns_team from pairings where event_id = 'e' "
+                             "and round = 1 and table_no = 5").fetchone()
+    sheet = write_csv(tmp_path / "r1.csv", [["轮次", "桌号", "东西队号", "南北队号",
+                                            "东西级数", "南北级数"], [1, 5, ew, ns, "A", "9"]])
+    assert main(["ingest", "--event", "e", str(sheet), *db]) == 0
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = run_page(monkeypatch, database, "admin", event="e")
+    at.text_input[0].input("right")
+    at.button[0].click().run()
+    assert not at.exception
+    said = next(w.value for w in at.warning if "未报" in w.value)
+    assert said == "未报：第 1–4、6–30 桌（共 29 桌）"
+    who = next(e for e in at.expander if "29" in e.label)
+    seats = who.markdown[0].value.split("；")
+    assert len(seats) == 29 and seats[0] == "1 号桌 A1–A2" and seats[-1] == "30 号桌 A59–A60"
+    assert not any(seat.startswith("5 号桌") for seat in seats)
+    pairings = run_page(monkeypatch, database, "pairings", event="e")
+    assert any("未报：第 1–4、6–30 桌" in m.value for m in pairings.markdown)
+
+
+def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, cli, event16, db_file,
+                                                   tmp_path):
+    """The console's late form asks for the round in play (round 2 paired: 2), not round 1:
+    an organizer deciding a late arrival in round 7 typed the round every time."""
+    from conftest import round_one_played
+
+    round_one_played(cli, tmp_path, event16)
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = run_page(monkeypatch, db_file, "admin", event=event16)
+    at.text_input[0].input("right")
+    at.button[0].click().run()
+    assert not at.exception
+    rounds = [n for n in at.number_input if n.label == "轮次"]
+    assert len(rounds) == 2 and all(n.value == 2 for n in rounds)  # the hand entry's too
+
+
 def test_a_round_through_the_console(monkeypatch, tmp_path):
     """Issue 22: from pairing to every table reported: the missing list shrinks as results
     arrive, both sides agreeing store a table, a disagreement is decided, a table entered by
