@@ -393,11 +393,14 @@ def test_a_team_number_search_is_one_page_per_team_kept_for_the_version(hall):
     assert len(rows) == 1 and re.search(r">A5<", rows[0])  # A5's own table, alone
     every = re.search(r"<tbody>(.*)</tbody>", hall.get("/m/e/pairings").text, re.S).group(1)
     assert rows[0] in every  # the same row as in the whole round's list
+    assert 'name="q" value="A5"' in answers[1].text  # the box keeps what was looked for
     for n in range(1, 17):  # every team of the event: kept together
         assert hall.get(f"/m/e/pairings?q=A{n}").status_code == 200
     assert len(cache.TEAM_SEARCHES.values) == 16 and not cache.SEARCHES.values
     assert hall.get("/m/e/pairings?q=A5&lang=en").status_code == 200  # a page per language
     assert len(cache.TEAM_SEARCHES.values) == 17
+    other = hall.get("/m/e/pairings?q=<b>队伍")
+    assert 'name="q" value="&lt;b&gt;队伍"' in other.text  # as typed, escaped
 
 
 def test_every_answer_carries_the_security_headers(live_server):

@@ -216,12 +216,14 @@ def pairings_page(request: Request) -> Response:
             return render("site/pairings.html", title=f"{event.name} · {words['not_paired']}",
                           rows=None, **common)
         find = {"action": f"/m/{event.event_id}/pairings", "label": words["find"],
-                "button": words["search"], "english": language == "en", "nothing": ""}
+                "button": words["search"], "english": language == "en", "nothing": "",
+                "query": query}  # kept in the box: the phone shows what it looked for
         title = f"{event.name} · {words['round'].format(n=latest)}"
         rows, found = seated(event, seen, words["bye"]), None
         if query:  # a team's own number (what a hall of phones asks): its rows, no frame work
             found = rows.by_team.get(query.upper())
-        if found:
+        if found:  # one page for every spelling of the number (kept per team): its own
+            find["query"] = query.upper()
             return render("site/pairings.html", title=title,
                           headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
                                    for c in SEATED_COLUMNS],
