@@ -19,7 +19,7 @@ from dashboard.common import (
     public_page_event,
     rotate_if_due,
 )
-from dashboard.i18n import t
+from dashboard.i18n import colon, t
 from pipeline.day import queries
 from pipeline.ranking.scoring import STANDINGS_COLUMNS
 
@@ -102,11 +102,11 @@ def ranking() -> None:
     st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
             "</div>")
     if projector() and view.latest_results and not view.over:
-        feed = "　".join(f"{t('table', language)} {tb}: {ew} {el} – {ns} {nl}"
+        feed = "　".join(f"{t('table_at', language, n=tb)} {ew} {el} – {ns} {nl}"
                         + _overturned(view.ruled.get((r, tb)))
                         for r, tb, ew, el, ns, nl in view.latest_results[:4])
         st.html(f"<div class='feed' data-testid='feed'>{html.escape(t('latest_results', language))}"
-                f"：{html.escape(feed)}</div>")
+                f"{colon(language)}{html.escape(feed)}</div>")
     if not projector():
         start, count = reader_page(total, "ranking-page")
     st.html(table.page(start, count))
