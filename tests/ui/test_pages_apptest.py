@@ -13,6 +13,18 @@ def demo_db(tmp_path_factory, demo_day):
     return database
 
 
+def _console(monkeypatch, database, event: str):
+    """The console signed in (password "right") on `event`, drawn once."""
+    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
+    from dashboard import auth
+
+    auth._failures().clear()
+    at = run_page(monkeypatch, database, "admin", event=event)
+    at.text_input[0].input("right")
+    at.button[0].click().run()
+    return at
+
+
 def _html(at) -> str:
     """Everything the page drew with st.html (tables, the progress line)."""
     return " ".join(element.proto.body for element in at.get("html"))
@@ -207,13 +219,7 @@ def test_table_entry_starts_empty_and_pairings_show_missing_tables(monkeypatch, 
     assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(8))),
                  *db]) == 0
     assert main(["pair", "--event", "e", *db]) == 0
-    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
-    from dashboard import auth
-
-    auth._failures().clear()
-    at = run_page(monkeypatch, database, "admin", event="e")
-    at.text_input[0].input("right")
-    at.button[0].click().run()
+    at = _console(monkeypatch, database, "e")
     levels = [s for s in at.selectbox if "级数" in s.label]
     assert len(levels) == 2 and all(s.value is None for s in levels)
     # the console opens on the round: the four tables not reported, with their teams
@@ -247,13 +253,7 @@ def test_many_tables_not_reported_read_as_ranges(monkeypatch, tmp_path):
     sheet = write_csv(tmp_path / "r1.csv", [["轮次", "桌号", "东西队号", "南北队号",
                                             "东西级数", "南北级数"], [1, 5, ew, ns, "A", "9"]])
     assert main(["ingest", "--event", "e", str(sheet), *db]) == 0
-    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
-    from dashboard import auth
-
-    auth._failures().clear()
-    at = run_page(monkeypatch, database, "admin", event="e")
-    at.text_input[0].input("right")
-    at.button[0].click().run()
+    at = _console(monkeypatch, database, "e")
     assert not at.exception
     said = next(w.value for w in at.warning if "未报" in w.value)
     assert said == "未报：第 1–4、6–30 桌（共 29 桌）"
@@ -272,13 +272,7 @@ def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, cli, event16, db
     from conftest import round_one_played
 
     round_one_played(cli, tmp_path, event16)
-    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
-    from dashboard import auth
-
-    auth._failures().clear()
-    at = run_page(monkeypatch, db_file, "admin", event=event16)
-    at.text_input[0].input("right")
-    at.button[0].click().run()
+    at = _console(monkeypatch, db_file, event16)
     assert not at.exception
     rounds = [n for n in at.number_input if n.label == "轮次"]
     assert len(rounds) == 2 and all(n.value == 2 for n in rounds)  # the hand entry's too
@@ -305,15 +299,8 @@ def test_a_round_through_the_console(monkeypatch, tmp_path):
            for r in links.iter_rows(named=True) for side in ("ew", "ns")}
     code = {(r["table"], side): r[f"{side}_code"]
             for r in links.iter_rows(named=True) for side in ("ew", "ns")}
-    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
-    from dashboard import auth
-
-    auth._failures().clear()
-
     def console():
-        at = run_page(monkeypatch, database, "admin", event="e")
-        at.text_input[0].input("right")
-        at.button[0].click().run()
+        at = _console(monkeypatch, database, "e")
         assert not at.exception
         return at
 
@@ -468,13 +455,7 @@ def test_a_disputed_deal_waits_on_the_console_and_is_decided_there(monkeypatch, 
     with db.writing(database) as con:
         tablestore.enter(con, "e", 1, 1, sig["ns"], "ns", row["ns_code"], 1, "ew", 2)
         tablestore.answer(con, "e", 1, 1, sig["ew"], "ew", row["ew_code"], 1, False)
-    monkeypatch.setenv("PAISAI_ADMIN_PASSWORD", "right")
-    from dashboard import auth
-
-    auth._failures().clear()
-    at = run_page(monkeypatch, database, "admin", event="e")
-    at.text_input[0].input("right")
-    at.button[0].click().run()
+    at = _console(monkeypatch, database, "e")
     assert any("桌上记分有异议：第 1 轮 1 号桌第 1 副" in e.value for e in at.error)
     next(b for b in at.button if b.label == "删除此副（重新记录）").click().run()
     assert not any("桌上记分有异议" in e.value for e in at.error)
