@@ -10,9 +10,12 @@ wait 2–39 s. So, as ASGI middleware before Streamlit:
   iPhone, iPad, WeChat, HarmonyOS …) or a client with no browser's User-Agent at all (it
   runs no script: Streamlit would show it an empty page).
 - A screen keeps Streamlit: `?projector=1` or `?screen=1` on the address (the console's
-  "open the projector" link carries `projector=1`) marks the browser with a cookie
-  (`paisai_screen`), so that it stays a screen without the parameter. The console (`/admin`)
-  is never redirected (an organizer may use a phone) and marks its browser the same way.
+  "open the projector" link carries `projector=1`) marks a desktop browser with a cookie
+  (`paisai_screen`), so that it stays a screen without the parameter — not a phone: the
+  projector's link shared in a WeChat group gives the phones that open it the plain page. The
+  console (`/admin`) is never redirected (an organizer may use a phone) and marks its
+  browser the same way: a tablet or a TV box (a phone's User-Agent) becomes a screen once
+  the console has been opened on it.
 - Streamlit sessions of the audience are bounded: beyond `PAISAI_AUDIENCE_SESSIONS`
   (default 2) sessions of browsers that are neither the console (its session cookie) nor a
   marked screen, a public page answers with its plain page and another view with a short
@@ -165,10 +168,12 @@ class Audience:
             return
         headers = _headers(scope)
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        marked = query.get("projector") == ["1"] or query.get("screen") == ["1"]
+        phone = is_phone(headers.get("user-agent", ""))
+        # a phone is never made a screen by the address alone: a projector's link shared in
+        # a WeChat group would make every phone that opens it an uncounted session for a year
+        marked = not phone and (query.get("projector") == ["1"] or query.get("screen") == ["1"])
         cookies = _cookies(headers)
         screen = marked or cookies.get(SCREEN_COOKIE) == "1" or CONSOLE_COOKIE in cookies
-        phone = is_phone(headers.get("user-agent", ""))
         if not screen and view in PLAIN and (phone or self._over()):
             where = on_phones_port(headers, await plain_address(view, query))
             answer = RedirectResponse(where, status_code=303,

@@ -54,8 +54,15 @@ def test_phones_get_the_plain_page_and_screens_streamlit(client):
         "location"] == "/m/cup/bracket?lang=en"
     assert client.get("/pairings?event=x,y", headers=phone).headers[
         "location"] == "/m/x/pairings"  # a rotation of events: its first
-    marked = client.get("/live?projector=1", headers=phone)
+    # the projector's link shared with phones: not a screen, its plain page, no cookie
+    shared = client.get("/live?projector=1&event=day", headers=phone)
+    assert shared.headers["location"] == "/m/day/" and "set-cookie" not in shared.headers
+    assert client.get("/live?screen=1", headers=phone).status_code == 303
+    marked = client.get("/live?projector=1", headers={"User-Agent": DESKTOP})
     assert marked.text == "streamlit" and "paisai_screen=1" in marked.headers["set-cookie"]
+    # a tablet used as a screen: the console opened on it once marks it
+    console = client.get("/admin", headers=phone)
+    assert "paisai_screen=1" in console.headers["set-cookie"]
     assert client.get("/live", headers={**phone, "Cookie": "paisai_screen=1"}).text == \
         "streamlit"
     assert client.get("/admin", headers=phone).text == "streamlit"

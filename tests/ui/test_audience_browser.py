@@ -62,13 +62,15 @@ def test_a_phone_is_sent_to_the_plain_page(hall, path, plain):
 
 
 def test_the_projector_and_the_console_keep_streamlit_on_a_phone(hall):
-    assert _get(hall.url + "/live?projector=1", PHONE) == (200, None)
+    # the projector's address shared with phones (a WeChat group): their plain page
+    assert _get(hall.url + "/live?projector=1", PHONE) == (303, "/m/demo/")
+    assert _get(hall.url + "/live?projector=1", DESKTOP) == (200, None)
     assert _get(hall.url + "/live", PHONE, "paisai_screen=1") == (200, None)
     assert _get(hall.url + "/admin", PHONE) == (200, None)
     assert _get(hall.url + "/live", DESKTOP) == (200, None)  # a laptop keeps the page
 
 
-def test_a_phone_browser_lands_on_the_ranking_and_a_projector_stays(hall, browser):
+def test_a_phone_browser_lands_on_the_ranking_and_a_screen_stays(hall, browser):
     phone = browser.new_context(user_agent=PHONE, viewport={"width": 360, "height": 740},
                                 locale="zh-CN", is_mobile=True)
     try:
@@ -77,7 +79,10 @@ def test_a_phone_browser_lands_on_the_ranking_and_a_projector_stays(hall, browse
         expect(page).to_have_url(f"{hall.url}/m/demo/", timeout=30_000)
         expect(page.locator("table").first).to_contain_text("A1", timeout=30_000)
         assert page.locator("[data-testid=stApp]").count() == 0  # no Streamlit session
-        page.goto(f"{hall.url}/live?event=demo&projector=1")  # marked as the projector …
+        page.goto(f"{hall.url}/live?event=demo&projector=1")  # a shared projector link:
+        expect(page).to_have_url(f"{hall.url}/m/demo/", timeout=30_000)  # still the plain page
+        page.goto(f"{hall.url}/admin")  # the console opened on it: a tablet as a screen …
+        page.goto(f"{hall.url}/live?event=demo&projector=1")
         expect(page.locator("table[data-testid=ranking]")).to_contain_text("A1",
                                                                           timeout=60_000)
         page.goto(f"{hall.url}/live?event=demo")  # … it stays one without the parameter
