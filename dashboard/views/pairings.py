@@ -1,5 +1,8 @@
 """/pairings: the current round's tables and seats, and "find my table"."""
 
+import html
+import time
+
 import polars as pl
 import streamlit as st
 
@@ -33,7 +36,9 @@ if projector():
     phones_qr(event_id, language)
 
 
-READER_ROWS = 50  # a reader's page of a big round's tables (chosen; the projector shows all)
+READER_ROWS = 50  # a reader's page of a big round's tables (chosen)
+PROJECTOR_ROWS = 20  # the projector's page, turned every PAGE_SECONDS: within 1080 pixels
+PAGE_SECONDS = 10
 
 
 def results_version(event: str) -> str:
@@ -55,8 +60,16 @@ def tables() -> None:
     shown = versioned.pairings_table(str(database()), event_id, results, language,
                                      t("bye", language))
     start, count = 0, len(shown.rows)
-    spans = versioned.pages(count, READER_ROWS)
-    if not projector() and len(spans) > 1:  # a reader's page, chosen above the tables
+    spans = versioned.pages(count, PROJECTOR_ROWS if projector() else READER_ROWS)
+    if projector() and len(spans) > 1:  # the hall's screen turns its own pages (500 tables
+        # were one 19,000-pixel page: tables past the 22nd never on screen)
+        page = int(time.time() // PAGE_SECONDS) % len(spans)
+        start, count = spans[page]
+        numbers = pairs["table"].cast(pl.String).fill_null("").to_list()
+        said = (f"{t('table_range', language, a=numbers[start], b=numbers[start + count - 1])}"
+                f" · {t('page_of', language, p=page + 1, n=len(spans))}")
+        st.html(f"<div class='progress' data-testid='progress'>{html.escape(said)}</div>")
+    elif len(spans) > 1:  # a reader's page, chosen above the tables
         numbers = pairs["table"].cast(pl.String).fill_null("").to_list()
         labels = [t("table_range", language, a=numbers[first], b=numbers[first + n - 1])
                   for first, n in spans]

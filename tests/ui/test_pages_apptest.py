@@ -263,6 +263,15 @@ def test_many_tables_not_reported_read_as_ranges(monkeypatch, tmp_path):
     assert not any(seat.startswith("5 号桌") for seat in seats)
     pairings = run_page(monkeypatch, database, "pairings", event="e")
     assert any("未报：第 1–4、6–30 桌" in m.value for m in pairings.markdown)
+    # the projector turns pages of 20 tables (30 tables were one page past the screen's foot)
+    import re
+
+    wall = run_page(monkeypatch, database, "pairings", event="e", projector="1")
+    first, last, number = map(int, re.search(r"第 (\d+)–(\d+) 桌 · 第 (\d)/2 页",
+                                              _html(wall)).groups())
+    assert (first, last) == ((1, 20) if number == 1 else (21, 30))
+    rows = re.findall(r"<tr><td[^>]*>(\d+)</td>", _html(wall))
+    assert [int(r) for r in rows] == list(range(first, last + 1))
 
 
 def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, cli, event16, db_file,
