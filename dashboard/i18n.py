@@ -88,6 +88,10 @@ TEXT: dict[str, dict[str, str]] = {
     "save": {"zh": "保存", "en": "Save"},
     "pair_next": {"zh": "编排下一轮", "en": "Pair the next round"},
     "force": {"zh": "上一轮未报完也编排", "en": "Pair although tables are missing"},
+    "round_incomplete": {"zh": "第 {n} 轮只报了 {reported}/{expected} 桌（未报：第 {tables} 桌）；"
+                               "仍要编排请勾选“{force}”",
+                         "en": "Round {n} has {reported}/{expected} tables reported (missing: "
+                               "tables {tables}); to pair anyway, tick “{force}”"},
     "downloads": {"zh": "下载", "en": "Downloads"},
     "self_report": {"zh": "桌报（扫码报成绩）", "en": "Table self-report"},
     "pending": {"zh": "待确认的桌报", "en": "Reports waiting"},
@@ -389,9 +393,9 @@ def listed(items, lang: str, strong: bool = False) -> str:
 
 
 def table_numbers(numbers, lang: str, spell_out: int = 12) -> str:
-    """Table numbers as an organizer reads them: each one while there are few (`spell_out`
-    at most), runs of consecutive tables as ranges past that — a 500-table round's first
-    minutes were five hundred numbers in a row.
+    """Table numbers as an organizer reads them: each one while there are few, runs of
+    consecutive tables as ranges past `spell_out` (`pipeline.base.order.number_runs`); table
+    names that are not numbers as they are.
 
     >>> table_numbers([1, 2, 3], "zh"), table_numbers(range(1, 501), "zh")
     ('1、2、3', '1–500')
@@ -401,14 +405,9 @@ def table_numbers(numbers, lang: str, spell_out: int = 12) -> str:
     given = list(numbers)
     if len(given) <= spell_out or not all(str(n).isdigit() for n in given):
         return listed(given, lang)
-    numbers = sorted({int(n) for n in given})
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return listed((f"{a}" if a == b else f"{a}–{b}" for a, b in runs), lang)
+    from pipeline.base.order import number_runs
+
+    return listed(number_runs(given, spell_out), lang)
 
 
 def colon(lang: str) -> str:

@@ -58,7 +58,8 @@ def test_refused_while_tables_are_missing_unless_forced(cli, event16, tmp_path):
     part = [RESULT_HEADER, *ROUND_1[:5]]
     assert cli("ingest", "--event", event16, write_csv(tmp_path / "p.csv", part)).code == 0
     refused = cli("pair", "--event", event16)
-    assert refused.code == 2 and "5/8" in refused.err and "6, 7, 8" in refused.err
+    assert refused.code == 2 and "5/8" in refused.err and "（未报：第 6、7、8 桌）" in refused.err
+    assert "(missing: tables 6, 7, 8); use --force" in refused.err
     forced, tables = _pairing(cli, event16, "--force")
     assert len(tables) == 8 and read_csv_output(forced.out)[0]["round"] == "2"
 
@@ -198,3 +199,18 @@ def test_seat_index_lists_each_name_once_in_order():
         ("乙队", "A2", "乙队", 1, "南北 NS"), ("张三", "A1", "A1", 1, "东西 EW"),
         ("戊队", "A5", "戊队", None, "轮空"), ("李四", "A3", "丙队", 2, "东西 EW"),
         ("王五", "A2", "乙队", 1, "南北 NS")]
+
+
+def test_many_missing_tables_are_said_as_ranges(cli, tmp_path):
+    """A 30-table round with one table reported: the refusal names the others as ranges (a
+    500-table round's refusal was 2,500 characters of numbers)."""
+    assert cli("event", "create", "--id", "big", "--name", "大赛", "--ruleset",
+               "suzhou-2025").code == 0
+    assert cli("ingest", "--event", "big", write_csv(tmp_path / "e.csv", entries(60))).code == 0
+    _, tables = _pairing(cli, "big")
+    first = [RESULT_HEADER, [1, 5, *next((e, n) for t, e, n in tables if t == "5"), "A", "9"]]
+    assert cli("ingest", "--event", "big", write_csv(tmp_path / "r.csv", first)).code == 0
+    refused = cli("pair", "--event", "big")
+    assert refused.code == 2
+    assert "第 1 轮只报了 1/30 桌（未报：第 1–4、6–30 桌），加 --force 仍可编排" in refused.err
+    assert "(missing: tables 1–4, 6–30)" in refused.err

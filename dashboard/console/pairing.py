@@ -9,9 +9,9 @@ import streamlit as st
 
 from dashboard.common import database, html_table
 from dashboard.console.shared import base_url_input, done, event_version, republish
-from dashboard.i18n import one_language, t
+from dashboard.i18n import listed, one_language, t
 from pipeline.base import db, events
-from pipeline.base.errors import PaisaiError, UsageError
+from pipeline.base.errors import PaisaiError, RoundIncomplete, UsageError
 from pipeline.day import queries, selfreport
 from pipeline.pairing import event_round
 from pipeline.publishing.export.pairings import export_pairings
@@ -38,6 +38,10 @@ def pair_next(event_id: str, language: str) -> None:
                 shown = rounds.pairings(con, event_id, round_no).select(
                     "table", "ew_team", "ew_name", "ns_team", "ns_name")
             st.session_state["pairing_preview"] = (round_no, used, same, shown)
+        except RoundIncomplete as exc:  # the console's own remedy: its checkbox, not --force
+            st.error(t("round_incomplete", language, n=exc.round_no, reported=exc.reported,
+                       expected=exc.expected, tables=listed(exc.missing, language),
+                       force=t("force", language)))
         except PaisaiError as exc:
             st.error(one_language(str(exc), language))
     preview = st.session_state.get("pairing_preview")

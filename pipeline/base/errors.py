@@ -20,6 +20,23 @@ class UsageError(PaisaiError):
     exit_code = 2
 
 
+class RoundIncomplete(UsageError):
+    """The next round asked for while the last one has tables without a result: the round,
+    how many are reported, and the missing tables' numbers (ranges past a dozen), so that a
+    page can say its own remedy (the console's checkbox) where the CLI says --force."""
+
+    def __init__(self, round_no: int, reported: int, expected: int, missing: list[str]):
+        self.round_no, self.reported, self.expected, self.missing = (
+            round_no, reported, expected, missing)
+        which = ", ".join(missing)
+        super().__init__(
+            f"第 {round_no} 轮只报了 {reported}/{expected} 桌"
+            + (f"（未报：第 {'、'.join(missing)} 桌）" if missing else "")
+            + f"，加 --force 仍可编排 round {round_no} has {reported}/{expected} tables "
+            + f"reported{f' (missing: tables {which})' if missing else ''}; use --force to "
+            + "pair anyway")
+
+
 class BusyError(PaisaiError):
     """Another process holds the database file (an import, a restore, a backup, a DuckDB
     shell): nothing is wrong, the same request succeeds a little later. Its message names

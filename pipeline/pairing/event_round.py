@@ -11,8 +11,9 @@ import duckdb
 import polars as pl
 
 from pipeline.base import db, oplog
-from pipeline.base.errors import UsageError
+from pipeline.base.errors import RoundIncomplete, UsageError
 from pipeline.base.events import Event
+from pipeline.base.order import number_runs
 from pipeline.intake import registration
 from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
 from pipeline.ranking import scoring
@@ -222,11 +223,8 @@ def _require_complete(con, event_id: str, round_no: int, force: bool) -> None:
             "r.event_id = $e and r.round = $r and r.table_no = p.table_no) order by 1",
             {"e": event_id, "r": round_no},
         )
-        which = f"（未报桌号 missing tables: {', '.join(str(m[0]) for m in missing)}）" \
-            if missing else ""
-        raise UsageError(f"第 {round_no} 轮只报了 {reported}/{expected} 桌{which} round "
-                         f"{round_no} has {reported}/{expected} tables reported; use --force "
-                         "to pair anyway")
+        raise RoundIncomplete(round_no, reported, expected,
+                              number_runs(m[0] for m in missing))
 
 
 def _store(con, event_id: str, round_no: int, pairing: Pairing, system: str,

@@ -261,6 +261,13 @@ def test_many_tables_not_reported_read_as_ranges(monkeypatch, tmp_path):
     seats = who.markdown[0].value.split("；")
     assert len(seats) == 29 and seats[0] == "1 号桌 A1–A2" and seats[-1] == "30 号桌 A59–A60"
     assert not any(seat.startswith("5 号桌") for seat in seats)
+    # pairing the next round now is refused in the console's own words: the ranges, and its
+    # checkbox as the remedy (not the command line's --force)
+    at.session_state["phase"] = "pairing"
+    at.run()
+    next(b for b in at.button if b.label == "先看编排").click().run()
+    assert [e.value for e in at.error] == [
+        "第 1 轮只报了 1/30 桌（未报：第 1–4、6–30 桌）；仍要编排请勾选“上一轮未报完也编排”"]
     pairings = run_page(monkeypatch, database, "pairings", event="e")
     assert any("未报：第 1–4、6–30 桌" in m.value for m in pairings.markdown)
     # the projector turns pages of 20 tables (30 tables were one page past the screen's foot)
