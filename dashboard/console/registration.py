@@ -161,7 +161,7 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
     stored, refused = [], []
     for name, data in ready:
         try:
-            with undo.undoable(database(), event_id, f"上传 {name} upload {name}"):
+            with undo.undoable(database(), event_id, upload_label(name)):
                 ingest_file(database(), event_id, Path(name), source="dashboard", data=data)
             stored.append(name)
         except SheetErrors as errors:
@@ -180,6 +180,17 @@ def _store_files(event_id: str, ready: list[tuple[str, bytes]], language: str,
             st.session_state[f"uploads-{key}-stored"] = \
                 st.session_state.get(f"uploads-{key}-stored", 0) + 1
         done(f"{t('stored', language)}: {', '.join(stored)}", redraw=False)
+
+
+def upload_label(name: str) -> str:
+    """What undo names an upload, in both languages, each said whole in the console's own
+    (the file's name quoted in the Chinese: a name in Latin letters is data, not English).
+
+    >>> from dashboard.i18n import one_language
+    >>> [one_language(upload_label("round-7.csv"), lang) for lang in ("zh", "en")]
+    ['上传「round-7.csv」', 'upload round-7.csv']
+    """
+    return f"上传「{name}」 upload {name}"
 
 
 def _preview(event_id: str, name: str, data: bytes, kind: str | None,

@@ -41,12 +41,15 @@ def one_language(text: str, lang: str) -> str:
     ('only English', '只有中文')
     >>> one_language("本桌成绩已保存 A1 A – A2 9", "zh")
     '本桌成绩已保存 A1 A – A2 9'
+    >>> one_language("上传「round-7.csv」 upload round-7.csv", "en")  # a name quoted: data
+    'upload round-7.csv'
 
     """
     last = next(reversed(list(_CJK.finditer(text))), None)
     if last is None or not text[last.end():].strip():
         return text
     chinese, english = text[:last.end()].strip(), text[last.end():].strip()
-    if re.search(r"[A-Za-z]{3,}", chinese) or not re.search(r"[A-Za-z]{3,}", english):
+    words = re.sub(r"「[^」]*」", "", chinese)  # a file's or a team's name quoted is data
+    if re.search(r"[A-Za-z]{3,}", words) or not re.search(r"[A-Za-z]{3,}", english):
         return text  # the languages interleave, or what follows is data (A1 A – A2 9)
     return english if lang == "en" else chinese
