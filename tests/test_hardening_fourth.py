@@ -384,7 +384,8 @@ def test_a_team_number_search_is_one_page_per_team_kept_for_the_version(hall):
 
     from dashboard.hall import cache
 
-    answers = [hall.get(f"/m/e/pairings?q={q}") for q in ("A5", "a5", "%20A5%20", "A5&x=1")]
+    answers = [hall.get(f"/m/e/pairings?q={q}") for q in ("A5", "a5", "%20A5%20", "A5&x=1",
+                                                           "Ａ５", "A%205")]  # a Chinese keyboard's
     assert {a.status_code for a in answers} == {200}
     assert len({a.headers["ETag"] for a in answers}) == 1
     assert len(cache.TEAM_SEARCHES.values) == 1 and not cache.SEARCHES.values

@@ -49,6 +49,7 @@ from dashboard.hall.respond import (
 )
 from pipeline.base import db, events
 from pipeline.base.errors import BusyError, PaisaiError
+from pipeline.base.names import team_number
 from pipeline.base.output import HEADERS_ZH, cell_text
 from pipeline.publishing.publish import RESULT_COLUMNS
 from pipeline.publishing.templating import environment, render, table_rows
@@ -172,8 +173,9 @@ def pages_version(event_id: str) -> str | None:
 def _team_search(seen: Snapshot, extra: tuple) -> str | None:
     """The team number a search (?q=) names exactly, in the event's own spelling (`a1`,
     ` A1 ` and `A1` are one page), or None for any other search. The page found for a team
-    number is the same whatever the spelling (`find_table` compares upper-cased)."""
-    wanted = dict(extra).get("q", "").upper()
+    number is the same whatever the spelling (`find_table` compares upper-cased; a full-width
+    Ａ６６４ or A 664 is A664: `team_number`)."""
+    wanted = team_number(dict(extra).get("q", ""))
     return wanted if wanted and wanted in seen.places else None
 
 
@@ -221,9 +223,9 @@ def pairings_page(request: Request) -> Response:
         title = f"{event.name} · {words['round'].format(n=latest)}"
         rows, found = seated(event, seen, words["bye"]), None
         if query:  # a team's own number (what a hall of phones asks): its rows, no frame work
-            found = rows.by_team.get(query.upper())
+            found = rows.by_team.get(team_number(query))
         if found:  # one page for every spelling of the number (kept per team): its own
-            find["query"] = query.upper()
+            find["query"] = team_number(query)
             return render("site/pairings.html", title=title,
                           headers=[(HEADERS_EN if language == "en" else HEADERS_ZH).get(c, c)
                                    for c in SEATED_COLUMNS],

@@ -47,3 +47,22 @@ def person_key(name: str | None) -> str:
 
 def member_key(member_id: str | None) -> str:
     return ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", member_id or "")).strip().upper()
+
+
+def as_typed(query: str) -> str:
+    """A search as a phone's keyboard may type it, in the form it is stored: full-width
+    letters and digits folded (ＡＢ６６４ → AB664: a Chinese keyboard's), spaces trimmed.
+
+    >>> as_typed(" Ａ６６４ "), as_typed("雄鹰　队")
+    ('A664', '雄鹰 队')
+    """
+    return unicodedata.normalize("NFKC", query).strip()
+
+
+def team_number(query: str) -> str:
+    """A search read as a team's number: as typed, upper-cased, without spaces inside.
+
+    >>> team_number("a 664"), team_number("Ａ６６４")
+    ('A664', 'A664')
+    """
+    return "".join(as_typed(query).upper().split())

@@ -13,6 +13,7 @@ import polars as pl
 
 from pipeline.base import db, events
 from pipeline.base.levels import format_level
+from pipeline.base.names import as_typed, team_number
 from pipeline.day import tablestore
 from pipeline.ranking import awards, rounds, scoring
 
@@ -264,14 +265,16 @@ def find_table(pairs: pl.DataFrame, query: str) -> pl.DataFrame:
     >>> find_table(p, "a1").height, find_table(p, "雄鹰").height, find_table(p, "A").height
     (1, 1, 0)
     """
-    wanted = query.strip().upper()
+    typed = as_typed(query)
+    wanted = typed.upper()
     if not wanted:
         return pairs.head(0)
-    exact = pairs[exact_rows(pairs).get(wanted, [])]
+    known = exact_rows(pairs)
+    exact = pairs[known.get(wanted, known.get(team_number(query), []))]
     if exact.height or len(wanted) < 2:
         return exact
     names = [c for c in SEARCHED if not c.endswith("_team")]
-    return pairs.filter(pl.any_horizontal(pl.col(c).cast(pl.String).str.contains(query.strip(), literal=True)
+    return pairs.filter(pl.any_horizontal(pl.col(c).cast(pl.String).str.contains(typed, literal=True)
                                           for c in names))
 
 
