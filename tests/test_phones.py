@@ -60,8 +60,13 @@ def test_phone_pages_cache_and_say_it_safely(client):
     assert found.status_code == 200 and "A3" in found.text and "<form" in found.text
     team = client.get("/m/e/teams/A1")
     assert team.status_code == 200 and "号桌" in team.text and "名次" in team.text
+    import re
+
+    opponent = re.search(r"对手：(A\d+) (\S+?)<", team.text)  # its number and its name
+    assert opponent and opponent.group(2) == f"队伍{opponent.group(1)[1:]}"
     english = client.get(team.url.path + "?lang=en").text  # an English page all English
     assert "Table" in english and "Rank" in english and "号桌" not in english
+    assert f"Opponent: {opponent.group(1)} " in english
     missing = client.get("/m/e/teams/Z9")
     assert missing.status_code == 404 and "没有这个队" in missing.text
     assert client.get("/m/nope/?lang=en").status_code == 404

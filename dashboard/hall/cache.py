@@ -193,10 +193,11 @@ def _snapshot(event, current_version: str) -> Snapshot:
         pairs = rounds.pairings(con, event.event_id, latest) if latest else None
     seats = {}
     for r in pairs.iter_rows(named=True) if pairs is not None else ():
-        seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW", "opponent": r["ns_team"]}
+        ew = " ".join(str(v) for v in (r["ew_team"], r.get("ew_name")) if v)
+        ns = " ".join(str(v) for v in (r["ns_team"], r.get("ns_name")) if v)
+        seats[r["ew_team"]] = {"table": r["table"], "side": "东西 EW", "opponent": ns}
         if r["ns_team"] is not None:
-            seats[r["ns_team"]] = {"table": r["table"], "side": "南北 NS",
-                                   "opponent": r["ew_team"]}
+            seats[r["ns_team"]] = {"table": r["table"], "side": "南北 NS", "opponent": ew}
     return Snapshot(current_version, after, ranking, latest, pairs,
                     {lang: why_here(ranking, scoring.published_keys(event, after), lang)
                      for lang in ("zh", "en")},
