@@ -37,7 +37,8 @@ def pair_next(event_id: str, language: str) -> None:
                 same = event_round.same_unit_tables(con, event_id, round_no)
                 shown = rounds.pairings(con, event_id, round_no).select(
                     "table", "ew_team", "ew_name", "ns_team", "ns_name")
-            st.session_state["pairing_preview"] = (round_no, used, same, shown)
+            st.session_state["pairing_preview"] = (round_no, used, same, shown,
+                                                   list(pairing.rematches))
         except RoundIncomplete as exc:  # the console's own remedy: its checkbox, not --force
             st.error(t("round_incomplete", language, n=exc.round_no, reported=exc.reported,
                        expected=exc.expected, tables=listed(exc.missing, language),
@@ -47,16 +48,45 @@ def pair_next(event_id: str, language: str) -> None:
     preview = st.session_state.get("pairing_preview")
     if not preview:
         return
-    round_no, used, same, shown = preview
-    st.markdown(f"**{t('round', language)} {round_no}**")
-    for table, ew, ns, unit in same:
-        st.warning(t("same_unit", language, t=table, ew=ew, ns=ns, unit=unit))
-    st.html(html_table(shown, language, "pairing-preview"))
+    round_no, used, same, shown, rematches = preview
+    _preview_summary(round_no, used, same, shown.height, rematches, language)
+    # the button above the tables: a 500-table preview put it 20,000 pixels down the page
     st.button(t("store_pairing", language), type="primary", on_click=_store_pairing,
               args=(event_id, used if used is not None else seed, force, apart, language))
     failed = st.session_state.pop("pairing_failed", None)
     if failed:
-        st.error(failed)
+        st.error(one_language(failed, language))
+    with st.container(height=PREVIEW_HEIGHT if shown.height > PREVIEW_ROWS else None):
+        st.html(html_table(shown, language, "pairing-preview"))
+
+
+PREVIEW_ROWS = 20  # a preview longer than this scrolls in a box of its own
+PREVIEW_HEIGHT = 720
+SAME_UNIT_SPELLED = 5  # tables of one unit named each in a warning; past it, one line
+
+
+def _preview_summary(round_no: int, used: int | None, same: list, tables: int,
+                     rematches: list, language: str) -> None:
+    """What the organizer checks before storing: the round, its tables, the seed, the
+    rematches and the tables of one unit — a few named each, many (a 1,000-team event of
+    twelve units: hundreds) as their count with the list one click away."""
+    parts = [t("round_n", language, n=round_no), t("tables_n", language, n=tables)]
+    if used is not None:
+        parts.append(f"{t('seed', language)} {used}")
+    parts.append(t("rematches_n", language, n=len(rematches)))
+    parts.append(t("same_unit_n", language, n=len(same)))
+    st.markdown(f"**{' · '.join(parts)}**")
+    for a, b in rematches[:SAME_UNIT_SPELLED]:
+        st.warning(t("rematch", language, a=a, b=b))
+    lines = [t("same_unit", language, t=table, ew=ew, ns=ns, unit=unit)
+             for table, ew, ns, unit in same]
+    if len(lines) <= SAME_UNIT_SPELLED:
+        for line in lines:
+            st.warning(line)
+        return
+    st.warning(t("same_unit_many", language, n=len(lines)))
+    with st.expander(t("same_unit_list", language, n=len(lines))):
+        st.markdown("\n".join(f"- {line}" for line in lines))
 
 
 def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,

@@ -281,6 +281,35 @@ def test_many_tables_not_reported_read_as_ranges(monkeypatch, tmp_path):
     assert [int(r) for r in rows] == list(range(first, last + 1))
 
 
+def test_a_big_pairing_preview_says_its_summary_first(monkeypatch, tmp_path):
+    """A 30-table preview where every table seats one unit's two teams: one line of counts,
+    the button to store it above the tables, the thirty tables of one unit as one warning with
+    their list one click away (a 1,000-team event of twelve units drew hundreds of warnings
+    and put the button 20,000 pixels down)."""
+    from conftest import ENTRY_HEADER, write_csv
+
+    from pipeline.cli import main
+
+    database = tmp_path / "one-unit.duckdb"
+    db = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "赛", "--ruleset", "suzhou-2025",
+                 *db]) == 0
+    teams = [[f"A{i}", f"队伍{i}", f"张{i}", f"李{i}", "同一公司"] for i in range(1, 61)]
+    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv",
+                                                         [ENTRY_HEADER, *teams])), *db]) == 0
+    at = _console(monkeypatch, database, "e")
+    at.session_state["phase"] = "pairing"
+    at.run()
+    next(b for b in at.button if b.label == "先看编排").click().run()
+    assert not at.exception and not at.error
+    summary = next(m.value for m in at.markdown if "同单位相遇" in m.value)
+    assert summary == "**第 1 轮 · 30 桌 · 重复相遇 0 对 · 同单位相遇 30 桌**"
+    assert [w.value for w in at.warning] == ["30 桌的两队同属一个单位"]
+    listed = next(e for e in at.expander if "同单位相遇的 30 桌" in e.label)
+    assert listed.markdown[0].value.count("同属 同一公司") == 30
+    assert any(b.label == "确认编排" for b in at.button)
+
+
 def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, cli, event16, db_file,
                                                    tmp_path):
     """The console's late form asks for the round in play (round 2 paired: 2), not round 1:
