@@ -234,3 +234,20 @@ def test_folding_a_unit_counts_the_registrations_it_moved(cli, tmp_path):
     assert cli("ingest", "--event", "f", write_csv(tmp_path / "f.csv", rows)).code == 0
     folded = cli("units", "--event", "f", "--fold", "恒通贸义=恒通贸易")
     assert folded.code == 0 and "（2 队 teams）" in folded.out, folded.out
+
+
+def test_a_preview_heads_its_columns_in_the_organizers_words(cli, event16, tmp_path):
+    """The preview's sample rows are headed by the field's own Chinese name, with the sheet's
+    header after it when the sheet wrote it otherwise (东西级数 ← 东西级) — never the
+    database's names (ew_level ← 东西级数, in the Chinese console)."""
+    from conftest import write_csv
+
+    from pipeline.intake.ingest import preview_file
+
+    assert cli("pair", "--event", event16).code == 0
+    sheet = write_csv(tmp_path / "r1.csv", [["轮", "桌号", "东西队号", "南北队号", "东西级", "南北级数"],
+                                             [1, 1, "A1", "A2", "K", "9"]])
+    report = preview_file(tmp_path / "t.duckdb", event16, "r1.csv", sheet.read_bytes())
+    (_, sample), = report.samples
+    assert sample.columns == ["轮次 ← 轮", "桌号", "东西队号", "南北队号", "东西级数 ← 东西级",
+                              "南北级数"]

@@ -241,12 +241,19 @@ def preview_file(db_file: Path, event_id: str, name: str, data: bytes,
 
 
 def _sample(sheet, rows: int = 5) -> pl.DataFrame:
-    """The first rows of a sheet, each column headed "as stored ← as written"."""
+    """The first rows of a sheet, each column headed "as stored ← as written" in the
+    organizer's words (东西级数 ← 东西级: the field's own name, never the database's
+    ew_level), or as written alone when that is the field's own name."""
     from pipeline.base.output import HEADERS_ZH
+    from pipeline.intake.sheets.headers import ALIASES
+
+    def named(column: str) -> str:
+        own = ALIASES.get(sheet.kind, {}).get(column, [HEADERS_ZH.get(column, column)])[0]
+        written = sheet.written[column]
+        return written if str(written).strip() == own else f"{own} ← {written}"
 
     columns = [c for c in sheet.frame.columns if c in sheet.written]
-    return sheet.frame.head(rows).select(columns).rename(
-        {c: f"{HEADERS_ZH.get(c, c)} ← {sheet.written[c]}" for c in columns})
+    return sheet.frame.head(rows).select(columns).rename({c: named(c) for c in columns})
 
 
 def ingest_rows(
