@@ -90,7 +90,7 @@ def ranking() -> None:
     if projector() and (total > rows or prizes is not None):
         chunks = math.ceil(total / rows)
         pages = chunks + (1 if prizes is not None else 0)  # the prize list: a page too
-        page = int(time.time() // PAGE_SECONDS) % pages
+        page = versioned.turned_page(pages, changed, PAGE_SECONDS)
         parts.append(t("page_of", language, p=page + 1, n=pages))
         if page == chunks:
             st.html(f"<div class='progress' data-testid='progress'>"

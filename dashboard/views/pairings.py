@@ -1,7 +1,6 @@
 """/pairings: the current round's tables and seats, and "find my table"."""
 
 import html
-import time
 
 import polars as pl
 import streamlit as st
@@ -63,7 +62,7 @@ def tables() -> None:
     spans = versioned.pages(count, PROJECTOR_ROWS if projector() else READER_ROWS)
     if projector() and len(spans) > 1:  # the hall's screen turns its own pages (500 tables
         # were one 19,000-pixel page: tables past the 22nd never on screen)
-        page = int(time.time() // PAGE_SECONDS) % len(spans)
+        page = versioned.turned_page(len(spans), None, PAGE_SECONDS)
         start, count = spans[page]
         numbers = pairs["table"].cast(pl.String).fill_null("").to_list()
         said = (f"{t('table_range', language, a=numbers[start], b=numbers[start + count - 1])}"
