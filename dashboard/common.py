@@ -271,10 +271,14 @@ def phones_qr(event_id: str, language: str) -> None:
     in a gutter of its own on the right: it never covers a column or a row."""
     url = phones_url(event_id)
     st.html(f"<style>.block-container {{ padding-right: {QR_GUTTER}px !important; }}</style>")
+    # as wide as the gutter at most, its words wrapping: an English caption one line wide
+    # reached over the ranking's last column
     st.html(f"<div data-testid='phones-qr' style='position:fixed;right:18px;bottom:14px;"
-            f"background:#fff;padding:6px;border-radius:8px;text-align:center;z-index:10'>"
-            f"{_qr_img(url)}<div style='font-size:16px'>{html.escape(t('phones_qr', language))}"
-            f"</div></div>")
+            f"width:{QR_GUTTER - 36}px;box-sizing:border-box;background:#fff;padding:6px;"
+            f"border-radius:8px;text-align:center;z-index:10'>"
+            f"<div style='display:flex;justify-content:center'>{_qr_img(url)}</div>"
+            f"<div style='font-size:16px;line-height:1.2'>"
+            f"{html.escape(t('phones_qr', language))}</div></div>")
 
 
 def rotate_if_due(current: str) -> None:

@@ -106,7 +106,7 @@ TEXT: dict[str, dict[str, str]] = {
     "recent_events": {"zh": "最近的赛事", "en": "Recent events"},
     "undo": {"zh": "撤销上一步", "en": "Undo"},
     "templates": {"zh": "空白表格模板（下拉选项、示例行）", "en": "Blank templates to fill in"},
-    "seed_empty": {"zh": "留空则随机抽取", "en": "empty: drawn at random"},
+    "seed_empty": {"zh": "留空则随机抽取", "en": "random if empty"},
     "undone": {"zh": "已撤销", "en": "Undone"},
     "side_links": {"zh": "每桌两个二维码：东西、南北各扫各的；双方报的一致即自动保存",
                    "en": "Two codes a table, one for each side; when both agree it is stored"},
