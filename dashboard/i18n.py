@@ -240,7 +240,7 @@ TEXT: dict[str, dict[str, str]] = {
     "more_columns": {"zh": "手机上只列主要几列；横屏或电脑上可看全部",
                      "en": "A phone shows the main columns; turn it or use a computer for all"},
     "event_over": {"zh": "比赛结束 · 最终排名", "en": "Final ranking"},
-    "latest_results": {"zh": "最新成绩", "en": "Latest results"},
+    "latest_results": {"zh": "第 {n} 轮最新成绩", "en": "Latest results of round {n}"},
     "round_n": {"zh": "第 {n} 轮", "en": "Round {n}"},
     "tables_count": {"zh": "桌数", "en": "tables"},
     "games_legend": {"zh": "每场右侧为各局所达级数（胜方加粗）；弃权、取消资格注明",

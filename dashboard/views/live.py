@@ -102,11 +102,15 @@ def ranking() -> None:
     st.html(f"<div class='progress' data-testid='progress'>{html.escape(' · '.join(parts))}"
             "</div>")
     if projector() and view.latest_results and not view.over:
-        feed = "　".join(f"{t('table_at', language, n=tb)} {ew} {el} – {ns} {nl}"
-                        + _overturned(view.ruled.get((r, tb)))
-                        for r, tb, ew, el, ns, nl in view.latest_results[:4])
-        st.html(f"<div class='feed' data-testid='feed'>{html.escape(t('latest_results', language))}"
-                f"{colon(language)}{html.escape(feed)}</div>")
+        # the newest result's round alone, named: a team's table of the round before beside
+        # its table of this one read as one team at two tables
+        newest = view.latest_results[0][0]
+        feed = "　".join([f"{t('table_at', language, n=tb)} {ew} {el} – {ns} {nl}"
+                         + _overturned(view.ruled.get((r, tb)))
+                         for r, tb, ew, el, ns, nl in view.latest_results if r == newest][:4])
+        said = t("latest_results", language, n=newest)
+        st.html(f"<div class='feed' data-testid='feed'>{html.escape(said)}{colon(language)}"
+                f"{html.escape(feed)}</div>")
     if not projector():
         start, count = reader_page(total, "ranking-page")
     st.html(table.page(start, count))

@@ -310,6 +310,29 @@ def test_a_big_pairing_preview_says_its_summary_first(monkeypatch, tmp_path):
     assert any(b.label == "确认编排" for b in at.button)
 
 
+def test_the_latest_results_line_keeps_to_the_newest_round(monkeypatch, cli, event16,
+                                                            db_file, tmp_path):
+    """One table of round 2 reported after round 1's eight: the projector's line shows round
+    2's table alone, named as round 2's (round 1's tables beside it read as one team seated
+    at two tables)."""
+    from conftest import RESULT_HEADER, round_one_played, write_csv
+
+    from pipeline.base import db as store
+
+    round_one_played(cli, tmp_path, event16)
+    with store.reading(db_file) as con:
+        ew, ns = con.execute("select ew_team, ns_team from pairings where event_id = 'e' and "
+                             "round = 2 and table_no = 3").fetchone()
+    sheet = write_csv(tmp_path / "r2.csv", [RESULT_HEADER, [2, 3, ew, ns, "Q", "7"]])
+    assert cli("ingest", "--event", event16, sheet).code == 0
+    at = run_page(monkeypatch, db_file, "live", event=event16, projector="1")
+    assert not at.exception
+    import re
+
+    feed = re.search(r"data-testid='feed'>(.*?)</div>", _html(at)).group(1)
+    assert feed == f"第 2 轮最新成绩：3 号桌 {ew} Q – {ns} 7"
+
+
 def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, cli, event16, db_file,
                                                    tmp_path):
     """The console's late form asks for the round in play (round 2 paired: 2), not round 1:

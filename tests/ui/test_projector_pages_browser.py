@@ -127,7 +127,7 @@ def test_a_result_a_ruling_overturned_is_marked(tmp_path, browser, capsys):
     try:
         feed = page.locator("[data-testid=feed]")
         expect(feed).to_contain_text(
-            f"{table['table']} 号桌 {table['ew_team']} A – {table['ns_team']} 5 "
+            f"第 1 轮最新成绩：{table['table']} 号桌 {table['ew_team']} A – {table['ns_team']} 5 "
             f"[裁定改判：{table['ew_team']} 判负]", timeout=60_000)
         _clear(page, "ranking")
         shot(page, "projector-overturned")
