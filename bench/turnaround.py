@@ -44,6 +44,7 @@ def prepare(folder: Path, teams: int, name: str = "基准",
     """An event of `teams` teams with rounds 1–6 stored and round 7 paired; round 7's sheet.
     The turnaround prints the pairings as the wall gets them: an xlsx with the seat index.
     `timings` gets the seconds the simulation of the 7 rounds took ("simulate")."""
+    folder.mkdir(parents=True, exist_ok=True)  # a folder of its own, made when missing
     ruleset = folder / "bench.toml"
     ruleset.write_text(RULESET, encoding="utf-8")
     started = time.perf_counter()
