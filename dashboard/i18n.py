@@ -87,6 +87,9 @@ TEXT: dict[str, dict[str, str]] = {
     "reason": {"zh": "原因（记入审计）", "en": "Reason (kept in the audit)"},
     "save": {"zh": "保存", "en": "Save"},
     "pair_next": {"zh": "编排下一轮", "en": "Pair the next round"},
+    "which_round": {"zh": "编排哪一轮", "en": "Which round"},
+    "pair_again": {"zh": "重新编排第 {n} 轮（还没有成绩）", "en": "Pair round {n} again (no results yet)"},
+    "pair_after": {"zh": "编排第 {n} 轮", "en": "Pair round {n}"},
     "force": {"zh": "上一轮未报完也编排", "en": "Pair although tables are missing"},
     "round_incomplete": {"zh": "第 {n} 轮只报了 {reported}/{expected} 桌（未报：第 {tables} 桌）；"
                                "仍要编排请勾选“{force}”",

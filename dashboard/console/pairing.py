@@ -23,6 +23,13 @@ def pair_next(event_id: str, language: str) -> None:
     """Pair the next round in two steps: a preview (what the pairing would be, and any two
     teams of one unit it puts together), then storing it."""
     st.subheader(t("pair_next", language))
+    again = _unplayed_round(str(database()), event_id, event_version(event_id))
+    which = None
+    if again is not None:  # paired, nothing reported yet: made again, or the round after
+        which = st.radio(t("which_round", language), [again, again + 1], horizontal=True,
+                         format_func=lambda n: t("pair_again" if n == again else "pair_after",
+                                                 language, n=n), key="pair-which")
+    round_no = again if which == again else None
     cols = st.columns(4)
     seed = cols[0].number_input(t("seed", language), min_value=0, value=None,
                                 placeholder=t("seed_empty", language))
@@ -33,12 +40,12 @@ def pair_next(event_id: str, language: str) -> None:
         try:
             with db.trial(database()) as con:  # rolled back: a look, not a change
                 event = events.load(con, event_id)
-                round_no, pairing, used = event_round.pair(con, event, None, seed, force, apart)
-                same = event_round.same_unit_tables(con, event_id, round_no)
-                shown = rounds.pairings(con, event_id, round_no).select(
+                made, pairing, used = event_round.pair(con, event, round_no, seed, force, apart)
+                same = event_round.same_unit_tables(con, event_id, made)
+                shown = rounds.pairings(con, event_id, made).select(
                     "table", "ew_team", "ew_name", "ns_team", "ns_name")
-            st.session_state["pairing_preview"] = (round_no, used, same, shown,
-                                                   list(pairing.rematches))
+            st.session_state["pairing_preview"] = (made, used, same, shown,
+                                                   list(pairing.rematches), round_no)
         except RoundIncomplete as exc:  # the console's own remedy: its checkbox, not --force
             st.error(t("round_incomplete", language, n=exc.round_no, reported=exc.reported,
                        expected=exc.expected, tables=listed(exc.missing, language),
@@ -48,15 +55,16 @@ def pair_next(event_id: str, language: str) -> None:
     preview = st.session_state.get("pairing_preview")
     if not preview:
         return
-    round_no, used, same, shown, rematches = preview
-    _preview_summary(round_no, used, same, shown.height, rematches, language)
+    made, used, same, shown, rematches, asked = preview
+    _preview_summary(made, used, same, shown.height, rematches, language)
     # the button above the tables: a 500-table preview put it 20,000 pixels down the page
     st.button(t("store_pairing", language), type="primary", on_click=_store_pairing,
-              args=(event_id, used if used is not None else seed, force, apart, language))
+              args=(event_id, asked, used if used is not None else seed, force, apart,
+                    language))
     failed = st.session_state.pop("pairing_failed", None)
     if failed:
         st.error(one_language(failed, language))
-    with st.container(height=PREVIEW_HEIGHT if shown.height > PREVIEW_ROWS else None):
+    with st.container(height=PREVIEW_HEIGHT if shown.height > PREVIEW_ROWS else "content"):
         st.html(html_table(shown, language, "pairing-preview"))
 
 
@@ -89,14 +97,14 @@ def _preview_summary(round_no: int, used: int | None, same: list, tables: int,
         st.markdown("\n".join(f"- {line}" for line in lines))
 
 
-def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
-                   language: str) -> None:
+def _store_pairing(event_id: str, asked: int | None, seed: int | None, force: bool,
+                   apart: bool, language: str) -> None:
     """The previewed pairing stored — before the page is drawn again (a button's callback),
-    so one redraw shows the new round."""
+    so one redraw shows the new round. `asked`: the round made again (None: the next)."""
     try:
         with db.writing(database()) as con:
             event = events.load(con, event_id)
-            round_no, pairing, used = event_round.pair(con, event, None, seed, force, apart)
+            round_no, pairing, used = event_round.pair(con, event, asked, seed, force, apart)
     except PaisaiError as exc:
         st.session_state["pairing_failed"] = str(exc)
         return
@@ -105,6 +113,15 @@ def _store_pairing(event_id: str, seed: int | None, force: bool, apart: bool,
     note = f" · {t('seed', language)} {used}" if used is not None else ""
     rematches = "".join(f" · {t('rematch', language, a=a, b=b)}" for a, b in pairing.rematches)
     done(t("paired", language, r=round_no) + note + rematches, redraw=False)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _unplayed_round(path: str, event_id: str, version: str) -> int | None:
+    """The latest paired round while none of its tables has a result (its pairing can be
+    made again: a team withdrawn or a unit kept apart after the confirmation), else None."""
+    from pathlib import Path
+
+    return queries.unplayed_round(Path(path), event_id)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

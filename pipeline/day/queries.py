@@ -139,6 +139,18 @@ def if_round_ended_now(database: Path, event_id: str) -> Provisional | None:
     return Provisional(paired, reported, expected, standings)
 
 
+def unplayed_round(database: Path, event_id: str) -> int | None:
+    """The latest paired round while it has no result at all, else None."""
+    with db.reading(database) as con:
+        found = db.rows(con, "select max(round) from pairings where event_id = $e", {"e": event_id})
+        latest = found[0][0] if found else None
+        if latest is None:
+            return None
+        played = db.scalar(con, "select count(*) from results where event_id = $e and round = $r",
+                           {"e": event_id, "r": latest})
+    return None if played else int(latest)
+
+
 def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:
     """The round's paired tables without a result yet, in table order."""
     with db.reading(database) as con:

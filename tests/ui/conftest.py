@@ -140,6 +140,10 @@ def idle(page, timeout: float = 60_000) -> None:
     page.wait_for_function(
         "() => { const app = document.querySelector('[data-testid=stApp]');"
         " return app && app.dataset.testScriptState !== 'running'; }", timeout=timeout)
+    # a page that drew an exception box is a failure wherever the test looks next (a preview
+    # crashed below its button while the test went on with the button)
+    crashed = page.locator("[data-testid=stException]")
+    assert crashed.count() == 0, crashed.first.inner_text()
 
 
 @pytest.fixture

@@ -100,6 +100,9 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         # round 1 paired with units kept apart: previewed, then stored
         open_phase(page, "编排")
         page.get_by_role("button", name="先看编排").click()
+        expect(page.get_by_role("button", name="确认编排")).to_be_visible(timeout=WAIT)
+        idle(page)  # the preview drawn whole (no exception below its button)
+        expect(page.get_by_test_id("stMarkdown").filter(has_text="第 1 轮 · 6 桌")).to_be_visible()
         page.get_by_role("button", name="确认编排").click()
         expect(page.locator("body")).to_contain_text("第 1 轮已编排", timeout=WAIT)
         unit = {f"A{i + 1}": u for i, u in enumerate(UNITS)}

@@ -333,6 +333,34 @@ def test_the_latest_results_line_keeps_to_the_newest_round(monkeypatch, cli, eve
     assert feed == f"第 2 轮最新成绩：3 号桌 {ew} Q – {ns} 7"
 
 
+def test_a_round_paired_and_not_played_is_paired_again_from_the_console(monkeypatch, cli,
+                                                                        event16, db_file):
+    """Round 1 confirmed, no table reported yet, then drawn again with a seed of the hall's
+    choosing: the console offers round 1 made again (the default) beside round 2, and stores
+    it in round 1's place — the console had no way back from a confirmed pairing, and
+    offered only the round after."""
+    from pipeline.base import db as store
+
+    assert cli("pair", "--event", event16).code == 0
+    at = _console(monkeypatch, db_file, event16)
+    at.session_state["phase"] = "pairing"
+    at.run()
+    which = next(r for r in at.radio if r.label == "编排哪一轮")
+    assert which.value == 1 and which.options == ["重新编排第 1 轮（还没有成绩）", "编排第 2 轮"]
+    next(n for n in at.number_input if n.label == "抽签种子").set_value(5)
+    next(b for b in at.button if b.label == "先看编排").click().run()
+    assert not at.error
+    assert any(m.value == "**第 1 轮 · 8 桌 · 抽签种子 5 · 重复相遇 0 对 · 同单位相遇 0 桌**"
+               for m in at.markdown)
+    next(b for b in at.button if b.label == "确认编排").click().run()
+    assert any("第 1 轮已编排" in m.value for m in at.success)
+    with store.reading(db_file) as con:
+        assert con.execute("select max(round), count(*) from pairings where event_id = 'e'"
+                           ).fetchone() == (1, 8)
+        assert con.execute("select seed from pairing_rounds where event_id = 'e' and round = 1"
+                           ).fetchone() == (5,)
+
+
 def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, cli, event16, db_file,
                                                    tmp_path):
     """The console's late form asks for the round in play (round 2 paired: 2), not round 1:
