@@ -96,6 +96,8 @@ TEXT: dict[str, dict[str, str]] = {
                          "en": "Round {n} has {reported}/{expected} tables reported (missing: "
                                "tables {tables}); to pair anyway, tick “{force}”"},
     "downloads": {"zh": "下载", "en": "Downloads"},
+    "downloads_round": {"zh": "第 {n} 轮的对阵表与桌牌", "en": "Round {n}: pairings and table cards"},
+    "making_cards": {"zh": "正在生成 {n} 桌的桌牌…", "en": "Making the cards of {n} tables…"},
     "self_report": {"zh": "桌报（扫码报成绩）", "en": "Table self-report"},
     "pending": {"zh": "待确认的桌报", "en": "Reports waiting"},
     "accept": {"zh": "接受", "en": "Accept"},
@@ -213,7 +215,7 @@ TEXT: dict[str, dict[str, str]] = {
                  "en": "Only this computer can open this address: phones cannot. Use the LAN address"},
     "lan_address": {"zh": "本机局域网地址", "en": "This computer's LAN address"},
     "table_cards": {"zh": "桌牌 PDF（每桌一页，双方二维码）", "en": "Table cards PDF (QR for each side)"},
-    "make_cards": {"zh": "生成桌牌", "en": "Make the table cards"},
+    "make_cards": {"zh": "生成第 {n} 轮桌牌", "en": "Make round {n}'s table cards"},
     "ranking_picture": {"zh": "排名图片（发微信群）", "en": "Ranking picture (for WeChat)"},
     "make_picture": {"zh": "生成排名图片", "en": "Make the ranking picture"},
     "top_n": {"zh": "前几名（0 为全部）", "en": "Top N (0: all)"},

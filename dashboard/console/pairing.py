@@ -150,12 +150,16 @@ def _round_files(path: str, event_id: str, version: tuple) -> list[tuple[str, st
 
 
 def round_downloads(event_id: str, language: str) -> None:
-    """The round's pairings, score sheet and table cards, named by event and round."""
-    st.subheader(t("downloads", language))
+    """The round's pairings, score sheet and table cards, named by event and round — the
+    round said in the heading (after a round complete and before the next is paired, these
+    are still the round just played: the file's name alone said so)."""
     files = _round_files(str(database()), event_id, event_version(event_id))
     if not files:
+        st.subheader(t("downloads", language))
         st.caption(t("no_pairing", language))
         return
+    round_no, _ = queries.paired_tables(database(), event_id)
+    st.subheader(t("downloads_round", language, n=round_no))
     cols = st.columns(len(files))
     for col, (label, name, data) in zip(cols, files, strict=True):
         col.download_button(t(label, language), data, file_name=name, key=f"dl-{name}")
@@ -165,19 +169,20 @@ def round_downloads(event_id: str, language: str) -> None:
 def table_cards(event_id: str, language: str) -> None:
     from pipeline.publishing.export.cards import write_cards
 
-    round_no, _ = queries.current_pairings(database(), event_id)
+    round_no, tables = queries.paired_tables(database(), event_id)
     if round_no is None:
         return
     st.markdown(f"**{t('table_cards', language)}**")
     with st.container(border=True):
         base = base_url_input(language, "cards-base")
-        if st.button(t("make_cards", language), key="make-cards"):
+        if st.button(t("make_cards", language, n=round_no), key="make-cards"):
             with db.reading(database()) as con:
                 event = events.load(con, event_id)
             path = Path(tempfile.mkdtemp(prefix="paisai-")) / "cards.pdf"
-            try:
-                pages = write_cards(selfreport.table_cards(database(), event_id, round_no, base),
-                                    event.name, round_no, path)
+            try:  # a 500-table round's cards take a while: said while they are made
+                with st.spinner(t("making_cards", language, n=tables)):
+                    pages = write_cards(selfreport.table_cards(database(), event_id, round_no,
+                                                               base), event.name, round_no, path)
             except UsageError as exc:
                 st.error(one_language(str(exc), language))
                 return

@@ -115,7 +115,7 @@ def test_the_organizers_day_without_a_reload(tmp_path, browser, capsys):
         expect(projector.locator("body")).to_contain_text("第 1 轮对阵", timeout=WAIT)
         # table cards for the hall
         open_phase(page, "编排")
-        page.get_by_role("button", name="生成桌牌").click()
+        page.get_by_role("button", name="生成第 1 轮桌牌").click()
         ready = page.get_by_role("button", name="桌牌 PDF（6 页）")
         try:
             ready.wait_for(timeout=WAIT)
