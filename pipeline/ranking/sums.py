@@ -149,7 +149,8 @@ def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
     blobs = _ipc_each([f for _, _, f in kept_rows])
     con.executemany(
         "insert into standings_cache values (?, ?, ?, ?, ?)",
-        [[event.event_id, r, k, fingerprint, b] for (r, k, _), b in zip(kept_rows, blobs)],
+        [[event.event_id, r, k, fingerprint, b]
+         for (r, k, _), b in zip(kept_rows, blobs, strict=True)],
     )
 
 
