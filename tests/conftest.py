@@ -102,6 +102,43 @@ def demo_day(tmp_path_factory):
     return into
 
 
+def copy_database(source: Path, target: Path) -> None:
+    """`source` copied into the new file `target` with what lies beside it: a journal left
+    open (.duckdb.wal) and the file's paisai log (t.duckdb → t.log)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    for beside in (".duckdb.wal", ".log"):
+        if source.with_suffix(beside).exists():
+            shutil.copyfile(source.with_suffix(beside), target.with_suffix(beside))
+
+
+@pytest.fixture(scope="session")
+def prepared(tmp_path_factory):
+    """`prepared(build, database)`: the database `build(template, folder)` makes, built
+    once per test process and copied into the new file `database` for each test that asks
+    (build's return value is returned too). A set-up made through the real commands costs
+    seconds, and a file's tests each made the same one: now each still gets a file of its
+    own, made the same way, paid once. Only for set-ups that read nothing of the test
+    (its time, its own files)."""
+    made: dict[str, tuple[Path, object]] = {}
+
+    def into(build, database: Path):
+        database = Path(database)
+        assert not database.exists(), f"{database} exists: a prepared file goes into a new one"
+        key = f"{build.__module__}.{build.__qualname__}"
+        if key not in made:
+            folder = tmp_path_factory.mktemp(build.__name__.strip("_") or "prepared")
+            template = folder / "t.duckdb"
+            with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+                said = build(template, folder)
+            made[key] = (template, said)
+        template, said = made[key]
+        copy_database(template, database)
+        return said
+
+    return into
+
+
 def round_one_played(cli, tmp_path: Path, event: str = "e") -> None:
     """event16's round 1 paired and played (every table 10 to 8) and round 2 paired: what
     the phones' pages show in the middle of a day."""
