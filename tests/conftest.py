@@ -248,12 +248,22 @@ def entries(n: int, prefix: str = "A") -> list[list[object]]:
                              for i in range(1, n + 1)]
 
 
+def _event16(database: Path, folder: Path) -> None:
+    """event16's event, created and registered through the real `main`."""
+    args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "测试赛", "--ruleset",
+                 "suzhou-2025", *args]) == 0
+    assert main(["ingest", "--event", "e", str(write_csv(folder / "entries.csv", entries(16))),
+                 *args]) == 0
+
+
 @pytest.fixture
-def event16(cli, tmp_path: Path):
-    """A suzhou-2025 event with 16 registered teams A1..A16."""
-    assert cli("event", "create", "--id", "e", "--name", "测试赛", "--ruleset",
-               "suzhou-2025").code == 0
-    assert cli("ingest", "--event", "e", write_csv(tmp_path / "entries.csv", entries(16))).code == 0
+def event16(cli, prepared, db_file: Path, tmp_path: Path):
+    """A suzhou-2025 event with 16 registered teams A1..A16 (its registration sheet
+    entries.csv beside the file). A hundred tests start from it: it is made once per test
+    process (`prepared`) and each test gets a copy of its own."""
+    prepared(_event16, db_file)
+    write_csv(tmp_path / "entries.csv", entries(16))
     return "e"
 
 
