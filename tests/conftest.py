@@ -139,16 +139,6 @@ def prepared(tmp_path_factory):
     return into
 
 
-def round_one_played(cli, tmp_path: Path, event: str = "e") -> None:
-    """event16's round 1 paired and played (every table 10 to 8) and round 2 paired: what
-    the phones' pages show in the middle of a day."""
-    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
-                              for t in range(1, 9)]
-    assert cli("pair", "--event", event).code == 0
-    assert cli("ingest", "--event", event, write_csv(tmp_path / "r1.csv", rows)).code == 0
-    assert cli("pair", "--event", event).code == 0
-
-
 @dataclass
 class Run:
     code: int
@@ -264,6 +254,31 @@ def event16(cli, prepared, db_file: Path, tmp_path: Path):
     process (`prepared`) and each test gets a copy of its own."""
     prepared(_event16, db_file)
     write_csv(tmp_path / "entries.csv", entries(16))
+    return "e"
+
+
+def _round_one_rows() -> list[list[object]]:
+    return [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
+                              for t in range(1, 9)]
+
+
+def _round_two_paired(database: Path, folder: Path) -> None:
+    """event16's event, round 1 paired and played, round 2 paired, through the real `main`."""
+    _event16(database, folder)
+    args = ["--event", "e", "--db", str(database)]
+    assert main(["pair", *args]) == 0
+    assert main(["ingest", str(write_csv(folder / "r1.csv", _round_one_rows())), *args]) == 0
+    assert main(["pair", *args]) == 0
+
+
+@pytest.fixture
+def round_two_paired(cli, prepared, db_file: Path, tmp_path: Path):
+    """event16's round 1 paired and played (every table 10 to 8) and round 2 paired: what
+    the phones' pages show in the middle of a day. Made once per test process
+    (`prepared`), each test getting a copy of its own (its sheets written beside it)."""
+    prepared(_round_two_paired, db_file)
+    write_csv(tmp_path / "entries.csv", entries(16))
+    write_csv(tmp_path / "r1.csv", _round_one_rows())
     return "e"
 
 
