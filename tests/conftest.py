@@ -282,13 +282,21 @@ def round_two_paired(cli, prepared, db_file: Path, tmp_path: Path):
     return "e"
 
 
+def _event_with_results(database: Path, folder: Path) -> None:
+    """event16's event with round 1 ingested through the real `main`."""
+    _event16(database, folder)
+    assert main(["ingest", "--event", "e", str(write_csv(folder / "r1.csv", _round_one_rows())),
+                 "--db", str(database)]) == 0
+
+
 @pytest.fixture
-def event_with_results(cli, event16, tmp_path):
-    """event16 with round 1 reported: A1 beats A2 10–8, A3 beats A4 10–8, …"""
-    rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, 9)]
-    assert cli("ingest", "--event", event16, write_csv(tmp_path / "r1.csv",
-                                                        [RESULT_HEADER, *rows])).code == 0
-    return event16
+def event_with_results(cli, prepared, db_file: Path, tmp_path: Path):
+    """event16 with round 1 reported: A1 beats A2 10–8, A3 beats A4 10–8, … (made once
+    per test process, `prepared`; its sheets written beside each test's copy)."""
+    prepared(_event_with_results, db_file)
+    write_csv(tmp_path / "entries.csv", entries(16))
+    write_csv(tmp_path / "r1.csv", _round_one_rows())
+    return "e"
 
 
 def descendants(pid: int) -> list[tuple[int, str]]:
