@@ -102,14 +102,41 @@ def demo_day(tmp_path_factory):
     return into
 
 
-def round_one_played(cli, tmp_path: Path, event: str = "e") -> None:
-    """event16's round 1 paired and played (every table 10 to 8) and round 2 paired: what
-    the phones' pages show in the middle of a day."""
-    rows = [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
-                              for t in range(1, 9)]
-    assert cli("pair", "--event", event).code == 0
-    assert cli("ingest", "--event", event, write_csv(tmp_path / "r1.csv", rows)).code == 0
-    assert cli("pair", "--event", event).code == 0
+def copy_database(source: Path, target: Path) -> None:
+    """`source` copied into the new file `target` with what lies beside it: a journal left
+    open (.duckdb.wal) and the file's paisai log (t.duckdb → t.log)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    for beside in (".duckdb.wal", ".log"):
+        if source.with_suffix(beside).exists():
+            shutil.copyfile(source.with_suffix(beside), target.with_suffix(beside))
+
+
+@pytest.fixture(scope="session")
+def prepared(tmp_path_factory):
+    """`prepared(build, database)`: the database `build(template, folder)` makes, built
+    once per test process and copied into the new file `database` for each test that asks
+    (build's return value is returned too). A set-up made through the real commands costs
+    seconds, and a file's tests each made the same one: now each still gets a file of its
+    own, made the same way, paid once. Only for set-ups that read nothing of the test
+    (its time, its own files)."""
+    made: dict[str, tuple[Path, object]] = {}
+
+    def into(build, database: Path):
+        database = Path(database)
+        assert not database.exists(), f"{database} exists: a prepared file goes into a new one"
+        key = f"{build.__module__}.{build.__qualname__}"
+        if key not in made:
+            folder = tmp_path_factory.mktemp(build.__name__.strip("_") or "prepared")
+            template = folder / "t.duckdb"
+            with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+                said = build(template, folder)
+            made[key] = (template, said)
+        template, said = made[key]
+        copy_database(template, database)
+        return said
+
+    return into
 
 
 @dataclass
@@ -211,22 +238,65 @@ def entries(n: int, prefix: str = "A") -> list[list[object]]:
                              for i in range(1, n + 1)]
 
 
+def _event16(database: Path, folder: Path) -> None:
+    """event16's event, created and registered through the real `main`."""
+    args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "e", "--name", "测试赛", "--ruleset",
+                 "suzhou-2025", *args]) == 0
+    assert main(["ingest", "--event", "e", str(write_csv(folder / "entries.csv", entries(16))),
+                 *args]) == 0
+
+
 @pytest.fixture
-def event16(cli, tmp_path: Path):
-    """A suzhou-2025 event with 16 registered teams A1..A16."""
-    assert cli("event", "create", "--id", "e", "--name", "测试赛", "--ruleset",
-               "suzhou-2025").code == 0
-    assert cli("ingest", "--event", "e", write_csv(tmp_path / "entries.csv", entries(16))).code == 0
+def event16(cli, prepared, db_file: Path, tmp_path: Path):
+    """A suzhou-2025 event with 16 registered teams A1..A16 (its registration sheet
+    entries.csv beside the file). A hundred tests start from it: it is made once per test
+    process (`prepared`) and each test gets a copy of its own."""
+    prepared(_event16, db_file)
+    write_csv(tmp_path / "entries.csv", entries(16))
     return "e"
 
 
+def _round_one_rows() -> list[list[object]]:
+    return [RESULT_HEADER] + [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"]
+                              for t in range(1, 9)]
+
+
+def _round_two_paired(database: Path, folder: Path) -> None:
+    """event16's event, round 1 paired and played, round 2 paired, through the real `main`."""
+    _event16(database, folder)
+    args = ["--event", "e", "--db", str(database)]
+    assert main(["pair", *args]) == 0
+    assert main(["ingest", str(write_csv(folder / "r1.csv", _round_one_rows())), *args]) == 0
+    assert main(["pair", *args]) == 0
+
+
 @pytest.fixture
-def event_with_results(cli, event16, tmp_path):
-    """event16 with round 1 reported: A1 beats A2 10–8, A3 beats A4 10–8, …"""
-    rows = [[1, t, f"A{2 * t - 1}", f"A{2 * t}", "10", "8"] for t in range(1, 9)]
-    assert cli("ingest", "--event", event16, write_csv(tmp_path / "r1.csv",
-                                                        [RESULT_HEADER, *rows])).code == 0
-    return event16
+def round_two_paired(cli, prepared, db_file: Path, tmp_path: Path):
+    """event16's round 1 paired and played (every table 10 to 8) and round 2 paired: what
+    the phones' pages show in the middle of a day. Made once per test process
+    (`prepared`), each test getting a copy of its own (its sheets written beside it)."""
+    prepared(_round_two_paired, db_file)
+    write_csv(tmp_path / "entries.csv", entries(16))
+    write_csv(tmp_path / "r1.csv", _round_one_rows())
+    return "e"
+
+
+def _event_with_results(database: Path, folder: Path) -> None:
+    """event16's event with round 1 ingested through the real `main`."""
+    _event16(database, folder)
+    assert main(["ingest", "--event", "e", str(write_csv(folder / "r1.csv", _round_one_rows())),
+                 "--db", str(database)]) == 0
+
+
+@pytest.fixture
+def event_with_results(cli, prepared, db_file: Path, tmp_path: Path):
+    """event16 with round 1 reported: A1 beats A2 10–8, A3 beats A4 10–8, … (made once
+    per test process, `prepared`; its sheets written beside each test's copy)."""
+    prepared(_event_with_results, db_file)
+    write_csv(tmp_path / "entries.csv", entries(16))
+    write_csv(tmp_path / "r1.csv", _round_one_rows())
+    return "e"
 
 
 def descendants(pid: int) -> list[tuple[int, str]]:

@@ -5,7 +5,7 @@ made yet, an unknown event or any other address goes on to the app."""
 from __future__ import annotations
 
 import pytest
-from conftest import RESULT_HEADER, round_one_played, write_csv
+from conftest import RESULT_HEADER, write_csv
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -15,14 +15,13 @@ PAGES = ["/m/style.css", "/m/e/", "/m/e/?lang=en", "/m/e/pairings", "/m/e/pairin
 
 
 @pytest.fixture
-def clients(cli, event16, tmp_path, db_file, monkeypatch):
+def clients(cli, round_two_paired, tmp_path, db_file, monkeypatch):
     """event16 with round 1 played and round 2 paired: the routes alone, and the routes
     behind KeptPages (which counts what it passes on)."""
     from dashboard.hall import cache, routes
     from dashboard.hall.fast import KeptPages
 
     cache.forget_versions()
-    round_one_played(cli, tmp_path)
     monkeypatch.setenv("PAISAI_DB", str(db_file))
     passed: list[str] = []
     inner = Starlette(routes=routes())

@@ -9,18 +9,17 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import RESULT_HEADER, round_one_played, write_csv
+from conftest import RESULT_HEADER, write_csv
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 
 @pytest.fixture
-def client(cli, event16, tmp_path, db_file, monkeypatch):
+def client(cli, round_two_paired, tmp_path, db_file, monkeypatch):
     """event16 with round 1 played and round 2 paired, served by the phones' routes."""
     from dashboard.hall import cache, routes
 
     cache.forget_versions()
-    round_one_played(cli, tmp_path)
     monkeypatch.setenv("PAISAI_DB", str(db_file))
     with TestClient(Starlette(routes=routes())) as test_client:
         yield test_client

@@ -17,27 +17,35 @@ FORMULAS = ['=HYPERLINK("http://evil.example","点我")', "+1+1", "-2+3", "@SUM(
 MARKUP = "X</OPTION></SELECT></FORM><H1>假标题</H1>"
 
 
-@pytest.fixture
-def hall(cli, tmp_path, db_file):
-    """seed 001's preset, 8 teams (one named like a formula, one numbered like markup),
-    round 1 paired, and its officials."""
+def _hall(database, folder):
+    """The event through the real `main`, and its officials."""
+    from pipeline.cli import main
     from pipeline.officials import people
 
     rows = [ENTRY_HEADER] + [[f"A{i}", f"队伍{i}", f"张{i}", f"李{i}", f"单位{i % 4}"]
                              for i in range(1, 7)]
     rows += [["A10", FORMULAS[0], "张十", "李十", "单位2"],
              [MARKUP, "标记队", "张x", "李x", "单位3"]]
-    assert cli("event", "create", "--id", "j", "--name", "金陵", "--ruleset",
-               "jinling-2023-pairs").code == 0
-    assert cli("ingest", "--event", "j", write_csv(tmp_path / "e.csv", rows)).code == 0
-    assert cli("pair", "--event", "j").code == 0
-    return {name: people.add(db_file, name, role, tables, "pass-" + name)[0]
+    args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "j", "--name", "金陵", "--ruleset",
+                 "jinling-2023-pairs", *args]) == 0
+    assert main(["ingest", "--event", "j", str(write_csv(folder / "e.csv", rows)), *args]) == 0
+    assert main(["pair", "--event", "j", *args]) == 0
+    return {name: people.add(database, name, role, tables, "pass-" + name)[0]
             for name, role, tables in (("裁判甲", "referee", "1-2"),
                                        ("裁判乙", "referee", "3-4"),
                                        ("裁判长", "chief", None), ("报到台", "desk", None),
                                        ("委员一", "committee", None),
                                        ("委员二", "committee", None),
                                        ("委员三", "committee", None))}
+
+
+@pytest.fixture
+def hall(prepared, db_file):
+    """seed 001's preset, 8 teams (one named like a formula, one numbered like markup),
+    round 1 paired, and its officials: built once per test process (`prepared`), each
+    test changing its own copy."""
+    return dict(prepared(_hall, db_file))
 
 
 @pytest.fixture

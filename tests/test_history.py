@@ -8,6 +8,7 @@ import pytest
 from conftest import RESULT_HEADER, read_csv_output, write_csv
 
 from pipeline.base import db
+from pipeline.cli import main
 from pipeline.history import people, ratings, stats
 
 ENTRY = ["队号", "队名", "队员1", "队员2", "单位"]
@@ -26,15 +27,23 @@ EVENTS = {
 }
 
 
-@pytest.fixture
-def history(cli, tmp_path, db_file):
+def _three_events(database, folder):
+    """EVENTS created and ingested through the real `main`."""
+    args = ["--db", str(database)]
     for event_id, (date, teams, results) in EVENTS.items():
-        assert cli("event", "create", "--id", event_id, "--name", f"赛事{event_id}",
-                   "--ruleset", "suzhou-2025", "--date", date).code == 0
-        cli("ingest", "--event", event_id, write_csv(tmp_path / f"{event_id}e.csv",
-                                                     [ENTRY, *teams]))
-        cli("ingest", "--event", event_id, write_csv(tmp_path / f"{event_id}r.csv",
-                                                     [RESULT_HEADER, *results]))
+        assert main(["event", "create", "--id", event_id, "--name", f"赛事{event_id}",
+                     "--ruleset", "suzhou-2025", "--date", date, *args]) == 0
+        main(["ingest", "--event", event_id, str(write_csv(folder / f"{event_id}e.csv",
+                                                           [ENTRY, *teams])), *args])
+        main(["ingest", "--event", event_id, str(write_csv(folder / f"{event_id}r.csv",
+                                                           [RESULT_HEADER, *results])), *args])
+
+
+@pytest.fixture
+def history(prepared, db_file):
+    """The three events in the test's own file: built once per test process (`prepared`),
+    the same for every test here, which each change their copy."""
+    prepared(_three_events, db_file)
     return db_file
 
 

@@ -30,19 +30,26 @@ def reviews(cli, name: str) -> dict[str, str]:
     return {r["player_id"]: r["review"] or "" for r in listing if r["name"] == name}
 
 
+def _play(database, folder, n: int, partners: list[str]) -> None:
+    """Event e{n} on 2025-{n}-10: a 王伟 of 恒通 with each partner, beside 赵敏/钱六."""
+    teams = [(f"A{k + 1}", "王伟", p, "恒通") for k, p in enumerate(partners)]
+    import_event(database, folder, f"e{n}", f"2025-{n:02d}-10", [
+        *teams, *([("B1", "赵敏", "钱六", "华信")] if len(teams) % 2 else [])])
+
+
+def _six_played(database, folder) -> None:
+    for n in range(1, 7):
+        _play(database, folder, n, ["周一" if n % 2 else "孙五"])
+
+
 @pytest.fixture
-def turns(db_file, tmp_path):
+def turns(prepared, db_file, tmp_path):
     """play(n, partners): event e{n} on 2025-{n}-10, a 王伟 of 恒通 with each partner (A1,
     A2…), beside 赵敏/钱六 of 华信 when needed; e1–e6 already played: 王伟 with 周一 in
-    e1, e3, e5 and with 孙五 in e2, e4, e6 (two lasting partnerships taking turns)."""
-    def play(n: int, partners: list[str]) -> None:
-        teams = [(f"A{k + 1}", "王伟", p, "恒通") for k, p in enumerate(partners)]
-        import_event(db_file, tmp_path, f"e{n}", f"2025-{n:02d}-10", [
-            *teams, *([("B1", "赵敏", "钱六", "华信")] if len(teams) % 2 else [])])
-
-    for n in range(1, 7):
-        play(n, ["周一" if n % 2 else "孙五"])
-    return play
+    e1, e3, e5 and with 孙五 in e2, e4, e6 (two lasting partnerships taking turns). The six
+    are imported once per test process (`prepared`) and copied for each test."""
+    prepared(_six_played, db_file)
+    return lambda n, partners: _play(db_file, tmp_path, n, partners)
 
 
 def test_a_stand_in_is_marked_while_the_turns_question_keeps_the_namesakes_one_id(

@@ -15,22 +15,31 @@ from pipeline.base import db
 from pipeline.base.errors import UsageError
 
 
-@pytest.fixture
-def hall(cli, tmp_path, db_file):
-    """jinling-2023-pairs (seed 001: 2 warnings make a violation, 3 violations lose the
-    round, 2 ruled losses suspend), 8 teams paired for round 1, and its officials."""
+def _hall(database, folder):
+    """The event through the real `main`, and its officials."""
+    from pipeline.cli import main
     from pipeline.officials import people
 
-    assert cli("event", "create", "--id", "j", "--name", "金陵", "--ruleset",
-               "jinling-2023-pairs").code == 0
-    assert cli("ingest", "--event", "j", write_csv(tmp_path / "e.csv", entries(8))).code == 0
-    assert cli("pair", "--event", "j").code == 0
+    args = ["--db", str(database)]
+    assert main(["event", "create", "--id", "j", "--name", "金陵", "--ruleset",
+                 "jinling-2023-pairs", *args]) == 0
+    assert main(["ingest", "--event", "j", str(write_csv(folder / "e.csv", entries(8))),
+                 *args]) == 0
+    assert main(["pair", "--event", "j", *args]) == 0
     made = {}
     for name, role, tables in (("裁判甲", "referee", "1-2"), ("裁判乙", "referee", "3-4"),
                                ("裁判长", "chief", None), ("委员一", "committee", None),
                                ("委员二", "committee", None), ("委员三", "committee", None)):
-        made[name] = people.add(db_file, name, role, tables, "pass-" + name)[0]
+        made[name] = people.add(database, name, role, tables, "pass-" + name)[0]
     return made
+
+
+@pytest.fixture
+def hall(prepared, db_file):
+    """jinling-2023-pairs (seed 001: 2 warnings make a violation, 3 violations lose the
+    round, 2 ruled losses suspend), 8 teams paired for round 1, and its officials: built
+    once per test process (`prepared`), each test changing its own copy."""
+    return dict(prepared(_hall, db_file))
 
 
 def _table(db_file, table_no):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import RESULT_HEADER, descendants, round_one_played, write_csv
+from conftest import RESULT_HEADER, descendants, write_csv
 
 from pipeline.operations.phones import phones_port_for, trusting_loopback
 from pipeline.operations.serve import free_port, hall_greeting
@@ -24,10 +24,9 @@ PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148"
 
 
 @pytest.fixture
-def hall(cli, event16, tmp_path, db_file):
+def hall(cli, round_two_paired, tmp_path, db_file):
     from tests.ui.conftest import Server
 
-    round_one_played(cli, tmp_path)
     server = Server(db_file, args=["--phones-port", str(free_port())])
     yield server
     server.stop()

@@ -146,21 +146,26 @@ def idle(page, timeout: float = 60_000) -> None:
     assert crashed.count() == 0, crashed.first.inner_text()
 
 
-@pytest.fixture
-def jinling_hall(tmp_path, capsys):
-    """A pairs event of four teams (jinling-2023-pairs) paired for round 1, served."""
+def _jinling(database: Path, folder: Path) -> None:
+    """jinling_hall's event, registered and paired through the real `main`."""
     from conftest import entries, write_csv
 
     from pipeline.cli import main
 
-    database = tmp_path / "t.duckdb"
     args = ["--db", str(database)]
     assert main(["event", "create", "--id", "e", "--name", "金陵双人赛", "--ruleset",
                  "jinling-2023-pairs", *args]) == 0
-    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(4))),
+    assert main(["ingest", "--event", "e", str(write_csv(folder / "e.csv", entries(4))),
                  *args]) == 0
     assert main(["pair", "--event", "e", *args]) == 0
-    capsys.readouterr()
+
+
+@pytest.fixture
+def jinling_hall(tmp_path, prepared):
+    """A pairs event of four teams (jinling-2023-pairs) paired for round 1, served: the
+    file made once per test process (`prepared`), each test serving its own copy."""
+    database = tmp_path / "t.duckdb"
+    prepared(_jinling, database)
     server = Server(database)
     yield server
     server.stop()

@@ -22,19 +22,24 @@ PASSWORD = "redraw-pw"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-@pytest.fixture
-def hall(tmp_path, capsys):
-    """Seed 001's 乙组 as the hall has it: 20 teams, round 1 paired (10 tables), a referee."""
-    database = tmp_path / "e.duckdb"
+def _group_b(database, folder):
+    """The event, its pairing and its referee through the real `main`."""
     args = ["--db", str(database)]
     assert main(["event", "create", "--id", "e", "--name", "Group B", "--ruleset",
                  "jinling-2023-pairs-b", *args]) == 0
-    assert main(["ingest", "--event", "e", str(write_csv(tmp_path / "e.csv", entries(20))),
+    assert main(["ingest", "--event", "e", str(write_csv(folder / "e.csv", entries(20))),
                  *args]) == 0
     assert main(["pair", "--event", "e", *args]) == 0
     assert main(["officials", "add", "ref", "--role", "referee", "--password", "ref-pass-1",
                  *args]) == 0
-    capsys.readouterr()
+
+
+@pytest.fixture
+def hall(tmp_path, prepared):
+    """Seed 001's 乙组 as the hall has it: 20 teams, round 1 paired (10 tables), a referee;
+    the file made once per test process (`prepared`), each test serving its own copy."""
+    database = tmp_path / "e.duckdb"
+    prepared(_group_b, database)
     server = Server(database, env={"PAISAI_ADMIN_PASSWORD": PASSWORD})
     yield server
     server.stop()

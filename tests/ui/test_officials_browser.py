@@ -21,13 +21,13 @@ pytestmark = pytest.mark.browser
 WAIT = 30_000
 
 
-@pytest.fixture
-def hall(tmp_path, capsys):
-    database = tmp_path / "o.duckdb"
+def _hall(database, folder):
+    """Eight teams paired, six officials, table 1 stored, through the real `main`: (ew, ns)
+    of table 1."""
     args = ["--db", str(database)]
     assert main(["event", "create", "--id", "j", "--name", "金陵双人赛", "--ruleset",
                  "jinling-2023-pairs", *args]) == 0
-    assert main(["ingest", "--event", "j", str(write_csv(tmp_path / "e.csv", entries(8))),
+    assert main(["ingest", "--event", "j", str(write_csv(folder / "e.csv", entries(8))),
                  *args]) == 0
     assert main(["pair", "--event", "j", *args]) == 0
     for name, role, tables in (("裁判甲", "referee", "1-2"), ("裁判乙", "referee", "3-4"),
@@ -39,9 +39,17 @@ def hall(tmp_path, capsys):
     with db.reading(database) as con:
         ew, ns = db.rows(con, "select ew_team, ns_team from pairings where event_id = 'j' "
                               "and round = 1 and table_no = 1")[0]
-    sheet = write_csv(tmp_path / "r.csv", [RESULT_HEADER, [1, 1, ew, ns, "5", "过A"]])
+    sheet = write_csv(folder / "r.csv", [RESULT_HEADER, [1, 1, ew, ns, "5", "过A"]])
     assert main(["ingest", "--event", "j", str(sheet), *args]) == 0
-    capsys.readouterr()
+    return ew, ns
+
+
+@pytest.fixture
+def hall(tmp_path, prepared):
+    """The hall served on a file of the test's own, its database made once per test
+    process (`prepared`): each test changes its own copy."""
+    database = tmp_path / "o.duckdb"
+    ew, ns = prepared(_hall, database)
     server = Server(database)
     yield server, ew, ns
     server.stop()
