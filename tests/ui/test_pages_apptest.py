@@ -310,22 +310,21 @@ def test_a_big_pairing_preview_says_its_summary_first(monkeypatch, tmp_path):
     assert any(b.label == "确认编排" for b in at.button)
 
 
-def test_the_latest_results_line_keeps_to_the_newest_round(monkeypatch, cli, event16,
-                                                            db_file, tmp_path):
+def test_the_latest_results_line_keeps_to_the_newest_round(monkeypatch, cli,
+                                                            round_two_paired, db_file, tmp_path):
     """One table of round 2 reported after round 1's eight: the projector's line shows round
     2's table alone, named as round 2's (round 1's tables beside it read as one team seated
     at two tables)."""
-    from conftest import RESULT_HEADER, round_one_played, write_csv
+    from conftest import RESULT_HEADER, write_csv
 
     from pipeline.base import db as store
 
-    round_one_played(cli, tmp_path, event16)
     with store.reading(db_file) as con:
         ew, ns = con.execute("select ew_team, ns_team from pairings where event_id = 'e' and "
                              "round = 2 and table_no = 3").fetchone()
     sheet = write_csv(tmp_path / "r2.csv", [RESULT_HEADER, [2, 3, ew, ns, "Q", "7"]])
-    assert cli("ingest", "--event", event16, sheet).code == 0
-    at = run_page(monkeypatch, db_file, "live", event=event16, projector="1")
+    assert cli("ingest", "--event", round_two_paired, sheet).code == 0
+    at = run_page(monkeypatch, db_file, "live", event=round_two_paired, projector="1")
     assert not at.exception
     import re
 
@@ -361,14 +360,10 @@ def test_a_round_paired_and_not_played_is_paired_again_from_the_console(monkeypa
                            ).fetchone() == (5,)
 
 
-def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, cli, event16, db_file,
-                                                   tmp_path):
+def test_a_late_team_is_late_for_the_round_in_play(monkeypatch, round_two_paired, db_file):
     """The console's late form asks for the round in play (round 2 paired: 2), not round 1:
     an organizer deciding a late arrival in round 7 typed the round every time."""
-    from conftest import round_one_played
-
-    round_one_played(cli, tmp_path, event16)
-    at = _console(monkeypatch, db_file, event16)
+    at = _console(monkeypatch, db_file, round_two_paired)
     assert not at.exception
     rounds = [n for n in at.number_input if n.label == "轮次"]
     assert len(rounds) == 2 and all(n.value == 2 for n in rounds)  # the hand entry's too
