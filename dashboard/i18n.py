@@ -1,8 +1,8 @@
 """Words on the screen, Chinese by default with English available (`?lang=en`).
 
-The words are kept whole: one table of every word the pages say, in both languages side by side, so that
-a translator reads and checks them in one place (the functions below only look words up
-and join them)."""
+The words are kept whole: one table of every word the pages say, both languages side by
+side, so that a translator reads and checks them in one place (the functions below only
+look words up and join them)."""
 
 from __future__ import annotations
 
