@@ -99,7 +99,7 @@ def rank(
     above = [("orphan_penalties", "kept_orphans"), *above[above.index("team_totals") :]]
     db.register(con, "team_sums", sums)
     try:
-        query = compose(above, "standings", "rank, team_order")
+        query = compose(above, "standings", "rank, team_order", keys)
         ranking = db.frame(con, query, bind(query, params))
     finally:
         con.unregister("team_sums")
