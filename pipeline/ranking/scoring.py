@@ -108,6 +108,15 @@ def ranking_query(keys: list[str], order_by: str) -> str:
     return compose(ranking_layers(keys), "standings", order_by, keys)
 
 
+def ranked(con: duckdb.DuckDBPyConnection, query: str, params: dict) -> pl.DataFrame:
+    """The rows of a ranking query composed without an order (`ranking_query(keys, "")`), in
+    the ranking's order — rank, then team-number order — sorted by polars once fetched:
+    DuckDB's ORDER BY carried every wide column (names, players) through its sort
+    (100,000 teams: about 0.03 s CPU more). team_order is unique within the event: the
+    same rows in the same order."""
+    return db.frame(con, query, params).sort("rank", "team_order")
+
+
 def latest_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int:
     """The latest round with any result (0 before the first)."""
     found = db.scalar(con, "select max(round) from results where event_id = ?", [event_id])
@@ -179,11 +188,11 @@ def provisional(con: duckdb.DuckDBPyConnection, event: Event, round_no: int,
     db.register(con, "provisional_results", tables.with_columns(
         pl.lit(event.event_id).alias("event_id")))
     try:
-        query = ranking_query(keys, "rank, team_order")
+        query = ranking_query(keys, "")
         query = query.replace("with ", "with results as (select * from main.results union "
                               "all by name select * from provisional_results),\n", 1)
-        ranking = db.frame(con, query, bind(query, ranking_params(event, round_no, keys))
-                           ).drop("event_id")
+        ranking = ranked(con, query, bind(query, ranking_params(event, round_no, keys))
+                         ).drop("event_id")
     finally:
         con.unregister("provisional_results")
     if not event.ruleset.fractional_points:
@@ -202,8 +211,8 @@ def published_keys(event: Event, max_round: int) -> list[str]:
 
 def _rank(con: duckdb.DuckDBPyConnection, event: Event, max_round: int,
           keys: list[str]) -> pl.DataFrame:
-    query = ranking_query(keys, "rank, team_order")
-    return db.frame(con, query, bind(query, ranking_params(event, max_round, keys))).drop("event_id")
+    query = ranking_query(keys, "")
+    return ranked(con, query, bind(query, ranking_params(event, max_round, keys))).drop("event_id")
 
 
 def _fingerprint(con: duckdb.DuckDBPyConnection, event: Event, max_round: int) -> str:
