@@ -82,7 +82,7 @@ def test_a_chain_without_head_to_head_or_opponent_keys_ranks_as_the_full_layers_
         event = events.load(con, event_with_results)
         for keys in (scoring.published_keys(event, 1), ["match_points", "net_levels", "lot"]):
             assert "head_to_head_none" in str(scoring.ranking_layers(keys))
-            query = scoring.compose(full, "standings", "rank, team_order")
+            query = scoring.compose(full, "standings", "rank, team_order", keys)
             every = db.frame(con, query, scoring.bind(query, scoring.ranking_params(event, 1, keys)))
             pruned = scoring._rank(con, event, 1, keys)
             opponents = ["buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger",

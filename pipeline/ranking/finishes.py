@@ -42,7 +42,8 @@ def final_rank_frame(con: duckdb.DuckDBPyConnection, ranked: list[tuple[Event, i
         keys = published_keys(event, max_round)
         query = final_rank_query(keys)
         params = bind(query, ranking_params(event, max_round, keys))
-        shared = repr(sorted((k, v) for k, v in params.items() if k != "event_ids"))
+        # the query as well as its parameters: the keys are written into its text
+        shared = repr((query, sorted((k, v) for k, v in params.items() if k != "event_ids")))
         groups.setdefault(shared, (query, params, []))[2].append(event.event_id)
     found = [db.frame(con, f"select event_id, team_no, rank::bigint as rank from ({query})",
                       {**params, "event_ids": event_ids})
@@ -72,4 +73,4 @@ def final_rank_query(keys: list[str]) -> str:
         return ranking_query(keys, "event_id, rank, team_order")
     layers = [layer for layer in ranking_layers(keys)
               if (layer if isinstance(layer, str) else layer[0]) != "head_to_head"]
-    return compose(layers, "final_ranks", "event_id, rank")
+    return compose(layers, "final_ranks", "event_id, rank", keys)

@@ -24,6 +24,7 @@ from pipeline.ranking.scoring import (
     fingerprint_query,
     latest_round,
     published_keys,
+    ranked,
     ranking_code,
     ranking_layers,
     ranking_params,
@@ -99,8 +100,8 @@ def rank(
     above = [("orphan_penalties", "kept_orphans"), *above[above.index("team_totals") :]]
     db.register(con, "team_sums", sums)
     try:
-        query = compose(above, "standings", "rank, team_order")
-        ranking = db.frame(con, query, bind(query, params))
+        query = compose(above, "standings", "", keys)
+        ranking = ranked(con, query, bind(query, params))
     finally:
         con.unregister("team_sums")
     return ranking.drop("event_id"), sums
@@ -134,9 +135,9 @@ def remember(con: duckdb.DuckDBPyConnection, event: Event) -> None:
             con, event, max_round, keys, kept(con, event, max_round - 1, prints.get(max_round - 1))
         )
     else:
-        query = ranking_query(keys, "rank, team_order")
+        query = ranking_query(keys, "")
         params = bind(query, ranking_params(event, max_round, keys))
-        ranking = db.frame(con, query, params).drop("event_id")
+        ranking = ranked(con, query, params).drop("event_id")
     con.execute(  # the sums after the round before stay: a correction of this round reads them
         "delete from standings_cache where event_id = ? and (max_round >= ? or keys <> ? and "
         "not (keys = ? and max_round = ? - 1))",

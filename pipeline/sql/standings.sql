@@ -9,11 +9,11 @@ with
 
 sort_keys as (
     -- each key's value in the keys' order; head-to-head stands for its three levels
+    -- (`{sort_key}`: key_list itself where the keys have no head-to-head, else a list
+    -- of its values with h2h_1..3 in head-to-head's place, written in by `scoring.compose`)
     select
         v.event_id, v.team_no,
-        flatten(list_transform(list_zip($ranking_keys, v.key_list), lambda k: case
-            when k[1] = 'head_to_head' then [-h.h2h_1, -h.h2h_2, -h.h2h_3]
-            else [k[2]] end)) as sort_key
+        {sort_key} as sort_key
     from key_values as v
     left join head_to_head as h using (event_id, team_no)
 ),
