@@ -70,7 +70,7 @@ def pair_next(event_id: str, language: str) -> None:
 
 PREVIEW_ROWS = 20  # a preview longer than this scrolls in a box of its own
 PREVIEW_HEIGHT = 720
-SAME_UNIT_SPELLED = 5  # tables of one unit named each in a warning; past it, one line
+SPELLED_OUT = 5  # rematches, tables of one unit: named each in a warning up to this
 
 
 def _preview_summary(round_no: int, used: int | None, same: list, tables: int,
@@ -84,11 +84,11 @@ def _preview_summary(round_no: int, used: int | None, same: list, tables: int,
     parts.append(t("rematches_n", language, n=len(rematches)))
     parts.append(t("same_unit_n", language, n=len(same)))
     st.markdown(f"**{' · '.join(parts)}**")
-    for a, b in rematches[:SAME_UNIT_SPELLED]:
+    for a, b in rematches[:SPELLED_OUT]:
         st.warning(t("rematch", language, a=a, b=b))
     lines = [t("same_unit", language, t=table, ew=ew, ns=ns, unit=unit)
              for table, ew, ns, unit in same]
-    if len(lines) <= SAME_UNIT_SPELLED:
+    if len(lines) <= SPELLED_OUT:
         for line in lines:
             st.warning(line)
         return

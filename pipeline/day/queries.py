@@ -142,13 +142,10 @@ def if_round_ended_now(database: Path, event_id: str) -> Provisional | None:
 def unplayed_round(database: Path, event_id: str) -> int | None:
     """The latest paired round while it has no result at all, else None."""
     with db.reading(database) as con:
-        found = db.rows(con, "select max(round) from pairings where event_id = $e", {"e": event_id})
-        latest = found[0][0] if found else None
-        if latest is None:
+        latest = rounds.latest_paired_round(con, event_id)
+        if latest is None or rounds.has_results(con, event_id, latest):
             return None
-        played = db.scalar(con, "select count(*) from results where event_id = $e and round = $r",
-                           {"e": event_id, "r": latest})
-    return None if played else int(latest)
+    return int(latest)
 
 
 def missing_tables(database: Path, event_id: str, round_no: int) -> list[str]:

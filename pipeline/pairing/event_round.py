@@ -17,7 +17,7 @@ from pipeline.base.order import number_runs
 from pipeline.intake import registration
 from pipeline.pairing import Pairing, draw_order, pair_round, team_match_tables
 from pipeline.ranking import scoring
-from pipeline.ranking.rounds import next_round, summary
+from pipeline.ranking.rounds import has_results, next_round, summary
 
 
 def _history(con: duckdb.DuckDBPyConnection, event_id: str, before: int,
@@ -131,8 +131,7 @@ def _make(
     if event.ruleset.rounds and round_no > event.ruleset.rounds:
         raise UsageError(f"本赛事只有 {event.ruleset.rounds} 轮 the event has "
                          f"{event.ruleset.rounds} rounds")
-    if db.scalar(con, "select count(*) from results where event_id = ? and round = ?",
-                 [event_id, round_no]):
+    if has_results(con, event_id, round_no):
         raise UsageError(f"第 {round_no} 轮已有成绩，不能重新编排 round {round_no} has results "
                          "and cannot be paired again")
     teams = registration.playing(con, event_id, round_no)

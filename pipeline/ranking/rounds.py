@@ -64,6 +64,12 @@ def latest_paired_round(con: duckdb.DuckDBPyConnection, event_id: str) -> int | 
     return db.scalar(con, "select max(round) from pairings where event_id = ?", [event_id])
 
 
+def has_results(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int) -> bool:
+    """Whether any result of the round is stored (a round with one is never paired again)."""
+    return bool(db.scalar(con, "select count(*) from results where event_id = ? and round = ?",
+                          [event_id, round_no]))
+
+
 def delete_results(con: duckdb.DuckDBPyConnection, event_id: str, round_no: int,
                    table_no: int | None) -> int:
     """Remove results of a round (or one table of it) while no later round is paired."""
